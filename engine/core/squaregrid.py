@@ -66,6 +66,24 @@ def neighbours(cell: Cell, width: int, height: int) -> list[Cell]:
     return found
 
 
+def open_steps(cell: Cell, width: int, height: int, blocked: Callable[[Cell], bool]) -> list[Cell]:
+    """The neighbours a walker may step to: not blocked, and no diagonal squeeze (SC-17 D).
+
+    A diagonal step is refused when both cells beside it are blocked, so two touching corners
+    seal a wall. `blocked` decides what stops a walker (obstacles, characters, ...): map
+    connectivity and the rules' path search share the rule this way.
+    """
+    steps = []
+    for other in neighbours(cell, width, height):
+        if blocked(other):
+            continue
+        if other.x != cell.x and other.y != cell.y:
+            if blocked(Cell(other.x, cell.y)) and blocked(Cell(cell.x, other.y)):
+                continue
+        steps.append(other)
+    return steps
+
+
 @cache
 def _crossed_offsets(dx: int, dy: int) -> tuple[tuple[int, int], ...]:
     """Offsets from the shooter of the cells crossed by a shot of displacement (dx, dy), in order.
@@ -117,6 +135,4 @@ def cells_crossed(a: Cell, b: Cell) -> frozenset[Cell]:
 
 def line_is_clear(a: Cell, b: Cell, blocked: Callable[[Cell], bool]) -> bool:
     """SC-21: no crossed cell is blocked. Stops at the first blocked cell, nearest the shooter."""
-    return not any(
-        blocked(Cell(a.x + ox, a.y + oy)) for ox, oy in _crossed_offsets(b.x - a.x, b.y - a.y)
-    )
+    return not any(blocked(Cell(a.x + ox, a.y + oy)) for ox, oy in _crossed_offsets(b.x - a.x, b.y - a.y))

@@ -1,0 +1,1 @@
+"""Space Chess rules."""
