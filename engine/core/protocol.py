@@ -52,13 +52,16 @@ class GameRules(ABC, Generic[S, O]):
         name: registry key, stored in the database (never rename).
         aliases: other names accepted by commands and scenario files.
         format_version: version of the JSON produced by :meth:`dump_state`; bump on change.
-        input_kinds: the input kinds :meth:`apply_input` accepts besides ``"order"``.
+        input_kinds: the input kinds :meth:`apply_input` accepts (``"order"`` included); the bot
+            replays exactly these kinds from the log.
     """
 
     name: ClassVar[str]
     aliases: ClassVar[tuple[str, ...]] = ()
     format_version: ClassVar[int] = 1
     input_kinds: ClassVar[frozenset[str]] = frozenset({"order"})
+    #: keys of the public view whose lists are sets (scenario `expect` ignores their order)
+    unordered_view_keys: ClassVar[frozenset[str]] = frozenset()
 
     # -- building ------------------------------------------------------------------------------
     @abstractmethod

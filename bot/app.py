@@ -1,0 +1,34 @@
+"""Wiring shared by every entry point: settings → logging, store, service."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+
+from bot.config import Settings, load_settings, resolve_config_path
+from bot.service import GameService
+from bot.store.repo import Store
+
+
+def settings_from(config: Path | None) -> Settings:
+    return load_settings(resolve_config_path(config))
+
+
+def setup_logging(settings: Settings, verbose: bool = False) -> None:
+    """One line per event on stderr (and the configured file); --verbose shows debug lines."""
+    level = logging.DEBUG if verbose else getattr(logging, settings.logging.level)
+    handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
+    if settings.logging.file is not None:
+        handlers.append(logging.FileHandler(settings.logging.file, encoding="utf-8"))
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", handlers=handlers,
+                        force=True)
+    if not verbose:
+        for noisy in ("discord", "apscheduler", "alembic", "urllib3"):
+            logging.getLogger(noisy).setLevel(max(level, logging.WARNING))
+
+
+def open_service(settings: Settings) -> GameService:
+    """The store (migrated to the latest schema) and the service on top of it."""
+    store = Store(settings.database.url)
+    return GameService(store, default_language=settings.bot.language)

@@ -1,0 +1,125 @@
+"""The `spacechess` command: run the bot, the console, the database and the rules tools."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bot.config import TOKEN_ENV, ConfigError
+
+if TYPE_CHECKING:
+    from bot.config import Settings
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", type=Path, help="config file (default: $SPACECHESS_CONFIG, else ./config.toml)")
+    parser.add_argument("--verbose", "-v", action="store_true", help="debug logging")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="spacechess", description="Game-master bot for play-by-post space games.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    run = sub.add_parser("run", help="connect to Discord (token from SPACECHESS_TOKEN or the config)")
+    _common(run)
+
+    console = sub.add_parser("console", help="play locally: type the same slash commands as on Discord")
+    _common(console)
+    console.add_argument("--script", type=Path, help="run the lines of this file, then exit (non-zero if any was refused)")
+    console.add_argument("--out", type=Path, default=Path("out"), help="folder for images (default ./out)")
+    console.add_argument("--admins", default="gm", help="comma-separated console users who manage the server (default: gm)")
+    console.add_argument("--lang", choices=("fr", "en"), help="reply language (default: the server setting)")
+
+    db = sub.add_parser("db", help="database maintenance")
+    db_sub = db.add_subparsers(dest="db_command", required=True)
+    upgrade = db_sub.add_parser("upgrade", help="apply the schema migrations")
+    _common(upgrade)
+
+    scenario = sub.add_parser("scenario", help="run rules scenario files (files or folders)")
+    scenario.add_argument("paths", nargs="+", type=Path)
+    scenario.add_argument("--quiet", "-q", action="store_true", help="print only failures and the summary")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "scenario":
+            return _scenario(args)
+        from bot.app import settings_from, setup_logging
+
+        settings = settings_from(args.config)
+        setup_logging(settings, args.verbose)
+        if args.command == "console":
+            return _console(args, settings)
+        if args.command == "db":
+            return _db_upgrade(settings)
+        return _run(settings)
+    except ConfigError as err:
+        print(f"spacechess: configuration error: {err}", file=sys.stderr)
+        return 2
+
+
+def _scenario(args: argparse.Namespace) -> int:
+    from bot.scenarios import run_paths
+
+    results = run_paths(args.paths)
+    for result in results:
+        if not (args.quiet and result.passed):
+            print(result.line())
+    failed = sum(not r.passed for r in results)
+    print(f"{len(results) - failed} passed, {failed} failed")
+    return 0 if results and not failed else 1
+
+
+def _console(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.app import open_service
+    from bot.console import Console
+
+    admins = frozenset(name.strip().lower() for name in args.admins.split(",") if name.strip())
+    console = Console(open_service(settings), out_dir=args.out, admins=admins, language=args.lang)
+    if args.script is not None:
+        console.base_dir = args.script.resolve().parent
+        try:
+            lines = args.script.read_text(encoding="utf-8").splitlines()
+        except OSError as err:
+            print(f"spacechess: cannot read {args.script}: {err.strerror}", file=sys.stderr)
+            return 2
+        refused = console.run_lines(lines)
+        return 1 if refused else 0
+    print("Space Chess console — type slash commands, e.g. `as alice /game join name:Alice`; Ctrl-D quits.")
+    while True:
+        try:
+            line = input(f"[#{console.channel} @{console.user}] ")
+        except EOFError:
+            print()
+            return 0
+        console.run_line(line)
+
+
+def _db_upgrade(settings: Settings) -> int:
+    from bot.store.db import upgrade
+
+    upgrade(settings.database.url)
+    print("database schema is up to date")
+    return 0
+
+
+def _run(settings: Settings) -> int:
+    if not settings.bot.token:
+        print(
+            f"spacechess: no Discord token. Set the environment variable {TOKEN_ENV} or `token` in the "
+            "[bot] section of the config file.\nTo play locally without Discord, run: spacechess console",
+            file=sys.stderr,
+        )
+        return 2
+    from bot.discord_adapter.client import run_bot
+
+    return run_bot(settings)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

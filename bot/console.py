@@ -1,0 +1,169 @@
+"""The local console adapter: the same commands as Discord, typed in a terminal or a script.
+
+A line reads ``[in CHANNEL] [as USER] /group sub option:value option:"quoted value"``; ``in`` and
+``as`` stick to later lines until changed, ``#`` starts a comment. Attachment options take a file
+path. Names become stable ids (a hash), so a SQLite file keeps working across console sessions.
+Everything else is the service layer's: this module only parses lines and prints replies.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import shlex
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from bot.i18n import translate
+from bot.service import Attachment, Context, GameService, Reply, Visibility
+from bot.service.commands import COMMANDS
+
+CONSOLE_GUILD = 1
+
+
+def stable_id(kind: str, name: str) -> int:
+    """A Discord-like snowflake for a console name: the same name always maps to the same id."""
+    digest = hashlib.sha256(f"{kind}:{name.lower()}".encode()).digest()
+    return int.from_bytes(digest[:7], "big") + 10**6
+
+
+class LineError(Exception):
+    """A console line that is not a command line; the key is a catalog key."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+@dataclass
+class ParsedLine:
+    command: str
+    options: dict[str, Any]
+
+
+_OPTION = re.compile(r"^([a-z_][a-z0-9_]*):(.*)$", re.DOTALL)
+
+
+def parse_command(text: str, base_dir: Path) -> ParsedLine:
+    """Split ``/group sub name:value ...`` into a command path and raw option values."""
+    try:
+        tokens = shlex.split(text, comments=False, posix=True)
+    except ValueError as err:
+        raise LineError("console.bad_quotes", reason=str(err)) from None
+    if not tokens or not tokens[0].startswith("/"):
+        raise LineError("console.expected_command", got=text)
+    words = [tokens[0][1:]]
+    rest = tokens[1:]
+    while rest and not _OPTION.match(rest[0]) and " ".join([*words, rest[0]]).lower() in _prefixes():
+        words.append(rest.pop(0))
+    path = " ".join(words).lower()
+    if path not in COMMANDS:
+        raise LineError("error.unknown_command", command="/" + path)
+    options: dict[str, Any] = {}
+    for token in rest:
+        match = _OPTION.match(token)
+        if not match:
+            raise LineError("console.expected_option", got=token)
+        name, value = match.groups()
+        opt = COMMANDS[path].option(name)
+        if opt is not None and opt.type == "attachment":
+            file = (base_dir / value).expanduser()
+            try:
+                options[name] = Attachment(file.name, file.read_bytes())
+            except OSError as err:
+                raise LineError("console.cannot_read_file", file=value, reason=err.strerror) from None
+        else:
+            options[name] = value
+    return ParsedLine(path, options)
+
+
+def _prefixes() -> set[str]:
+    return {" ".join(path.split()[: i + 1]) for path in COMMANDS for i in range(len(path.split()))}
+
+
+@dataclass
+class Console:
+    """One console session: who is typing where, and where images go."""
+
+    service: GameService
+    out_dir: Path
+    admins: frozenset[str] = frozenset({"gm"})
+    channel: str = "general"
+    user: str = "gm"
+    language: str | None = None  # None: the server's setting
+    base_dir: Path = field(default_factory=Path.cwd)
+    stream: TextIO = field(default_factory=lambda: sys.stdout)
+    _names: dict[int, str] = field(default_factory=dict)
+    _image_count: int = 0
+
+    def context(self) -> Context:
+        user_id = stable_id("user", self.user)
+        channel_id = stable_id("channel", self.channel)
+        self._names[user_id] = "@" + self.user
+        self._names[channel_id] = "#" + self.channel
+        return Context(
+            user_id=user_id,
+            user_name=self.user,
+            guild_id=CONSOLE_GUILD,
+            channel_id=channel_id,
+            locale=self.language,
+            manage_server=self.user.lower() in self.admins,
+        )
+
+    def run_line(self, line: str) -> bool:
+        """Run one line; False when it was refused (or unreadable)."""
+        line = line.strip()
+        if not line or line.startswith("#"):
+            return True
+        while True:
+            head, _, tail = line.partition(" ")
+            if head.lower() == "in" and tail:
+                self.channel, _, line = tail.strip().partition(" ")
+                self.channel = self.channel.lstrip("#")
+            elif head.lower() == "as" and tail:
+                self.user, _, line = tail.strip().partition(" ")
+                self.user = self.user.lstrip("@")
+            else:
+                break
+            line = line.strip()
+            if not line:
+                return True
+        ctx = self.context()
+        try:
+            parsed = parse_command(line, self.base_dir)
+        except LineError as err:
+            self._print(f"! {translate(err.key, self.service.language(ctx), err.params)}")
+            return False
+        reply = self.service.handle(ctx, parsed.command, parsed.options)
+        self.show(ctx, reply)
+        return reply.ok
+
+    def run_lines(self, lines: Iterable[str]) -> int:
+        """Run a script; the number of refused lines."""
+        return sum(0 if self.run_line(line) else 1 for line in lines)
+
+    def show(self, ctx: Context, reply: Reply) -> None:
+        language = self.service.language(ctx)
+        prefix = "! " if not reply.ok else ("(only you) " if reply.visibility is Visibility.PRIVATE else "")
+        for message in reply.messages:
+            self._print(prefix + self._names_for_ids(translate(message.key, language, message.params)))
+        for button in reply.buttons:
+            label = translate(button.label.key, language, button.label.params)
+            opts = " ".join(f"{k}:{shlex.quote(str(v))}" for k, v in button.options.items())
+            self._print(f"  [{label}] → /{button.command} {opts}".rstrip())
+        for file in reply.files:
+            self.out_dir.mkdir(parents=True, exist_ok=True)
+            self._image_count += 1
+            path = self.out_dir / f"{self._image_count:04d}-{file.filename}"
+            path.write_bytes(file.data)
+            self._print(f"  🖼 {path}")
+
+    def _names_for_ids(self, text: str) -> str:
+        return re.sub(r"<[@#](\d+)>", lambda m: self._names.get(int(m.group(1)), m.group(0)), text)
+
+    def _print(self, text: str) -> None:
+        print(text, file=self.stream, flush=True)

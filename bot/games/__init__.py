@@ -1,0 +1,47 @@
+"""How each game looks in the bot: what `/gm create` and `/game join` mean for it, how its events
+read, which images follow an action. The rules stay in engine/; this is presentation only."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from engine.core.protocol import Event, GameRules
+
+from bot.service.replies import Attachment, Message, ServiceError
+
+
+class Presenter:
+    """Defaults that suit any game; a game's presenter overrides what differs."""
+
+    kind: ClassVar[str] = ""
+    create_options: ClassVar[tuple[str, ...]] = ()  # /gm create options copied into the setup document
+
+    def create_document(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        return {name: options[name] for name in self.create_options if name in options}
+
+    def join_input(self, options: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+        """The actor id a joining member takes and the payload of the game's ``join`` input."""
+        name = str(options.get("name", "")).strip()
+        if not name:
+            raise ServiceError("error.missing_option", option="name")
+        payload = {k: v for k, v in options.items() if k != "name"}
+        return name, {"id": name, **payload}
+
+    def describe(self, rules: GameRules, events: Sequence[Event]) -> list[Message]:
+        return [Message(f"event.{rules.name}.{e.kind}", dict(e.params)) for e in events]
+
+    def images(self, rules: GameRules, state: Any, events: Sequence[Event]) -> list[Attachment]:
+        return []
+
+
+_presenters: dict[str, Presenter] = {}
+
+
+def register_presenter(presenter: Presenter) -> Presenter:
+    _presenters[presenter.kind] = presenter
+    return presenter
+
+
+def presenter_for(kind: str) -> Presenter:
+    return _presenters.get(kind) or Presenter()

@@ -1,0 +1,117 @@
+"""The command table: one declaration per slash command, shared by every adapter.
+
+The Discord adapter builds its app_commands tree from this table and the console validates typed
+lines against it, so a command exists in both or in neither. Names, descriptions and option
+descriptions are catalog keys (``cmd.<path>``, ``opt.<path>.<option>``) so both languages follow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from bot.service.replies import Attachment, Reply, ServiceError
+
+if TYPE_CHECKING:
+    from bot.service.context import Context
+    from bot.service.core import GameService
+
+OPTION_TYPES = ("string", "integer", "boolean", "attachment")
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    type: str = "string"
+    required: bool = False
+    choices: tuple[str, ...] = ()
+    min_value: int | None = None
+    max_value: int | None = None
+    max_length: int | None = None
+    autocomplete: bool = False
+
+
+Handler = Callable[["GameService", "Context", dict[str, Any]], Reply]
+
+
+@dataclass(frozen=True)
+class Command:
+    path: str  # "gm create": the group then the subcommand
+    handler: Handler
+    options: tuple[Option, ...] = ()
+    gm_only: bool = False
+
+    @property
+    def description_key(self) -> str:
+        return "cmd." + self.path.replace(" ", ".")
+
+    def option(self, name: str) -> Option | None:
+        return next((o for o in self.options if o.name == name), None)
+
+
+COMMANDS: dict[str, Command] = {}
+
+
+def command(path: str, *options: Option, gm_only: bool = False) -> Callable[[Handler], Handler]:
+    """Declare a handler as the command `path` (``"group sub"``)."""
+
+    def register(handler: Handler) -> Handler:
+        if path in COMMANDS:
+            raise ValueError(f"command {path!r} declared twice")
+        COMMANDS[path] = Command(path, handler, tuple(options), gm_only)
+        return handler
+
+    return register
+
+
+_TRUE = {"true", "yes", "oui", "1", "on", "vrai"}
+_FALSE = {"false", "no", "non", "0", "off", "faux"}
+
+
+def coerce_options(cmd: Command, raw: Mapping[str, Any]) -> dict[str, Any]:
+    """Check raw option values (text from the console, typed values from Discord) against `cmd`."""
+    values: dict[str, Any] = {}
+    for name, value in raw.items():
+        opt = cmd.option(name)
+        if opt is None:
+            raise ServiceError("error.unknown_option", option=name, known=[o.name for o in cmd.options])
+        values[name] = _coerce(opt, value)
+    missing = [o.name for o in cmd.options if o.required and o.name not in values]
+    if missing:
+        raise ServiceError("error.missing_option", option=missing)
+    return values
+
+
+def _coerce(opt: Option, value: Any) -> Any:
+    if opt.type == "integer":
+        if isinstance(value, bool) or not isinstance(value, int | str):
+            raise ServiceError("error.option_not_integer", option=opt.name, value=value)
+        try:
+            number = int(value)
+        except ValueError:
+            raise ServiceError("error.option_not_integer", option=opt.name, value=value) from None
+        if (opt.min_value is not None and number < opt.min_value) or (
+            opt.max_value is not None and number > opt.max_value
+        ):
+            raise ServiceError(
+                "error.option_out_of_bounds", option=opt.name, value=number, min=opt.min_value, max=opt.max_value
+            )
+        return number
+    if opt.type == "boolean":
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in _TRUE | _FALSE:
+            return text in _TRUE
+        raise ServiceError("error.option_not_boolean", option=opt.name, value=value)
+    if opt.type == "attachment":
+        if not isinstance(value, Attachment):
+            raise ServiceError("error.option_not_attachment", option=opt.name)
+        return value
+    text = str(value).strip()
+    if opt.choices and text.lower() not in opt.choices:
+        raise ServiceError("error.option_bad_choice", option=opt.name, value=text, choices=list(opt.choices))
+    if opt.max_length is not None and len(text) > opt.max_length:
+        raise ServiceError("error.option_too_long", option=opt.name, max=opt.max_length)
+    return text.lower() if opt.choices else text

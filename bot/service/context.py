@@ -1,0 +1,16 @@
+"""Who runs a command, and where: everything the service needs from the chat platform."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Context:
+    user_id: int
+    user_name: str
+    guild_id: int | None = None
+    channel_id: int | None = None
+    locale: str | None = None  # the user's client locale, e.g. "fr" or "en-US"
+    manage_server: bool = False  # the platform says this member may manage the server
+    role_ids: frozenset[int] = field(default_factory=frozenset)

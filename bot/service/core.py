@@ -1,0 +1,184 @@
+"""The game service: commands in, engine calls, storage, replies out — no chat platform here.
+
+Every change to a game goes through :meth:`GameService.apply_input`: load the snapshot, let the
+engine decide, then commit snapshot + log entry in one transaction guarded by the game version.
+A stale version (another process or a double click got there first) is retried once on fresh data
+and then reported, so two writers can never both apply on the same version.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine import registry
+from engine.core.errors import OrderError, SetupError
+from engine.core.protocol import GameRules, Outcome
+
+from bot.games import presenter_for
+from bot.i18n import language_of
+from bot.service.commands import COMMANDS, coerce_options
+from bot.service.context import Context
+from bot.service.replies import Reply, ServiceError
+from bot.store.repo import GameRecord, LogRecord, NewEntry, SeatRecord, StaleWrite, Store
+
+log = logging.getLogger("spacechess.commands")
+
+#: Log kinds that are bookkeeping, not game inputs: replay skips them.
+META_KINDS = frozenset({"create", "undo", "pause", "resume", "end"})
+
+
+@dataclass(frozen=True)
+class Applied:
+    """An input the engine accepted and the store committed."""
+
+    game: GameRecord
+    outcome: Outcome
+    rules: GameRules
+
+
+class GameService:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        default_language: str = "fr",
+        seed_source: Callable[[], int] = lambda: secrets.randbits(62),
+    ) -> None:
+        self.store = store
+        self.default_language = default_language
+        self.seed_source = seed_source
+
+    # -- entry point -------------------------------------------------------------------------
+    def handle(self, ctx: Context, path: str, raw_options: Mapping[str, Any] | None = None) -> Reply:
+        """Run one command for `ctx`; every refusal comes back as a private reply, never raised."""
+        started = time.perf_counter()
+        game_id: int | None = None
+        try:
+            cmd = COMMANDS.get(path)
+            if cmd is None:
+                raise ServiceError("error.unknown_command", command=path)
+            options = coerce_options(cmd, raw_options or {})
+            here = self.store.game_in_channel(ctx.guild_id, ctx.channel_id)
+            game_id = here.id if here else None
+            if cmd.gm_only and not self.is_gm(ctx, here):
+                raise ServiceError("error.gm_only")
+            reply = cmd.handler(self, ctx, options)
+        except ServiceError as err:
+            reply = Reply.refusal(err.key, **err.params)
+        except OrderError as err:
+            reply = Reply.refusal(f"error.{err.code}", **err.params)
+        except SetupError as err:
+            reply = Reply.refusal("error.setup", where=err.where, reason=err.code, **err.params)
+        elapsed = (time.perf_counter() - started) * 1000
+        outcome = "ok" if reply.ok else f"refused:{reply.messages[0].key}"
+        log.info("game=%s user=%s command=%r outcome=%s ms=%.1f", game_id, ctx.user_id, path, outcome, elapsed)
+        return reply
+
+    # -- helpers for handlers -----------------------------------------------------------------
+    def language(self, ctx: Context) -> str:
+        """The user's client language, else the server's setting, else the bot's default."""
+        fallback = self.default_language
+        if ctx.guild_id is not None:
+            fallback = self.store.guild_settings(ctx.guild_id).language or fallback
+        return language_of(ctx.locale, fallback)
+
+    def is_gm(self, ctx: Context, game: GameRecord | None = None) -> bool:
+        """GMs: members who manage the server, holders of the GM role, and the game's creator."""
+        if ctx.manage_server or (game is not None and game.created_by == ctx.user_id):
+            return True
+        if ctx.guild_id is None:
+            return False
+        role = self.store.guild_settings(ctx.guild_id).gm_role_id
+        return role is not None and role in ctx.role_ids
+
+    def channel_game(self, ctx: Context) -> GameRecord:
+        game = self.store.game_in_channel(ctx.guild_id, ctx.channel_id)
+        if game is None:
+            raise ServiceError("error.no_game_here")
+        return game
+
+    def actor_of(self, ctx: Context, game: GameRecord) -> str:
+        seat = self.store.seat_of_user(game.id, ctx.user_id)
+        if seat is None:
+            raise ServiceError("error.not_a_player")
+        return seat.actor
+
+    def new_seed(self) -> int:
+        return self.seed_source()
+
+    def apply_input(
+        self,
+        ctx: Context,
+        game: GameRecord,
+        kind: str,
+        actor: str | None,
+        payload: Mapping[str, Any],
+        *,
+        seats_set: Callable[[GameRecord], Sequence[SeatRecord]] = lambda _g: (),
+        check: Callable[[GameRecord], None] = lambda _g: None,
+    ) -> Applied:
+        """Apply one input to the game and commit it, retrying once on a stale version.
+
+        `check` re-validates service-level preconditions on the fresh record at each attempt (the
+        game may have been paused or finished by the writer that beat us).
+        """
+        rules = registry.get(game.kind)
+        for attempt in (1, 2):
+            check(game)
+            state = rules.from_json(game.state)
+            outcome = rules.apply_input(state, kind, actor, payload)
+            entry = NewEntry(kind=kind, actor=actor, user_id=ctx.user_id, payload=dict(payload))
+            try:
+                committed = self.store.commit(
+                    game.id,
+                    game.version,
+                    state=rules.to_json(outcome.state),
+                    entries=[entry],
+                    status=derive_status(rules, outcome.state, game.status),
+                    seats_set=seats_set(game),
+                )
+            except StaleWrite:
+                fresh = self.store.get_game(game.id)
+                if attempt == 2 or fresh is None:
+                    raise ServiceError("error.conflict") from None
+                game = fresh
+                continue
+            return Applied(committed, outcome, rules)
+        raise AssertionError("unreachable")
+
+    def replay(self, game: GameRecord, log_entries: Iterable[LogRecord], skip: Iterable[int] = ()) -> Any:
+        """Rebuild a game's state from its setup and its log, leaving out undone entries."""
+        rules = registry.get(game.kind)
+        skipped = set(skip)
+        entries = list(log_entries)
+        for entry in entries:
+            if entry.kind == "undo":
+                skipped.update(entry.payload.get("seqs", ()))
+        state = rules.setup(game.setup, game.seed)
+        for entry in entries:
+            if entry.kind in META_KINDS or entry.seq in skipped:
+                continue
+            state = rules.apply_input(state, entry.kind, entry.actor, entry.payload).state
+        return state
+
+    def describe(self, applied: Applied) -> Reply:
+        """The public reply to an accepted input: what happened, and images where the game has them."""
+        presenter = presenter_for(applied.rules.name)
+        messages = tuple(presenter.describe(applied.rules, applied.outcome.events))
+        files = tuple(presenter.images(applied.rules, applied.outcome.state, applied.outcome.events))
+        return Reply(messages or (), files=files)
+
+
+def derive_status(rules: GameRules, state: Any, current: str) -> str:
+    """The game row's status after an input: paused stays paused; the engine decides the rest."""
+    if current == "paused":
+        return current
+    if rules.winner(state) is not None:
+        return "finished"
+    status = rules.view(state).get("status")
+    return status if status in ("setup", "running", "finished") else "running"

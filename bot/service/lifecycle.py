@@ -1,0 +1,196 @@
+"""Creating, joining, inspecting and rewinding games: the commands every game kind shares."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+import unicodedata
+from typing import Any
+
+from engine import registry
+
+from bot.games import presenter_for
+from bot.service.commands import Option, command
+from bot.service.context import Context
+from bot.service.core import META_KINDS, GameService, derive_status
+from bot.service.replies import Attachment, Button, Message, Reply, ServiceError, Visibility
+from bot.store.repo import NewEntry, SeatRecord, StaleWrite
+
+NAME_MAX = 32
+_NAME_PUNCTUATION = set(" -'.")
+
+
+def validate_name(name: str) -> str:
+    """Names shown in chat: 1-32 letters, digits, spaces, ``-`` ``'`` ``.`` — no markdown or mentions."""
+    name = " ".join(name.split())
+    if not 1 <= len(name) <= NAME_MAX:
+        raise ServiceError("error.bad_name_length", max=NAME_MAX)
+    for char in name:
+        if not (char in _NAME_PUNCTUATION or unicodedata.category(char)[0] in "LN"):
+            raise ServiceError("error.bad_name_char", char=char)
+    return name
+
+
+def _setup_from_attachment(file: Attachment) -> dict[str, Any]:
+    """A setup document typed by a GM: TOML or JSON, whichever parses."""
+    text = file.data.decode("utf-8", errors="replace")
+    try:
+        doc = json.loads(text) if file.filename.lower().endswith(".json") else tomllib.loads(text)
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as err:
+        raise ServiceError("error.bad_setup_file", file=file.filename, reason=str(err)) from None
+    doc = doc.get("setup", doc)
+    if not isinstance(doc, dict):
+        raise ServiceError("error.bad_setup_file", file=file.filename, reason="not a table")
+    return doc
+
+
+@command(
+    "gm create",
+    Option("kind", required=True, autocomplete=True),
+    Option("name", required=True, max_length=80),
+    Option("hp_soldier", "integer", min_value=1, max_value=999),
+    Option("hp_general", "integer", min_value=1, max_value=999),
+    Option("map"),
+    Option("setup", "attachment"),
+    gm_only=True,
+)
+def gm_create(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    rules = registry.get(opts["kind"])
+    if svc.store.game_in_channel(ctx.guild_id, ctx.channel_id) is not None:
+        raise ServiceError("error.channel_has_game")
+    name = validate_name(opts["name"])
+    if "setup" in opts:
+        document = _setup_from_attachment(opts["setup"])
+    else:
+        document = presenter_for(rules.name).create_document(opts)
+    seed = svc.new_seed()
+    state = rules.setup(document, seed)
+    game = svc.store.create_game(
+        kind=rules.name,
+        name=name,
+        guild_id=ctx.guild_id,
+        channel_id=ctx.channel_id,
+        setup=document,
+        state=rules.to_json(state),
+        seed=seed,
+        created_by=ctx.user_id,
+        status=rules.view(state).get("status", "running"),
+        entries=[NewEntry("create", None, ctx.user_id, {"name": name, "kind": rules.name})],
+    )
+    return Reply.say("game.created", name=game.name, kind=rules.name, id=game.id)
+
+
+@command(
+    "game join",
+    Option("name", required=True, max_length=NAME_MAX),
+    Option("team", choices=("1", "2")),
+    Option("role", choices=("soldier", "general")),
+)
+def game_join(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    game = svc.channel_game(ctx)
+    opts = {**opts, "name": validate_name(opts["name"])}
+    if "team" in opts:
+        opts["team"] = int(opts["team"])
+    actor, payload = presenter_for(game.kind).join_input(opts)
+
+    def check(fresh: Any) -> None:
+        if svc.store.seat_of_user(fresh.id, ctx.user_id) is not None:
+            raise ServiceError("error.already_joined")
+        if any(seat.actor.lower() == actor.lower() for seat in svc.store.seats(fresh.id)):
+            raise ServiceError("error.name_taken", name=actor)
+
+    applied = svc.apply_input(
+        ctx,
+        game,
+        "join",
+        actor,
+        payload,
+        check=check,
+        seats_set=lambda fresh: [SeatRecord(fresh.id, ctx.user_id, actor, False)],
+    )
+    reply = svc.describe(applied)
+    return Reply((Message("game.joined", {"user": ctx.user_id, "name": actor}), *reply.messages), files=reply.files)
+
+
+@command("game info")
+def game_info(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    game = svc.channel_game(ctx)
+    rules = registry.get(game.kind)
+    view = rules.view(rules.from_json(game.state))
+    lines = [
+        Message(
+            "game.info",
+            {"name": game.name, "kind": game.kind, "status": game.status, "id": game.id, "turn": view.get("turn", 0)},
+        )
+    ]
+    lines += [Message("game.info.seat", {"user": s.user_id, "actor": s.actor}) for s in svc.store.seats(game.id)]
+    if len(lines) == 1:
+        lines.append(Message("game.info.no_players"))
+    winner = rules.winner(rules.from_json(game.state))
+    if winner is not None:
+        lines.append(Message("game.info.winner", {"winner": winner}))
+    return Reply(tuple(lines))
+
+
+@command("game list")
+def game_list(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    games = svc.store.list_games(guild_id=ctx.guild_id, statuses=("setup", "running", "paused"))
+    if not games:
+        return Reply.say("game.list.empty")
+    return Reply(
+        tuple(
+            Message("game.list.item", {"name": g.name, "kind": g.kind, "status": g.status, "channel": g.channel_id})
+            for g in games
+        )
+    )
+
+
+@command("gm undo", Option("n", "integer", min_value=1, max_value=50), Option("confirm", "integer"), gm_only=True)
+def gm_undo(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    """Undo the last n game inputs by rebuilding the state from the log without them.
+
+    The first call only shows what would be undone and a confirmation button; the button carries
+    the game version it was shown for, so a click after anything else happened is refused.
+    """
+    game = svc.channel_game(ctx)
+    count = opts.get("n", 1)
+    entries = svc.store.log(game.id)
+    undone = {seq for e in entries if e.kind == "undo" for seq in e.payload.get("seqs", ())}
+    effective = [e for e in entries if e.kind not in META_KINDS and e.seq not in undone]
+    if not effective:
+        raise ServiceError("error.nothing_to_undo")
+    targets = effective[-count:]
+    summary = [Message("gm.undo.entry", {"seq": e.seq, "kind": e.kind, "actor": e.actor, "text": _brief(e.payload)})
+               for e in targets]
+    if "confirm" not in opts:
+        button = Button(Message("button.confirm_undo", {"n": len(targets)}), "gm undo",
+                        {"n": count, "confirm": game.version}, style="danger")
+        return Reply((Message("gm.undo.confirm", {"n": len(targets)}), *summary), buttons=(button,),
+                     visibility=Visibility.PRIVATE)
+    if opts["confirm"] != game.version:
+        raise ServiceError("error.stale_confirmation")
+    rules = registry.get(game.kind)
+    state = svc.replay(game, entries, skip=[e.seq for e in targets])
+    removed = [e.actor for e in targets if e.kind == "join" and e.actor]
+    try:
+        svc.store.commit(
+            game.id,
+            game.version,
+            state=rules.to_json(state),
+            entries=[NewEntry("undo", None, ctx.user_id, {"seqs": [e.seq for e in targets]})],
+            status=_status_after_undo(rules, state, game.status),
+            seats_removed=removed,
+        )
+    except StaleWrite:
+        raise ServiceError("error.stale_confirmation") from None
+    return Reply((Message("gm.undo.done", {"n": len(targets)}), *summary))
+
+
+def _status_after_undo(rules: Any, state: Any, current: str) -> str:
+    """An undo may revive a finished game; a paused game stays paused."""
+    return derive_status(rules, state, "running" if current == "finished" else current)
+
+
+def _brief(payload: dict[str, Any]) -> str:
+    text = payload.get("text")
+    return str(text) if text is not None else json.dumps(payload, ensure_ascii=False, sort_keys=True)[:120]

@@ -1,0 +1,72 @@
+"""What a command answers, independent of any chat platform.
+
+A reply holds localisable messages (catalog key + parameters), never finished sentences: the
+adapter renders them in the reader's language. Buttons carry the command they run when clicked,
+so they keep working after a restart (persistent views) without any state in memory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Message:
+    key: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+class Visibility(Enum):
+    PUBLIC = "public"
+    PRIVATE = "private"  # ephemeral on Discord: only the user who ran the command sees it
+
+
+@dataclass(frozen=True)
+class Attachment:
+    filename: str
+    data: bytes
+
+
+@dataclass(frozen=True)
+class Button:
+    """A button that, when clicked, runs `command` with `options` as the clicking user."""
+
+    label: Message
+    command: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+    style: str = "primary"  # primary | danger | secondary
+
+
+@dataclass(frozen=True)
+class Reply:
+    messages: tuple[Message, ...]
+    ok: bool = True
+    visibility: Visibility = Visibility.PUBLIC
+    files: tuple[Attachment, ...] = ()
+    buttons: tuple[Button, ...] = ()
+    mentions: tuple[int, ...] = ()  # the only users this reply may ping
+
+    @classmethod
+    def say(cls, key: str, /, **params: Any) -> Reply:
+        return cls((Message(key, params),))
+
+    @classmethod
+    def private(cls, key: str, /, **params: Any) -> Reply:
+        return cls((Message(key, params),), visibility=Visibility.PRIVATE)
+
+    @classmethod
+    def refusal(cls, key: str, /, **params: Any) -> Reply:
+        """Refusals are always private: nobody else needs to see a mistyped order."""
+        return cls((Message(key, params),), ok=False, visibility=Visibility.PRIVATE)
+
+
+class ServiceError(Exception):
+    """A refusal decided by the service (permissions, no game here...): becomes a private reply."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
