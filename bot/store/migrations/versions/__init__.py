@@ -1,0 +1,1 @@
+"""Revisions (Alembic skips this file)."""

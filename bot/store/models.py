@@ -1,0 +1,123 @@
+"""The tables. Only repo.py touches these classes; the rest of the bot sees frozen records.
+
+Discord ids are 64-bit (BigInteger). Times are aware UTC datetimes in Python whatever the backend:
+SQLite has no time zone type, so `UTCDateTime` stores naive UTC there and re-attaches UTC on load.
+Constraint names are explicit so that later migrations (SQLite batch mode included) can refer to them.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    Column,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+)
+from sqlalchemy.engine import Dialect
+from sqlalchemy.types import TypeDecorator
+from sqlmodel import Field, SQLModel
+
+GAME_STATUSES = ("setup", "running", "paused", "finished")
+PING_POLICIES = ("players", "none", "all")
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Refuses naive datetimes on the way in, so a local time can never be stored as if it were UTC."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError(f"naive datetime {value!r}: the store keeps aware UTC times only")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def _in(column: str, values: tuple[str, ...]) -> str:
+    return f"{column} IN ({', '.join(repr(v) for v in values)})"
+
+
+def _column(type_: Any, *args: Any, nullable: bool = False, **kwargs: Any) -> Any:
+    """sqlmodel.Field(sa_column=...) with NOT NULL as the default, the safe side for a forgotten flag."""
+    return Field(sa_column=Column(type_, *args, nullable=nullable, **kwargs))
+
+
+class GuildSettings(SQLModel, table=True):
+    __tablename__ = "guild_settings"
+    __table_args__ = (CheckConstraint(_in("ping_policy", PING_POLICIES), name="ck_guild_settings_ping_policy"),)
+
+    guild_id: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
+    language: str = _column(String(8))
+    gm_role_id: int | None = _column(BigInteger, nullable=True)
+    ping_policy: str = _column(String(16))
+    updated_at: datetime = _column(UTCDateTime)
+
+
+class GameRow(SQLModel, table=True):
+    __tablename__ = "games"
+    __table_args__ = (
+        Index("ix_games_guild_channel", "guild_id", "channel_id"),
+        CheckConstraint(_in("status", GAME_STATUSES), name="ck_games_status"),
+        # Never reuse the id of a deleted game: buttons and logs elsewhere may still name it.
+        {"sqlite_autoincrement": True},
+    )
+
+    id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True, autoincrement=True))
+    kind: str = _column(String)
+    guild_id: int | None = _column(BigInteger, nullable=True)
+    channel_id: int | None = _column(BigInteger, nullable=True)
+    name: str = _column(String)
+    status: str = _column(String(16))
+    setup: dict[str, Any] = _column(JSON)
+    state: dict[str, Any] = _column(JSON)
+    version: int = _column(Integer)
+    seed: int = _column(BigInteger)
+    created_by: int | None = _column(BigInteger, nullable=True)
+    created_at: datetime = _column(UTCDateTime)
+    updated_at: datetime = _column(UTCDateTime)
+
+
+class Seat(SQLModel, table=True):
+    __tablename__ = "seats"
+    __table_args__ = (
+        UniqueConstraint("game_id", "actor", name="uq_seats_game_actor"),
+        UniqueConstraint("game_id", "user_id", name="uq_seats_game_user"),
+    )
+
+    id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True, autoincrement=True))
+    game_id: int = _column(Integer, ForeignKey("games.id", ondelete="CASCADE", name="fk_seats_game_id"))
+    user_id: int = _column(BigInteger)
+    actor: str = _column(String)
+    mute_pings: bool = _column(Boolean, default=False)
+
+
+class LogEntry(SQLModel, table=True):
+    __tablename__ = "game_log"
+    __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_game_log_game_seq"),)
+
+    id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True, autoincrement=True))
+    game_id: int = _column(Integer, ForeignKey("games.id", ondelete="CASCADE", name="fk_game_log_game_id"))
+    seq: int = _column(Integer)
+    kind: str = _column(String)
+    actor: str | None = _column(String, nullable=True)
+    user_id: int | None = _column(BigInteger, nullable=True)
+    payload: dict[str, Any] = _column(JSON)
+    created_at: datetime = _column(UTCDateTime)
