@@ -1,0 +1,45 @@
+"""Lottery draws for the games: the `Draw` value, FDJ Loto files of every generation, sources
+(HTTP archive, local file, manual entry) and the draw calendar.
+
+Pure of the rest of the project: nothing here imports bot/, engine/ or renders/.
+"""
+
+from draws.calendar import FDJ_LOTO, DrawSchedule, expected_draws_between, next_expected_draw
+from draws.errors import (
+    DrawError,
+    DrawFileError,
+    DrawSourceError,
+    InvalidDrawValue,
+    ManualDrawError,
+)
+from draws.game import counts_for_game, game_numbers
+from draws.generations import GENERATIONS, Generation
+from draws.model import Draw
+from draws.parser import iter_path, parse_bytes, parse_csv_text, parse_path
+from draws.sources import FdjSource, FetchMemo, FetchResult, FileSource, manual_draw
+
+__all__ = [
+    "FDJ_LOTO",
+    "GENERATIONS",
+    "Draw",
+    "DrawError",
+    "DrawFileError",
+    "DrawSchedule",
+    "DrawSourceError",
+    "FdjSource",
+    "FetchMemo",
+    "FetchResult",
+    "FileSource",
+    "Generation",
+    "InvalidDrawValue",
+    "ManualDrawError",
+    "counts_for_game",
+    "expected_draws_between",
+    "game_numbers",
+    "iter_path",
+    "manual_draw",
+    "next_expected_draw",
+    "parse_bytes",
+    "parse_csv_text",
+    "parse_path",
+]

@@ -96,15 +96,16 @@ class Draw:
         return cls(
             date=day,
             index=data.get("index"),
-            numbers=_as_tuple("numbers", data.get("numbers")),
+            numbers=numbers_tuple("numbers", data.get("numbers")),
             complementary=data.get("complementary"),
             chance=data.get("chance"),
-            second_numbers=None if second is None else _as_tuple("second_numbers", second),
+            second_numbers=None if second is None else numbers_tuple("second_numbers", second),
             source=data.get("source", ""),
         )
 
 
-def _as_tuple(field: str, value: Any) -> tuple[int, ...]:
+def numbers_tuple(field: str, value: Any) -> tuple[int, ...]:
+    """A list of numbers from JSON or a caller, refusing a string (whose characters would pass)."""
     if isinstance(value, str | bytes) or not isinstance(value, Sequence):
         raise InvalidDrawValue("bad_numbers", field, value=value)
     return tuple(value)

@@ -1,0 +1,231 @@
+"""Where draws come from: FDJ's archive over HTTP, a local file, or a game master's manual entry.
+
+Every source answers `fetch(previous)` with a `FetchResult`; `previous` is the memo of the last
+good fetch, which the bot stores, so a poll that finds the same archive again costs one
+conditional request and no parsing. Failures are `DrawSourceError`s with a stable code the bot can
+localise and decide on (retry later, alert the game masters).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import requests
+
+from draws.errors import DrawFileError, DrawSourceError, InvalidDrawValue, ManualDrawError
+from draws.model import Draw, numbers_tuple
+from draws.parser import is_zip, parse_bytes
+
+FDJ_ARCHIVE_URL = (
+    "https://www.sto.api.fdj.fr/anonymous/service-draw-info/v3/documentations/"
+    "1a2b3c4d-9876-4562-b3fc-2c963f66afp6"
+)
+FDJ_MIRROR_URL = "https://media.fdj.fr/static-draws/csv/loto/loto_201911.zip"
+DEFAULT_URLS = (FDJ_ARCHIVE_URL, FDJ_MIRROR_URL)
+#: The real archive is ~0.2 MB; anything near this limit is not the Loto archive.
+DEFAULT_MAX_BYTES = 16 * 1024 * 1024
+USER_AGENT = "spacechess-bot-draws/0.1"
+
+_CHUNK = 64 * 1024
+
+
+@dataclass(frozen=True)
+class FetchMemo:
+    """What identifies the last good body: HTTP validators for that URL and the body's hash."""
+
+    sha256: str
+    etag: str | None = None
+    last_modified: str | None = None
+    url: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> FetchMemo:
+        return cls(
+            sha256=data["sha256"],
+            etag=data.get("etag"),
+            last_modified=data.get("last_modified"),
+            url=data.get("url"),
+        )
+
+
+@dataclass(frozen=True)
+class FetchResult:
+    """`draws` is None exactly when `unchanged`: the caller already holds those draws."""
+
+    draws: list[Draw] | None
+    memo: FetchMemo
+    unchanged: bool
+    url: str | None = None
+
+
+class DrawSource(Protocol):
+    def fetch(self, previous: FetchMemo | None = None) -> FetchResult: ...
+
+
+def _result_from_body(body: bytes, where: str, memo: FetchMemo, previous: FetchMemo | None) -> FetchResult:
+    """Same bytes as last time -> unchanged without parsing; else parse all or nothing."""
+    if previous is not None and previous.sha256 == memo.sha256:
+        return FetchResult(None, memo, True, where)
+    try:
+        draws = parse_bytes(body, where)
+    except DrawFileError as error:
+        code = "bad_zip" if error.code == "bad_zip" else "bad_file"
+        raise DrawSourceError(code, url=where, detail=str(error), file_code=error.code) from error
+    return FetchResult(draws, memo, False, where)
+
+
+def _retryable(error: DrawSourceError) -> bool:
+    """Network trouble and server errors may pass; a 404 or a bad archive will not by waiting."""
+    if error.code == "http_status":
+        return error.params["status"] >= 500
+    return error.code in ("timeout", "connection")
+
+
+class FdjSource:
+    """FDJ's current Loto archive (a ZIP), downloaded with requests from the first URL that works."""
+
+    def __init__(
+        self,
+        urls: Sequence[str] = DEFAULT_URLS,
+        timeout: float = 30.0,
+        retries: int = 2,
+        backoff: float = 2.0,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        session: requests.Session | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        if not urls:
+            raise ValueError("FdjSource needs at least one URL")
+        if retries < 0 or max_bytes <= 0 or timeout <= 0 or backoff < 0:
+            raise ValueError("retries and backoff must be >= 0, timeout and max_bytes > 0")
+        self.urls = tuple(urls)
+        self.timeout = timeout
+        self.retries = retries
+        self.backoff = backoff
+        self.max_bytes = max_bytes
+        self.session = session if session is not None else requests.Session()
+        self.sleep = sleep
+
+    def fetch(self, previous: FetchMemo | None = None) -> FetchResult:
+        """Try each URL in turn; raise the last URL's error (earlier ones in `.attempts`)."""
+        failures: list[DrawSourceError] = []
+        for url in self.urls:
+            try:
+                return self._fetch_url(url, previous)
+            except DrawSourceError as error:
+                failures.append(error)
+        last = failures[-1]
+        raise DrawSourceError(
+            last.code, url=last.url, detail=last.detail, attempts=tuple(failures[:-1]), **last.params
+        ) from last
+
+    def _fetch_url(self, url: str, previous: FetchMemo | None) -> FetchResult:
+        attempt = 0
+        while True:
+            try:
+                return self._download(url, previous)
+            except DrawSourceError as error:
+                if attempt >= self.retries or not _retryable(error):
+                    raise
+            self.sleep(self.backoff * 2**attempt)
+            attempt += 1
+
+    def _download(self, url: str, previous: FetchMemo | None) -> FetchResult:
+        headers = {"User-Agent": USER_AGENT}
+        if previous is not None and previous.url == url:
+            if previous.etag:
+                headers["If-None-Match"] = previous.etag
+            if previous.last_modified:
+                headers["If-Modified-Since"] = previous.last_modified
+        conditional = previous is not None and len(headers) > 1
+        try:
+            with self.session.get(url, headers=headers, timeout=self.timeout, stream=True) as response:
+                if response.status_code == 304 and conditional and previous is not None:
+                    return FetchResult(None, previous, True, url)
+                if response.status_code != 200:
+                    raise DrawSourceError(
+                        "http_status",
+                        url=url,
+                        detail=f"HTTP {response.status_code}",
+                        status=response.status_code,
+                    )
+                body = self._read_limited(url, response)
+                memo = FetchMemo(
+                    sha256=hashlib.sha256(body).hexdigest(),
+                    etag=response.headers.get("ETag"),
+                    last_modified=response.headers.get("Last-Modified"),
+                    url=url,
+                )
+                content_type = response.headers.get("Content-Type", "")
+        except requests.Timeout as error:
+            raise DrawSourceError("timeout", url=url, detail=str(error)) from error
+        except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError) as error:
+            raise DrawSourceError("connection", url=url, detail=str(error)) from error
+        except requests.RequestException as error:
+            raise DrawSourceError("request", url=url, detail=str(error)) from error
+        if not body:
+            raise DrawSourceError("empty", url=url, detail="the server sent an empty body")
+        if not is_zip(body):
+            raise DrawSourceError(
+                "not_zip", url=url, detail=f"Content-Type {content_type!r}, starts with {body[:16]!r}"
+            )
+        return _result_from_body(body, url, memo, previous)
+
+    def _read_limited(self, url: str, response: requests.Response) -> bytes:
+        """Stream and count, so a wrong URL serving gigabytes cannot exhaust memory."""
+        declared = response.headers.get("Content-Length", "")
+        if declared.isdigit() and int(declared) > self.max_bytes:
+            raise DrawSourceError(
+                "too_large", url=url, detail=f"Content-Length {declared}", limit=self.max_bytes
+            )
+        body = bytearray()
+        for chunk in response.iter_content(_CHUNK):
+            body += chunk
+            if len(body) > self.max_bytes:
+                raise DrawSourceError(
+                    "too_large", url=url, detail=f"more than {self.max_bytes} bytes", limit=self.max_bytes
+                )
+        return bytes(body)
+
+
+class FileSource:
+    """A local CSV or ZIP (an archive a game master downloaded by hand, or a test fixture)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+
+    def fetch(self, previous: FetchMemo | None = None) -> FetchResult:
+        try:
+            body = self.path.read_bytes()
+        except OSError as error:
+            raise DrawSourceError("unreadable", url=str(self.path), detail=str(error)) from error
+        memo = FetchMemo(sha256=hashlib.sha256(body).hexdigest(), url=str(self.path))
+        return _result_from_body(body, str(self.path), memo, previous)
+
+
+def manual_draw(date: dt.date, numbers: Sequence[int], bonus: int | None = None, index: int = 1) -> Draw:
+    """A draw typed by a game master (FDJ down, a private game): same checks as a file row.
+
+    The bonus is SC-13's complementary number (1..49, not among the numbers), never a chance number.
+    """
+    try:
+        return Draw(
+            date=date,
+            index=index,
+            numbers=numbers_tuple("numbers", numbers),
+            complementary=bonus,
+            source="manual",
+        )
+    except InvalidDrawValue as error:
+        raise ManualDrawError(
+            error.code, field=error.field, position=error.position, **error.params
+        ) from None
