@@ -139,11 +139,6 @@ def _parse_row(row: _Row, gen: Generation, source: str) -> Draw:
     return draw
 
 
-def _strip_trailing_separator(cells: list[str]) -> list[str]:
-    """FDJ ends every line, header included, with ';', which reads as one extra empty cell."""
-    return cells[:-1] if cells and cells[-1] == "" else cells
-
-
 def _decode(data: bytes) -> str:
     """FDJ files are ASCII; Latin-1 is the fallback because a French file is never anything else."""
     try:
@@ -157,13 +152,17 @@ def parse_csv_text(text: str, file: str, source: str = "fdj") -> list[Draw]:
     if not text.strip():
         raise DrawFileError("empty_file", file)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=";")
-    header = [c.strip() for c in _strip_trailing_separator(next(reader))]
+    raw_header = next(reader)
+    # FDJ ends every line, header included, with ';' (one extra empty cell): when the header
+    # does, a row's last cell is that separator, so a row that lost a cell is still caught.
+    trailing = bool(raw_header) and raw_header[-1] == ""
+    header = [c.strip() for c in (raw_header[:-1] if trailing else raw_header)]
     gen = detect(header, file)
     by_key: dict[tuple[dt.date, int], tuple[int, Draw]] = {}
     for raw in reader:
         if not raw:
             continue
-        cells = raw[:-1] if len(raw) == len(header) + 1 and raw[-1] == "" else raw
+        cells = raw[:-1] if trailing and raw[-1] == "" else raw
         line = reader.line_num
         if len(cells) != len(header):
             raise DrawFileError("bad_row_length", file, line, expected=len(header), found=len(cells))
