@@ -1,0 +1,168 @@
+"""What every render shares: the colours, the font, the text helpers and the PNG encoding.
+
+Images are drawn in RGB (antialiased text) and saved as 8-bit palette PNGs: a palette image is a
+third of the bytes to compress, which makes encoding several times faster and the files several
+times smaller than RGB, and the drawings only use a few dozen colours anyway. The palette is fixed
+(not computed per image) so that quantising is a cheap nearest-colour lookup and the same input
+always gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import io
+import unicodedata
+from functools import cache, lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+RGB = tuple[int, int, int]
+
+# Okabe-Ito colours: distinguishable with the common colour-vision deficiencies.
+BLUE: RGB = (0, 114, 178)
+ORANGE: RGB = (230, 159, 0)
+VERMILLION: RGB = (213, 94, 0)
+GREEN: RGB = (0, 158, 115)
+YELLOW: RGB = (240, 228, 66)
+SKY: RGB = (86, 180, 233)
+PURPLE: RGB = (204, 121, 167)
+
+BLACK: RGB = (0, 0, 0)
+WHITE: RGB = (255, 255, 255)
+INK: RGB = (34, 34, 34)
+MUTED: RGB = (120, 120, 120)
+PAPER: RGB = (250, 250, 247)
+FLOOR: RGB = (236, 236, 230)
+GRID: RGB = (206, 206, 198)
+GRID_STRONG: RGB = (170, 170, 160)
+OBSTACLE: RGB = (92, 96, 104)
+BAR_BACK: RGB = (60, 60, 60)
+
+#: Team 1 and team 2: colour, the colour of text drawn on it, and a light tint for their camp.
+TEAM_COLOURS: dict[int, RGB] = {1: BLUE, 2: ORANGE}
+TEAM_TEXT: dict[int, RGB] = {1: WHITE, 2: BLACK}
+TEAM_TINT: dict[int, RGB] = {1: (214, 230, 242), 2: (248, 232, 200)}
+REACH_TINT: RGB = (208, 236, 224)
+AREA_TINT: RGB = (246, 206, 180)
+
+#: zlib level for saving: the benchmark (benchmarks/bench_render.py) shows 3 is about as fast as 1
+#: on palette images and gives noticeably smaller files; higher levels cost far more than they save.
+PNG_COMPRESS_LEVEL = 3
+
+_NAMED = (
+    BLUE, ORANGE, VERMILLION, GREEN, YELLOW, SKY, PURPLE, BLACK, WHITE, INK, MUTED, PAPER, FLOOR, GRID,
+    GRID_STRONG, OBSTACLE, BAR_BACK, *TEAM_TINT.values(), REACH_TINT, AREA_TINT,
+)  # fmt: skip
+#: Pairs that meet in antialiased edges (text on its background, markers on the floor): each gets
+#: a ramp of in-between shades so the edges stay smooth after quantising.
+_BLENDS = (
+    (WHITE, BLUE), (BLACK, ORANGE), (INK, PAPER), (INK, FLOOR), (MUTED, PAPER), (BLUE, FLOOR),
+    (ORANGE, FLOOR), (BLACK, FLOOR), (BLACK, REACH_TINT), (INK, TEAM_TINT[1]), (INK, TEAM_TINT[2]),
+    (VERMILLION, FLOOR), (PURPLE, FLOOR), (GREEN, FLOOR), (BLACK, YELLOW), (WHITE, BAR_BACK), (WHITE, INK),
+)  # fmt: skip
+_BLEND_STEPS = 5
+
+
+def _blend(a: RGB, b: RGB, t: float) -> RGB:
+    return (
+        round(a[0] + (b[0] - a[0]) * t),
+        round(a[1] + (b[1] - a[1]) * t),
+        round(a[2] + (b[2] - a[2]) * t),
+    )
+
+
+@cache
+def palette_image() -> Image.Image:
+    """The fixed 256-colour palette: named colours, blend ramps, then a colour cube for the rest."""
+    colours: list[RGB] = list(dict.fromkeys(_NAMED))
+    for a, b in _BLENDS:
+        colours += [_blend(a, b, step / (_BLEND_STEPS + 1)) for step in range(1, _BLEND_STEPS + 1)]
+    levels = (0, 64, 128, 192, 255)
+    colours += [(r, g, b) for r in levels for g in levels for b in levels]
+    colours = list(dict.fromkeys(colours))[:256]
+    image = Image.new("P", (1, 1))
+    image.putpalette([channel for colour in colours for channel in colour])
+    return image
+
+
+def encode_png(image: Image.Image) -> bytes:
+    """Quantise an RGB drawing to the fixed palette and save it as PNG (see the module docstring)."""
+    indexed = image.quantize(palette=palette_image(), dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    indexed.save(out, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
+    return out.getvalue()
+
+
+@cache
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """Pillow's bundled font, so renders need no font file and look the same on every machine."""
+    loaded = ImageFont.load_default(size=size)
+    if not isinstance(loaded, ImageFont.FreeTypeFont):
+        raise RuntimeError("Pillow was built without FreeType; renders need Pillow>=10.1 with FreeType")
+    return loaded
+
+
+def printable(text: str) -> str:
+    """Fold text to the ASCII the bundled font covers: accents dropped (é -> e), other symbols -> '?'.
+
+    The bundled font has no accented glyphs and would draw empty boxes; a folded name stays readable.
+    """
+    folded = []
+    for char in unicodedata.normalize("NFKD", text):
+        if unicodedata.combining(char):
+            continue
+        folded.append(char if " " <= char <= "~" else "?")
+    return "".join(folded)
+
+
+@lru_cache(maxsize=4096)
+def fit(text: str, size: int, width: int) -> str:
+    """`text` folded and cut with '...' so it fits `width` pixels at font `size`."""
+    text = printable(text)
+    face = font(size)
+    if face.getlength(text) <= width:
+        return text
+    while text and face.getlength(text + "...") > width:
+        text = text[:-1]
+    return text + "..."
+
+
+def hp_colour(hp: int, max_hp: int) -> RGB:
+    """Bar colour by health; the bar's length carries the value, the colour only reinforces it."""
+    if max_hp <= 0 or hp * 2 >= max_hp:
+        return GREEN
+    return YELLOW if hp * 4 >= max_hp else VERMILLION
+
+
+@lru_cache(maxsize=4096)
+def _text_mask(text: str, size: int, anchor: str) -> tuple[Image.Image, int, int]:
+    """The antialiased coverage of `text` and its offset from the anchor point.
+
+    Pillow rasterises glyphs again on every draw.text call, which made text most of a board's
+    drawing time; names, tags and numbers repeat from one render to the next, so their masks are kept.
+    """
+    face = font(size)
+    left, top, right, bottom = face.getbbox(text, anchor=anchor)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor=anchor)
+    return mask, left, top
+
+
+class Canvas:
+    """An RGB image being drawn: ImageDraw for shapes, plus cached text and the HP bar."""
+
+    def __init__(self, image: Image.Image) -> None:
+        self.image = image
+        self.draw = ImageDraw.Draw(image)
+
+    def text(self, xy: tuple[int, int], text: str, size: int, fill: RGB, anchor: str = "la") -> None:
+        """Draw `text` (already printable) with its `anchor` point at `xy`, as ImageDraw.text does."""
+        mask, left, top = _text_mask(text, size, anchor)
+        self.image.paste(fill, (xy[0] + left, xy[1] + top), mask)
+
+    def bar(self, box: tuple[int, int, int, int], hp: int, max_hp: int) -> None:
+        """An HP bar filling `box` (left, top, right, bottom) in proportion to hp/max_hp."""
+        left, top, right, bottom = box
+        self.draw.rectangle(box, fill=BAR_BACK)
+        if max_hp > 0 and hp > 0:
+            filled = left + round((right - left) * min(hp, max_hp) / max_hp)
+            self.draw.rectangle((left, top, filled, bottom), fill=hp_colour(hp, max_hp))
