@@ -1,0 +1,206 @@
+"""The Space Chess order language: parsing and canonical text.
+
+One order is a keyword followed by its arguments; orders are separated by ``;`` and a batch is
+applied all or nothing. Keywords are case-insensitive, accents are ignored, and each has French
+aliases so players can write the language of the original forum game:
+
+==============================  =====================================================
+``move C12``                    ``deplace``, ``deplacer``, ``bouge``
+``move C12 drop scope``         SC-33: take the pickup at C12 and leave ``scope`` there
+                                (``drop``/``lache``; also ``drop <weapon>`` to swap
+                                for a weapon pickup)
+``shoot bob``                   ``tir``, ``tire``, ``tirer``
+``grenade C12``                 ``grenades``; C12 is the top-left cell of the 2x2 square
+                                as drawn (row 1 at the bottom): C12, D12, C11, D11
+``vehicle``                     ``vehicule``
+``rage``
+``friendship bob``              ``amitie``
+``airstrike C12 NE``            ``frappe``; directions N NE E SE S SW W NW (French
+                                ``O``, ``NO``, ``SO`` accepted for W, NW, SW)
+``encourage``                   ``encouragement``, ``encourager``
+``intimidate bob D20``          ``intimidation``, ``intimider``
+``hack``                        ``piratage``, ``pirater``
+``heal bob``                    ``soin``, ``soigner``
+``teleport bob K30``            ``teleportation``, ``teleporter``, ``teleporte``
+==============================  =====================================================
+
+Cells are written ``C12``, ``c12`` or ``C 12`` (SC-1). Characters are named by id. A syntax error
+says what was expected, what was found and where (0-based character offset in the text).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from engine.core.errors import OrderError
+from engine.core.squaregrid import Cell, format_cell, parse_cell
+from engine.spacechess.ruleset import ITEMS, WEAPONS
+
+#: argument kinds per canonical verb, in order; "drop" is the optional SC-33 clause of a move.
+GRAMMAR: dict[str, tuple[str, ...]] = {
+    "move": ("cell", "drop"),
+    "shoot": ("character",),
+    "grenade": ("cell",),
+    "vehicle": (),
+    "rage": (),
+    "friendship": ("character",),
+    "airstrike": ("cell", "direction"),
+    "encourage": (),
+    "intimidate": ("character", "cell"),
+    "hack": (),
+    "heal": ("character",),
+    "teleport": ("character", "cell"),
+}
+
+_ALIASES = {
+    "deplace": "move",
+    "deplacer": "move",
+    "bouge": "move",
+    "tir": "shoot",
+    "tire": "shoot",
+    "tirer": "shoot",
+    "grenades": "grenade",
+    "vehicule": "vehicle",
+    "amitie": "friendship",
+    "frappe": "airstrike",
+    "encouragement": "encourage",
+    "encourager": "encourage",
+    "intimidation": "intimidate",
+    "intimider": "intimidate",
+    "piratage": "hack",
+    "pirater": "hack",
+    "soin": "heal",
+    "soigner": "heal",
+    "teleportation": "teleport",
+    "teleporter": "teleport",
+    "teleporte": "teleport",
+}
+VERBS: dict[str, str] = {**{verb: verb for verb in GRAMMAR}, **_ALIASES}
+
+DIRECTIONS: dict[str, tuple[int, int]] = {
+    "N": (0, 1),
+    "NE": (1, 1),
+    "E": (1, 0),
+    "SE": (1, -1),
+    "S": (0, -1),
+    "SW": (-1, -1),
+    "W": (-1, 0),
+    "NW": (-1, 1),
+}
+_DIRECTION_ALIASES = {**{d: d for d in DIRECTIONS}, "O": "W", "NO": "NW", "SO": "SW"}
+_DROP_WORDS = frozenset({"drop", "lache"})
+_DROPPABLE = frozenset(ITEMS) | frozenset(WEAPONS)
+
+_TOKEN_RE = re.compile(r";|[^\s;]+")
+_CELL_RE = re.compile(r"[a-z][0-9]+", re.ASCII | re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Order:
+    verb: str
+    target: str | None = None
+    cell: Cell | None = None
+    direction: str | None = None
+    drop: str | None = None
+
+
+def _fold(word: str) -> str:
+    """Case- and accent-insensitive form of a keyword (``Déplace`` -> ``deplace``)."""
+    decomposed = unicodedata.normalize("NFKD", word.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+class _Tokens:
+    """The tokens of one order with their offsets, read left to right."""
+
+    def __init__(self, tokens: list[tuple[str, int]], end: int) -> None:
+        self.tokens = tokens
+        self.index = 0
+        self.end = end
+
+    def peek(self) -> tuple[str, int] | None:
+        return self.tokens[self.index] if self.index < len(self.tokens) else None
+
+    def take(self, expected: str) -> tuple[str, int]:
+        token = self.peek()
+        if token is None:
+            raise OrderError("bad_syntax", expected=expected, got="end", position=self.end)
+        self.index += 1
+        return token
+
+    def take_cell(self) -> Cell:
+        text, position = self.take("cell")
+        following = self.peek()
+        if len(text) == 1 and text.isalpha() and following is not None and following[0].isdigit():
+            self.index += 1
+            text = f"{text}{following[0]}"
+        if not _CELL_RE.fullmatch(text):
+            raise OrderError("bad_syntax", expected="cell", got=text, position=position)
+        return parse_cell(text)
+
+
+def _parse_one(tokens: _Tokens) -> Order:
+    word, position = tokens.take("order")
+    verb = VERBS.get(_fold(word))
+    if verb is None:
+        raise OrderError("bad_syntax", expected="order", got=word, position=position)
+    args: dict[str, object] = {}
+    for kind in GRAMMAR[verb]:
+        if kind == "cell":
+            args["cell"] = tokens.take_cell()
+        elif kind == "character":
+            args["target"] = tokens.take("character")[0]
+        elif kind == "direction":
+            text, at = tokens.take("direction")
+            direction = _DIRECTION_ALIASES.get(text.upper())
+            if direction is None:
+                raise OrderError("bad_syntax", expected="direction", got=text, position=at)
+            args["direction"] = direction
+        elif kind == "drop":
+            following = tokens.peek()
+            if following is not None and _fold(following[0]) in _DROP_WORDS:
+                tokens.index += 1
+                text, at = tokens.take("item")
+                if text.lower() not in _DROPPABLE:
+                    raise OrderError("bad_syntax", expected="item", got=text, position=at)
+                args["drop"] = text.lower()
+    extra = tokens.peek()
+    if extra is not None:
+        raise OrderError("bad_syntax", expected="end of order", got=extra[0], position=extra[1])
+    return Order(verb, **args)  # type: ignore[arg-type]
+
+
+def parse_orders(text: str) -> tuple[Order, ...]:
+    """Parse a `;` batch; empty segments are ignored but the batch must hold at least one order."""
+    segments: list[list[tuple[str, int]]] = [[]]
+    ends: list[int] = []
+    for match in _TOKEN_RE.finditer(text):
+        if match.group() == ";":
+            ends.append(match.start())
+            segments.append([])
+        else:
+            segments[-1].append((match.group(), match.start()))
+    ends.append(len(text))
+    orders = tuple(
+        _parse_one(_Tokens(tokens, end)) for tokens, end in zip(segments, ends, strict=True) if tokens
+    )
+    if not orders:
+        raise OrderError("bad_syntax", expected="order", got="end", position=len(text))
+    return orders
+
+
+def format_order(order: Order) -> str:
+    """Canonical English text; parse_orders(format_order(o)) == (o,)."""
+    parts = [order.verb]
+    for kind in GRAMMAR[order.verb]:
+        if kind == "cell" and order.cell is not None:
+            parts.append(format_cell(order.cell))
+        elif kind == "character" and order.target is not None:
+            parts.append(order.target)
+        elif kind == "direction" and order.direction is not None:
+            parts.append(order.direction)
+        elif kind == "drop" and order.drop is not None:
+            parts.extend(("drop", order.drop))
+    return " ".join(parts)
