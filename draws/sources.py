@@ -124,9 +124,8 @@ class FdjSource:
             except DrawSourceError as error:
                 failures.append(error)
         last = failures[-1]
-        raise DrawSourceError(
-            last.code, url=last.url, detail=last.detail, attempts=tuple(failures[:-1]), **last.params
-        ) from last
+        last.attempts = tuple(failures[:-1])
+        raise last
 
     def _fetch_url(self, url: str, previous: FetchMemo | None) -> FetchResult:
         attempt = 0
