@@ -253,12 +253,12 @@ class Store:
             return _game_record(row) if row is not None else None
 
     def game_in_channel(self, guild_id: int | None, channel_id: int | None) -> GameRecord | None:
-        """The newest game of the channel that is not finished (finished ones stay for history)."""
+        """The channel's game: the newest one, finished or not — a finished game stays readable
+        (info, board, history, export) until a GM creates the next one there."""
         query = (
             select(GameRow)
             .where(col(GameRow.guild_id).is_(None) if guild_id is None else GameRow.guild_id == guild_id)
             .where(col(GameRow.channel_id).is_(None) if channel_id is None else GameRow.channel_id == channel_id)
-            .where(GameRow.status != "finished")
             .order_by(col(GameRow.id).desc())
             .limit(1)
         )
