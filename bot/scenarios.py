@@ -126,7 +126,7 @@ def _play(rules: GameRules, state: Any, where: str, inputs: list, expected_error
         if expected_error is not True and err.code != expected_error:
             raise _Fail(f"{where}: error expected {expected_error} got {err.code}") from None
         if rules.to_json(state) != before:
-            raise _Fail(f"{where}: state unchanged expected after a refusal, got a modified state")
+            raise _Fail(f"{where}: state unchanged expected after a refusal, got a modified state") from None
         return state
     if expected_error is not False:
         raise _Fail(f"{where}: error expected {expected_error} got accepted")

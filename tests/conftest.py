@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
+
 from engine import registry
-from support.tally import TALLY
+from tests.support.tally import TALLY
 
 
 @pytest.fixture(autouse=True, scope="session")

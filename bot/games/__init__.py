@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from engine.core.protocol import Event, GameRules
-
 from bot.service.replies import Attachment, Message, ServiceError
+from engine.core.protocol import Event, GameRules
 
 
 class Presenter:

@@ -115,3 +115,18 @@ def _coerce(opt: Option, value: Any) -> Any:
     if opt.max_length is not None and len(text) > opt.max_length:
         raise ServiceError("error.option_too_long", option=opt.name, max=opt.max_length)
     return text.lower() if opt.choices else text
+
+
+Completer = Callable[["GameService", "Context", str], list[str]]
+COMPLETERS: dict[tuple[str, str], Completer] = {}
+MAX_CHOICES = 25  # Discord shows at most 25 autocomplete choices
+
+
+def completer(path: str, option: str) -> Callable[[Completer], Completer]:
+    """Declare the suggestions for an option marked ``autocomplete=True``."""
+
+    def register(func: Completer) -> Completer:
+        COMPLETERS[(path, option)] = func
+        return func
+
+    return register

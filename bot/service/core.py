@@ -15,16 +15,15 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine import registry
-from engine.core.errors import OrderError, SetupError
-from engine.core.protocol import GameRules, Outcome
-
 from bot.games import presenter_for
 from bot.i18n import language_of
-from bot.service.commands import COMMANDS, coerce_options
+from bot.service.commands import COMMANDS, COMPLETERS, MAX_CHOICES, coerce_options
 from bot.service.context import Context
 from bot.service.replies import Reply, ServiceError
 from bot.store.repo import GameRecord, LogRecord, NewEntry, SeatRecord, StaleWrite, Store
+from engine import registry
+from engine.core.errors import OrderError, SetupError
+from engine.core.protocol import GameRules, Outcome
 
 log = logging.getLogger("spacechess.commands")
 
@@ -78,6 +77,18 @@ class GameService:
         outcome = "ok" if reply.ok else f"refused:{reply.messages[0].key}"
         log.info("game=%s user=%s command=%r outcome=%s ms=%.1f", game_id, ctx.user_id, path, outcome, elapsed)
         return reply
+
+    def complete(self, ctx: Context, path: str, option: str, current: str) -> list[str]:
+        """Autocomplete suggestions starting with what the user typed (case-insensitive), at most 25."""
+        func = COMPLETERS.get((path, option))
+        if func is None:
+            return []
+        try:
+            values = func(self, ctx, current)
+        except (ServiceError, OrderError, SetupError):
+            return []  # no game here, not a player...: nothing to suggest
+        typed = current.strip().lower()
+        return [v for v in values if v.lower().startswith(typed)][:MAX_CHOICES]
 
     # -- helpers for handlers -----------------------------------------------------------------
     def language(self, ctx: Context) -> str:

@@ -7,14 +7,14 @@ import tomllib
 import unicodedata
 from typing import Any
 
-from engine import registry
-
 from bot.games import presenter_for
-from bot.service.commands import Option, command
+from bot.service.commands import Option, command, completer
 from bot.service.context import Context
 from bot.service.core import META_KINDS, GameService, derive_status
 from bot.service.replies import Attachment, Button, Message, Reply, ServiceError, Visibility
 from bot.store.repo import NewEntry, SeatRecord, StaleWrite
+from engine import registry
+from engine.core.errors import SetupError
 
 NAME_MAX = 32
 _NAME_PUNCTUATION = set(" -'.")
@@ -55,8 +55,12 @@ def _setup_from_attachment(file: Attachment) -> dict[str, Any]:
     gm_only=True,
 )
 def gm_create(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
-    rules = registry.get(opts["kind"])
-    if svc.store.game_in_channel(ctx.guild_id, ctx.channel_id) is not None:
+    try:
+        rules = registry.get(opts["kind"])
+    except SetupError as err:
+        raise ServiceError("error.unknown_game", **err.params) from None
+    current = svc.store.game_in_channel(ctx.guild_id, ctx.channel_id)
+    if current is not None and current.status != "finished":
         raise ServiceError("error.channel_has_game")
     name = validate_name(opts["name"])
     if "setup" in opts:
@@ -78,6 +82,11 @@ def gm_create(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         entries=[NewEntry("create", None, ctx.user_id, {"name": name, "kind": rules.name})],
     )
     return Reply.say("game.created", name=game.name, kind=rules.name, id=game.id)
+
+
+@completer("gm create", "kind")
+def complete_kind(svc: GameService, ctx: Context, current: str) -> list[str]:
+    return registry.names()
 
 
 @command(

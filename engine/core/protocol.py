@@ -20,8 +20,8 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from engine.core.errors import OrderError, SetupError
 
-S = TypeVar("S")
-O = TypeVar("O")
+StateT = TypeVar("StateT")
+OrderT = TypeVar("OrderT")
 
 JSON = dict[str, Any]
 
@@ -38,14 +38,14 @@ class Event:
 
 
 @dataclass(frozen=True)
-class Outcome(Generic[S]):
+class Outcome(Generic[StateT]):
     """The result of an accepted input: the new state and what happened, in order."""
 
-    state: S
+    state: StateT
     events: tuple[Event, ...] = ()
 
 
-class GameRules(ABC, Generic[S, O]):
+class GameRules(ABC, Generic[StateT, OrderT]):
     """Base class of a game's rules. Subclasses override the abstract hooks and nothing else.
 
     Class attributes:
@@ -65,23 +65,23 @@ class GameRules(ABC, Generic[S, O]):
 
     # -- building ------------------------------------------------------------------------------
     @abstractmethod
-    def setup(self, document: Mapping[str, Any], seed: int = 0) -> S:
+    def setup(self, document: Mapping[str, Any], seed: int = 0) -> StateT:
         """Build the starting state from a setup document; raise SetupError pointing at the fault."""
 
     # -- orders --------------------------------------------------------------------------------
     @abstractmethod
-    def parse_orders(self, text: str) -> tuple[O, ...]:
+    def parse_orders(self, text: str) -> tuple[OrderT, ...]:
         """Parse order text (a `;` batch where the game allows one); raise OrderError('bad_syntax')."""
 
     @abstractmethod
-    def format_order(self, order: O) -> str:
+    def format_order(self, order: OrderT) -> str:
         """The canonical text of one order; parse_orders(format_order(o)) == (o,)."""
 
     @abstractmethod
-    def play(self, state: S, actor: str, orders: Sequence[O]) -> Outcome[S]:
+    def play(self, state: StateT, actor: str, orders: Sequence[OrderT]) -> Outcome[StateT]:
         """Validate and apply a batch by one actor, all or nothing; raise OrderError."""
 
-    def apply_input(self, state: S, kind: str, actor: str | None, payload: Mapping[str, Any]) -> Outcome[S]:
+    def apply_input(self, state: StateT, kind: str, actor: str | None, payload: Mapping[str, Any]) -> Outcome[StateT]:
         """Apply one logged input. Games with more kinds than ``order`` override and call super()."""
         if kind != "order":
             raise OrderError("not_allowed", input=kind)
@@ -91,30 +91,30 @@ class GameRules(ABC, Generic[S, O]):
 
     # -- reading -------------------------------------------------------------------------------
     @abstractmethod
-    def view(self, state: S) -> JSON:
+    def view(self, state: StateT) -> JSON:
         """The public view: plain JSON, the shape given in the scenario format document."""
 
     @abstractmethod
-    def actors(self, state: S) -> tuple[str, ...]:
+    def actors(self, state: StateT) -> tuple[str, ...]:
         """Ids that give orders (characters, ships, sides), in seat order."""
 
     @abstractmethod
-    def winner(self, state: S) -> str | int | None:
+    def winner(self, state: StateT) -> str | int | None:
         """The winning side/team, ``"draw"``, or None while the game goes on."""
 
     # -- serialisation -------------------------------------------------------------------------
     @abstractmethod
-    def dump_state(self, state: S) -> JSON:
+    def dump_state(self, state: StateT) -> JSON:
         """The full state as JSON (secrets included): what the database stores."""
 
     @abstractmethod
-    def load_state(self, data: Mapping[str, Any]) -> S:
+    def load_state(self, data: Mapping[str, Any]) -> StateT:
         """Inverse of dump_state."""
 
-    def to_json(self, state: S) -> JSON:
+    def to_json(self, state: StateT) -> JSON:
         return {"game": self.name, "format": self.format_version, "state": self.dump_state(state)}
 
-    def from_json(self, data: Mapping[str, Any]) -> S:
+    def from_json(self, data: Mapping[str, Any]) -> StateT:
         if data.get("game") != self.name:
             raise SetupError("wrong_game", "game", expected=self.name, got=data.get("game"))
         if data.get("format") != self.format_version:

@@ -1,1 +1,1 @@
-"""Helpers shared by the tests (importable as `support` thanks to pytest's pythonpath)."""
+"""Helpers shared by the tests (importable as `tests.support`: pytest puts the repository root on sys.path)."""

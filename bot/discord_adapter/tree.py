@@ -1,0 +1,111 @@
+"""Build discord.py app_commands from the service's command table.
+
+discord.py reads a command's options from its callback's signature; the table is data, so each
+callback is given a synthetic signature. Descriptions are `locale_str`s carrying their catalog
+key, which the translator below turns into the French and English localisations at sync time.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Awaitable, Callable
+from typing import Any, Literal, Optional
+
+import discord
+from discord import app_commands
+
+from bot.i18n import catalog
+from bot.service.commands import COMMANDS, Command, Option
+
+Runner = Callable[[discord.Interaction, str, dict[str, Any]], Awaitable[None]]
+Completer = Callable[[discord.Interaction, str, str, str], Awaitable[list[app_commands.Choice[str]]]]
+
+#: Discord locales served by each catalog.
+DISCORD_LOCALES = {"fr": (discord.Locale.french,), "en": (discord.Locale.american_english, discord.Locale.british_english)}
+
+
+def text(key: str) -> app_commands.locale_str:
+    """The English text as Discord's default, with the key for the translator."""
+    return app_commands.locale_str(catalog("en").get(key, key)[:100], key=key)
+
+
+class CatalogTranslator(app_commands.Translator):
+    """Localises descriptions (and names that have a ``name.`` key) from the bot's catalogs."""
+
+    async def translate(
+        self, string: app_commands.locale_str, locale: discord.Locale, context: app_commands.TranslationContextTypes
+    ) -> str | None:
+        key = string.extras.get("key")
+        if key is None:
+            return None
+        for language, locales in DISCORD_LOCALES.items():
+            if locale in locales:
+                value = catalog(language).get(key)
+                return value[:100] if value else None
+        return None
+
+
+def _annotation(opt: Option) -> Any:
+    base: Any
+    if opt.choices:
+        base = Literal.__getitem__(tuple(opt.choices))
+    elif opt.type == "integer":
+        base = app_commands.Range[int, opt.min_value, opt.max_value] if (
+            opt.min_value is not None or opt.max_value is not None) else int
+    elif opt.type == "boolean":
+        base = bool
+    elif opt.type == "attachment":
+        base = discord.Attachment
+    else:
+        base = app_commands.Range[str, 1, opt.max_length] if opt.max_length else str
+    return base if opt.required else Optional[base]  # noqa: UP045 - discord.py inspects typing.Optional
+
+
+def _callback(cmd: Command, run: Runner, complete: Completer) -> Callable[..., Awaitable[None]]:
+    async def callback(interaction: discord.Interaction, **values: Any) -> None:
+        await run(interaction, cmd.path, {k: v for k, v in values.items() if v is not None})
+
+    params = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction)]
+    ordered = sorted(cmd.options, key=lambda o: not o.required)  # Discord wants required options first
+    for opt in ordered:
+        params.append(
+            inspect.Parameter(
+                opt.name,
+                inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                annotation=_annotation(opt),
+                default=inspect.Parameter.empty if opt.required else None,
+            )
+        )
+    callback.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    callback.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
+        opt.name: text(f"opt.{cmd.path.replace(' ', '.')}.{opt.name}") for opt in cmd.options
+    }
+    completers = {}
+    for opt in cmd.options:
+        if opt.autocomplete:
+            completers[opt.name] = _completer(cmd.path, opt.name, complete)
+    if completers:
+        callback.__discord_app_commands_param_autocomplete__ = completers  # type: ignore[attr-defined]
+    return callback
+
+
+def _completer(path: str, option: str, complete: Completer) -> Callable[..., Awaitable[list]]:
+    async def autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await complete(interaction, path, option, current)
+
+    return autocomplete
+
+
+def build_groups(run: Runner, complete: Completer) -> list[app_commands.Group]:
+    """One group per first word of the table (``/gm``, ``/game``, ``/sc``...), each with its subcommands."""
+    groups: dict[str, app_commands.Group] = {}
+    for path in sorted(COMMANDS):
+        cmd = COMMANDS[path]
+        group_name, _, sub = path.partition(" ")
+        group = groups.get(group_name)
+        if group is None:
+            group = groups[group_name] = app_commands.Group(name=group_name, description=text(f"cmd.{group_name}"))
+        group.add_command(
+            app_commands.Command(name=sub, description=text(cmd.description_key), callback=_callback(cmd, run, complete))
+        )
+    return list(groups.values())

@@ -1,0 +1,134 @@
+"""The console adapter: line grammar, sticky `in`/`as`, scripts, images, and the CLI entry."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from bot.console import Console, LineError, parse_command, stable_id
+from bot.service import Attachment, GameService, Message, Reply
+
+
+def test_parse_command_with_group_subcommand_and_quoted_options(tmp_path):
+    parsed = parse_command('/gm create kind:tally name:"Big game"', tmp_path)
+    assert (parsed.command, parsed.options) == ("gm create", {"kind": "tally", "name": "Big game"})
+    parsed = parse_command("/GAME info", tmp_path)
+    assert parsed.command == "game info"
+
+
+def test_attachment_options_read_a_file(tmp_path):
+    (tmp_path / "setup.toml").write_text("goal = 3\n")
+    parsed = parse_command("/gm create kind:tally name:X setup:setup.toml", tmp_path)
+    assert parsed.options["setup"] == Attachment("setup.toml", b"goal = 3\n")
+    with pytest.raises(LineError) as err:
+        parse_command("/gm create kind:tally name:X setup:missing.toml", tmp_path)
+    assert err.value.key == "console.cannot_read_file"
+
+
+@pytest.mark.parametrize(
+    ("line", "key"),
+    [("hello", "console.expected_command"), ("/gm create name:'open", "console.bad_quotes"),
+     ("/gm nothing", "error.unknown_command"), ("/game info stray", "console.expected_option")],
+)
+def test_bad_lines_are_refused_with_a_reason(tmp_path, line, key):
+    with pytest.raises(LineError) as err:
+        parse_command(line, tmp_path)
+    assert err.value.key == key
+
+
+def test_stable_ids_do_not_depend_on_case_or_session():
+    assert stable_id("user", "Alice") == stable_id("user", "alice") != stable_id("channel", "alice")
+
+
+@pytest.fixture
+def console(sqlite_store, tmp_path):
+    return Console(GameService(sqlite_store), out_dir=tmp_path / "out", stream=io.StringIO(), language="en",
+                   base_dir=tmp_path)
+
+
+def output(console: Console) -> str:
+    return console.stream.getvalue()
+
+
+def test_a_script_plays_with_sticky_channel_and_user(console):
+    script = """
+    # a comment, then a game
+    in #table as gm /gm create kind:tally name:Demo
+    as alice /game join name:Alice
+    as bob
+    /game join name:Bob
+    /game info
+    """
+    assert console.run_lines(script.splitlines()) == 0
+    text = output(console)
+    assert "Game **Demo** (tally) created in this channel" in text
+    assert "@alice joins the game as **Alice**." in text
+    assert "• **Bob** — @bob" in text
+    assert (console.channel, console.user) == ("table", "bob")
+
+
+def test_refused_lines_are_counted_and_marked(console):
+    refused = console.run_lines(["/game info", "as alice /gm create kind:tally name:X", "nonsense"])
+    assert refused == 3
+    lines = output(console).splitlines()
+    assert lines[0].startswith("! There is no game in this channel.")
+    assert lines[1] == "! Only game masters can use this command."
+    assert lines[2].startswith("! ")
+
+
+def test_buttons_print_the_command_they_run(console):
+    console.run_lines(["/gm create kind:tally name:Demo", "as alice /game join name:Alice", "as gm /gm undo"])
+    assert "[Undo 1] → /gm undo n:1 confirm:" in output(console)
+
+
+def test_images_are_written_and_their_paths_printed(console, tmp_path):
+    console.show(console.context(), Reply((Message("game.list.empty"),), files=(Attachment("board.png", b"\x89PNG..."),)))
+    written = tmp_path / "out" / "0001-board.png"
+    assert written.read_bytes() == b"\x89PNG..."
+    assert str(written) in output(console)
+
+
+def test_private_replies_are_marked(console):
+    console.run_lines(["/gm create kind:tally name:Demo", "as alice /game join name:Alice"])
+    console.run_line("as gm /gm undo")
+    assert "(only you) Undo these 1 action(s)?" in output(console)
+
+
+def test_cli_console_script_exit_status(tmp_path, monkeypatch, capsys):
+    from bot.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SPACECHESS_DATABASE_URL", f"sqlite:///{tmp_path / 'cli.sqlite'}")
+    good = tmp_path / "good.txt"
+    good.write_text("/gm create kind:tally name:Demo\nas alice /game join name:Alice\n")
+    assert main(["console", "--script", str(good), "--lang", "en"]) == 0
+    bad = tmp_path / "bad.txt"
+    bad.write_text("/game join name:Bob\n/gm create kind:tally name:Again\n")
+    assert main(["console", "--script", str(bad), "--lang", "en"]) == 1
+    assert "This channel already has a game" in capsys.readouterr().out
+    assert main(["console", "--script", str(tmp_path / "absent.txt")]) == 2
+
+
+def test_cli_db_upgrade_and_missing_token(tmp_path, monkeypatch, capsys):
+    from bot.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("SPACECHESS_TOKEN", raising=False)
+    monkeypatch.setenv("SPACECHESS_DATABASE_URL", f"sqlite:///{tmp_path / 'db.sqlite'}")
+    assert main(["db", "upgrade"]) == 0
+    assert Path(tmp_path / "db.sqlite").exists()
+    assert main(["run"]) == 2
+    err = capsys.readouterr().err
+    assert "SPACECHESS_TOKEN" in err and "spacechess console" in err
+
+
+def test_cli_reports_a_bad_config_file(tmp_path, capsys):
+    from bot.cli import main
+
+    config = tmp_path / "config.toml"
+    config.write_text("[bot]\nlanguage = 'de'\n")
+    assert main(["db", "upgrade", "--config", str(config)]) == 2
+    err = capsys.readouterr().err
+    assert str(config) in err and "bot.language" in err
