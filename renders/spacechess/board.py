@@ -134,8 +134,10 @@ class _Character:
 def short_tags(ids: list[str]) -> dict[str, str]:
     """Token tags: the shortest capitalised prefix (2 or 3 letters) that no other character shares.
 
-    Ids still clashing on 3 letters get their first letter and a number instead.
+    Ids still clashing on 3 letters get their first letter and a free number instead. The result
+    does not depend on the order of `ids`, so a character keeps its tag from one image to the next.
     """
+    ids = sorted(ids)
     tags: dict[str, str] = {}
     for length in (2, 3):
         candidates = {i: printable_tag(i, length) for i in ids if i not in tags}
@@ -143,9 +145,13 @@ def short_tags(ids: list[str]) -> dict[str, str]:
         for tag in [*candidates.values(), *tags.values()]:
             counts[tag] = counts.get(tag, 0) + 1
         tags.update({i: tag for i, tag in candidates.items() if counts[tag] == 1})
-    leftovers = [i for i in ids if i not in tags]
-    for number, i in enumerate(leftovers, start=1):
-        tags[i] = f"{printable_tag(i, 1)}{number}"
+    number = 0
+    for i in [i for i in ids if i not in tags]:
+        tag = ""
+        while not tag or tag in tags.values():
+            number += 1
+            tag = f"{printable_tag(i, 1)}{number}"
+        tags[i] = tag
     return tags
 
 
