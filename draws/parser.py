@@ -18,6 +18,7 @@ import zipfile
 import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from draws.errors import DrawFileError, InvalidDrawValue
 from draws.generations import Generation, detect
@@ -147,19 +148,28 @@ def _decode(data: bytes) -> str:
         return data.decode("latin-1")
 
 
+def _records(reader: Any, file: str) -> Iterator[list[str]]:
+    """The csv module's own refusals (a field over its size limit) become located file errors."""
+    try:
+        yield from reader
+    except csv.Error as error:
+        raise DrawFileError("bad_csv", file, reader.line_num, detail=str(error)) from None
+
+
 def parse_csv_text(text: str, file: str, source: str = "fdj") -> list[Draw]:
     """Every draw of one CSV text, sorted by (date, index); raises `DrawFileError` on any fault."""
     if not text.strip():
         raise DrawFileError("empty_file", file)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=";")
-    raw_header = next(reader)
+    rows = _records(reader, file)
+    raw_header = next(rows)
     # FDJ ends every line, header included, with ';' (one extra empty cell): when the header
     # does, a row's last cell is that separator, so a row that lost a cell is still caught.
     trailing = bool(raw_header) and raw_header[-1] == ""
     header = [c.strip() for c in (raw_header[:-1] if trailing else raw_header)]
     gen = detect(header, file)
     by_key: dict[tuple[dt.date, int], tuple[int, Draw]] = {}
-    for raw in reader:
+    for raw in rows:
         if not raw:
             continue
         cells = raw[:-1] if trailing and raw[-1] == "" else raw

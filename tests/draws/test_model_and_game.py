@@ -14,7 +14,7 @@ balls = st.lists(st.integers(1, 49), min_size=5, max_size=6, unique=True).map(tu
 
 
 @st.composite
-def draws(draw) -> Draw:
+def draw_values(draw) -> Draw:
     numbers = draw(balls)
     old = len(numbers) == 6
     complementary = draw(st.one_of(st.none(), st.integers(1, 49).filter(lambda n: n not in numbers)))
@@ -34,7 +34,7 @@ def draws(draw) -> Draw:
 
 
 @settings(max_examples=60, deadline=None)
-@given(draws())
+@given(draw_values())
 def test_json_round_trip(value):
     data = value.to_json()
     assert set(data) == {"date", "index", "numbers", "complementary", "chance", "second_numbers", "source"}
@@ -104,7 +104,7 @@ def test_sc13_new_loto_chance_number_is_ignored_and_second_draw_unused(slices):
 
 
 @settings(max_examples=60, deadline=None)
-@given(draws())
+@given(draw_values())
 def test_sc13_game_numbers_are_main_and_complementary_of_first_draws_only(value):
     if value.index != 1:
         with pytest.raises(ValueError, match="SC-13"):

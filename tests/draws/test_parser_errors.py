@@ -247,3 +247,10 @@ def test_errors_inside_a_zip_name_the_member(slices, make_zip):
         3,
         "boule_2",
     )
+
+
+def test_field_over_the_csv_size_limit(new_loto):
+    """The csv module's own refusal is a located DrawFileError, not a crash."""
+    lines = new_loto.splitlines()
+    error = _refused("\n".join([*lines[:3], "x" * 200_000 + ";", *lines[3:]]) + "\n")
+    _assert_located(error, "bad_csv", 4, None)
