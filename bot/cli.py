@@ -41,6 +41,9 @@ def build_parser() -> argparse.ArgumentParser:
     scenario = sub.add_parser("scenario", help="run rules scenario files (files or folders)")
     scenario.add_argument("paths", nargs="+", type=Path)
     scenario.add_argument("--quiet", "-q", action="store_true", help="print only failures and the summary")
+
+    commands = sub.add_parser("commands", help="show the slash commands the bot registers on Discord")
+    commands.add_argument("--json", action="store_true", help="print the exact JSON payload synced to Discord")
     return parser
 
 
@@ -49,6 +52,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "scenario":
             return _scenario(args)
+        if args.command == "commands":
+            return _commands(args)
         from bot.app import settings_from, setup_logging
 
         settings = settings_from(args.config)
@@ -73,6 +78,23 @@ def _scenario(args: argparse.Namespace) -> int:
     failed = sum(not r.passed for r in results)
     print(f"{len(results) - failed} passed, {failed} failed")
     return 0 if results and not failed else 1
+
+
+def _commands(args: argparse.Namespace) -> int:
+    """The synced payload needs no config, token or connection: it is built from the command table."""
+    import json
+
+    from bot.discord_adapter.payload import command_payload
+
+    payload = command_payload()
+    if args.json:
+        print(json.dumps(payload, ensure_ascii=False, indent=2))
+        return 0
+    for group in payload:
+        for sub in group.get("options", ()):
+            options = " ".join(o["name"] if o.get("required") else f"[{o['name']}]" for o in sub.get("options", ()))
+            print(f"/{group['name']} {sub['name']} {options}".rstrip() + f" — {sub['description']}")
+    return 0
 
 
 def _console(args: argparse.Namespace, settings: Settings) -> int:

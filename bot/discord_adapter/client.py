@@ -18,7 +18,7 @@ import yarl
 from discord import app_commands
 
 from bot.config import Settings
-from bot.discord_adapter.tree import CatalogTranslator, build_groups
+from bot.discord_adapter.payload import install_commands
 from bot.i18n import translate
 from bot.service import Attachment, Button, Context, GameService, Reply, Visibility
 
@@ -93,9 +93,7 @@ class GameBot(discord.Client):
         self.workers = asyncio.Semaphore(settings.render.workers)
 
     async def setup_hook(self) -> None:
-        await self.tree.set_translator(CatalogTranslator())
-        for group in build_groups(self.run_command, self.complete):
-            self.tree.add_command(group)
+        await install_commands(self.tree, self.run_command, self.complete)
         self.add_dynamic_items(CommandButton)
         if self.settings.bot.guild_ids:
             for guild_id in self.settings.bot.guild_ids:
@@ -129,6 +127,8 @@ class GameBot(discord.Client):
     async def _option(value: Any) -> Any:
         if isinstance(value, discord.Attachment):
             return Attachment(value.filename, await value.read())
+        if isinstance(value, discord.abc.Snowflake) and not isinstance(value, int):
+            return value.id  # members, users and roles travel as ids
         return value
 
     async def complete(
