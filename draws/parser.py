@@ -141,7 +141,8 @@ def _parse_row(row: _Row, gen: Generation, source: str) -> Draw:
 
 
 def _decode(data: bytes) -> str:
-    """FDJ files are ASCII; Latin-1 is the fallback because a French file is never anything else."""
+    """FDJ files are ASCII. Latin-1 decodes any byte, so a stray accented byte (Windows-1252 or
+    Latin-1) in a column we do not read cannot stop an import; the columns we read are digits."""
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
