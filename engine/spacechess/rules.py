@@ -111,6 +111,7 @@ class SpaceChess(GameRules[GameState, Order]):
     aliases = ("sc", "space-chess")
     format_version = 1
     input_kinds = frozenset({"order", *_RUNNING_INPUTS, *_SETUP_INPUTS, *_GM_INPUTS})
+    unordered_view_keys = frozenset({"items", "cards", "pickups"})
 
     def setup(self, document: Mapping[str, Any], seed: int = 0) -> GameState:
         """Space Chess has no hidden randomness: the seed is unused."""
