@@ -70,7 +70,9 @@ def parse_command(text: str, base_dir: Path) -> ParsedLine:
             raise LineError("console.expected_option", got=token)
         name, value = match.groups()
         opt = COMMANDS[path].option(name)
-        if opt is not None and opt.type == "attachment":
+        if opt is not None and opt.type in ("user", "role") and value.startswith("@"):
+            options[name] = stable_id(opt.type, value[1:])
+        elif opt is not None and opt.type == "attachment":
             file = (base_dir / value).expanduser()
             try:
                 options[name] = Attachment(file.name, file.read_bytes())

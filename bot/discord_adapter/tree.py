@@ -56,6 +56,10 @@ def _annotation(opt: Option) -> Any:
         base = bool
     elif opt.type == "attachment":
         base = discord.Attachment
+    elif opt.type == "user":
+        base = discord.User
+    elif opt.type == "role":
+        base = discord.Role
     else:
         base = app_commands.Range[str, 1, opt.max_length] if opt.max_length else str
     return base if opt.required else Optional[base]  # noqa: UP045 - discord.py inspects typing.Optional

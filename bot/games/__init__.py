@@ -33,6 +33,14 @@ class Presenter:
     def images(self, rules: GameRules, state: Any, events: Sequence[Event]) -> list[Attachment]:
         return []
 
+    def board(self, rules: GameRules, state: Any, reach_of: str | None = None) -> list[Attachment]:
+        """The board on demand (``/game board``), optionally showing where `reach_of` can go."""
+        return []
+
+    def sheet(self, rules: GameRules, state: Any, actor: str, labels: Mapping[str, str]) -> list[Attachment]:
+        """The sheet card of one character or side (``/game sheet``)."""
+        return []
+
 
 _presenters: dict[str, Presenter] = {}
 

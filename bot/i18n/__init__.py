@@ -53,8 +53,16 @@ def translate(key: str, language: str, params: Mapping[str, Any] | None = None) 
 
 
 def _display(value: Any, language: str) -> Any:
-    """Lists read as comma-separated text; booleans and None as words of the language."""
+    """Lists read as comma-separated text; booleans and None as words of the language.
+
+    A value with ``key`` and ``params`` (a service Message) is translated in place, so a reply can
+    nest localised fragments; a list of them is joined without separator (each carries its own).
+    """
+    if hasattr(value, "key") and hasattr(value, "params"):
+        return translate(value.key, language, value.params)
     if isinstance(value, list | tuple | set | frozenset):
+        if value and all(hasattr(v, "key") and hasattr(v, "params") for v in value):
+            return "".join(translate(v.key, language, v.params) for v in value)
         return ", ".join(str(_display(v, language)) for v in value)
     if value is None:
         return catalog(language).get("word.none", "-")

@@ -7,6 +7,7 @@ descriptions are catalog keys (``cmd.<path>``, ``opt.<path>.<option>``) so both 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
     from bot.service.context import Context
     from bot.service.core import GameService
 
-OPTION_TYPES = ("string", "integer", "boolean", "attachment")
+OPTION_TYPES = ("string", "integer", "boolean", "attachment", "user", "role")
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,22 @@ def command(path: str, *options: Option, gm_only: bool = False) -> Callable[[Han
     return register
 
 
+_MENTION = re.compile(r"^<@[&!]?(\d+)>$")
+
+
+def _snowflake(opt: Option, value: Any) -> int:
+    """A member or role id, given as an id or as a mention (``<@123>``, ``<@&123>``)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    text = str(value).strip()
+    match = _MENTION.match(text)
+    if match:
+        return int(match.group(1))
+    if text.isdigit():
+        return int(text)
+    raise ServiceError(f"error.option_not_{opt.type}", option=opt.name, value=value)
+
+
 _TRUE = {"true", "yes", "oui", "1", "on", "vrai"}
 _FALSE = {"false", "no", "non", "0", "off", "faux"}
 
@@ -105,6 +122,8 @@ def _coerce(opt: Option, value: Any) -> Any:
         if text in _TRUE | _FALSE:
             return text in _TRUE
         raise ServiceError("error.option_not_boolean", option=opt.name, value=value)
+    if opt.type in ("user", "role"):
+        return _snowflake(opt, value)
     if opt.type == "attachment":
         if not isinstance(value, Attachment):
             raise ServiceError("error.option_not_attachment", option=opt.name)

@@ -131,6 +131,7 @@ class GameService:
         payload: Mapping[str, Any],
         *,
         seats_set: Callable[[GameRecord], Sequence[SeatRecord]] = lambda _g: (),
+        seats_removed: Sequence[str] = (),
         check: Callable[[GameRecord], None] = lambda _g: None,
     ) -> Applied:
         """Apply one input to the game and commit it, retrying once on a stale version.
@@ -152,6 +153,7 @@ class GameService:
                     entries=[entry],
                     status=derive_status(rules, outcome.state, game.status),
                     seats_set=seats_set(game),
+                    seats_removed=seats_removed,
                 )
             except StaleWrite:
                 fresh = self.store.get_game(game.id)

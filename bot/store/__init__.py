@@ -2,7 +2,9 @@
 
 from bot.store.db import current_revision, head_revision, make_engine, normalise_url, upgrade
 from bot.store.repo import (
+    AlreadyClaimed,
     Conflict,
+    DrawRecord,
     GameRecord,
     GuildSettingsRecord,
     LogRecord,
@@ -13,7 +15,9 @@ from bot.store.repo import (
 )
 
 __all__ = [
+    "AlreadyClaimed",
     "Conflict",
+    "DrawRecord",
     "GameRecord",
     "GuildSettingsRecord",
     "LogRecord",

@@ -7,7 +7,7 @@ Constraint names are explicit so that later migrations (SQLite batch mode includ
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy import (
@@ -16,6 +16,7 @@ from sqlalchemy import (
     Boolean,
     CheckConstraint,
     Column,
+    Date,
     DateTime,
     ForeignKey,
     Index,
@@ -62,7 +63,9 @@ def _column(type_: Any, *args: Any, nullable: bool = False, **kwargs: Any) -> An
 
 class GuildSettings(SQLModel, table=True):
     __tablename__ = "guild_settings"
-    __table_args__ = (CheckConstraint(_in("ping_policy", PING_POLICIES), name="ck_guild_settings_ping_policy"),)
+    __table_args__ = (
+        CheckConstraint(_in("ping_policy", PING_POLICIES), name="ck_guild_settings_ping_policy"),
+    )
 
     guild_id: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
     language: str = _column(String(8))
@@ -121,3 +124,35 @@ class LogEntry(SQLModel, table=True):
     user_id: int | None = _column(BigInteger, nullable=True)
     payload: dict[str, Any] = _column(JSON)
     created_at: datetime = _column(UTCDateTime)
+
+
+class DrawRow(SQLModel, table=True):
+    """A lottery draw as fetched, stored once whatever the number of polls or processes fetching it."""
+
+    __tablename__ = "draws"
+    __table_args__ = (
+        UniqueConstraint("source", "draw_date", "draw_index", name="uq_draws_source_date_index"),
+    )
+
+    id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True, autoincrement=True))
+    source: str = _column(String)
+    draw_date: date = _column(Date)
+    draw_index: int = _column(Integer)
+    data: dict[str, Any] = _column(JSON)
+    stored_at: datetime = _column(UTCDateTime)
+
+
+class Claim(SQLModel, table=True):
+    """An effect that must happen once (a draw applied to a game, a turn resolved, a reminder sent):
+    whoever inserts the key first owns it; every other process finds it taken."""
+
+    __tablename__ = "claims"
+
+    key: str = Field(sa_column=Column(String, primary_key=True))
+    game_id: int | None = _column(
+        Integer,
+        ForeignKey("games.id", ondelete="CASCADE", name="fk_claims_game_id"),
+        nullable=True,
+        index=True,
+    )
+    claimed_at: datetime = _column(UTCDateTime)

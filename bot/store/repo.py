@@ -14,7 +14,7 @@ import json
 from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy import delete, func, update
@@ -23,7 +23,16 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from bot.store.db import make_engine, upgrade, writer
-from bot.store.models import GAME_STATUSES, PING_POLICIES, GameRow, GuildSettings, LogEntry, Seat
+from bot.store.models import (
+    GAME_STATUSES,
+    PING_POLICIES,
+    Claim,
+    DrawRow,
+    GameRow,
+    GuildSettings,
+    LogEntry,
+    Seat,
+)
 
 LANGUAGES = ("fr", "en")
 
@@ -81,6 +90,15 @@ class GuildSettingsRecord:
     updated_at: datetime | None = None  # None: defaults, never stored
 
 
+@dataclass(frozen=True)
+class DrawRecord:
+    source: str
+    date: date
+    index: int
+    data: dict[str, Any]
+    stored_at: datetime
+
+
 class StaleWrite(Exception):
     """The game moved on since the caller read it (or no longer exists: actual_version is None)."""
 
@@ -98,6 +116,14 @@ class Conflict(StaleWrite):
         super().__init__(game_id, expected_version, None)
         self.detail = detail
         self.args = (f"game {game_id}: conflicting write ({detail})",)
+
+
+class AlreadyClaimed(Conflict):
+    """The effect was already done (its claim key is taken); nothing was written. Usually: skip it."""
+
+    def __init__(self, game_id: int | None, expected_version: int | None, keys: Sequence[str]) -> None:
+        super().__init__(game_id, expected_version, f"already claimed: {', '.join(keys)}")
+        self.keys = tuple(keys)
 
 
 def _now() -> datetime:
@@ -168,6 +194,12 @@ def _log_record(row: LogEntry) -> LogRecord:
         user_id=row.user_id,
         payload=row.payload,
         created_at=row.created_at,
+    )
+
+
+def _draw_record(row: DrawRow) -> DrawRecord:
+    return DrawRecord(
+        source=row.source, date=row.draw_date, index=row.draw_index, data=row.data, stored_at=row.stored_at
     )
 
 
@@ -258,7 +290,9 @@ class Store:
         query = (
             select(GameRow)
             .where(col(GameRow.guild_id).is_(None) if guild_id is None else GameRow.guild_id == guild_id)
-            .where(col(GameRow.channel_id).is_(None) if channel_id is None else GameRow.channel_id == channel_id)
+            .where(
+                col(GameRow.channel_id).is_(None) if channel_id is None else GameRow.channel_id == channel_id
+            )
             .order_by(col(GameRow.id).desc())
             .limit(1)
         )
@@ -288,8 +322,13 @@ class Store:
         status: str | None = None,
         seats_set: Sequence[SeatRecord] = (),
         seats_removed: Sequence[str] = (),
+        claims: Sequence[str] = (),
     ) -> GameRecord:
-        """Apply one accepted change: new snapshot, version + 1, log entries and seats, all or nothing."""
+        """Apply one accepted change: new snapshot, version + 1, log entries and seats, all or nothing.
+
+        `claims` are keys of once-only effects this change performs (``draw:<game>:<date>:<index>``):
+        if one is already taken the whole change is refused with `AlreadyClaimed`.
+        """
         if status is not None:
             _check_status(status)
         new_state = _json_copy(state, "state")
@@ -311,6 +350,7 @@ class Store:
                 raise StaleWrite(game_id, expected_version, actual)
             self._append(session, game_id, entries, payloads, now)
             self._replace_seats(session, game_id, seats_set, seats_removed)
+            self._take_claims(session, game_id, expected_version, claims, now)
             row = session.get(GameRow, game_id)
             assert row is not None
             return _game_record(row)
@@ -360,13 +400,28 @@ class Store:
         actors = {seat.actor for seat in seats_set} | set(seats_removed)
         if not actors:
             return
-        session.execute(
-            delete(Seat).where(col(Seat.game_id) == game_id, col(Seat.actor).in_(sorted(actors)))
-        )
+        session.execute(delete(Seat).where(col(Seat.game_id) == game_id, col(Seat.actor).in_(sorted(actors))))
         session.add_all(
             Seat(game_id=game_id, user_id=seat.user_id, actor=seat.actor, mute_pings=seat.mute_pings)
             for seat in seats_set
         )
+        session.flush()
+
+    @staticmethod
+    def _take_claims(
+        session: Session,
+        game_id: int | None,
+        expected_version: int | None,
+        keys: Sequence[str],
+        now: datetime,
+    ) -> None:
+        """Look first for a clear AlreadyClaimed; a racing insert still fails on the key (as a Conflict)."""
+        if not keys:
+            return
+        taken = session.exec(select(Claim.key).where(col(Claim.key).in_(list(keys)))).all()
+        if taken:
+            raise AlreadyClaimed(game_id, expected_version, sorted(taken))
+        session.add_all(Claim(key=key, game_id=game_id, claimed_at=now) for key in dict.fromkeys(keys))
         session.flush()
 
     # --- log and seats ----------------------------------------------------------------------------
@@ -407,7 +462,9 @@ class Store:
         if "language" in fields and fields["language"] not in LANGUAGES:
             raise ValueError(f"unknown language {fields['language']!r} (one of {', '.join(LANGUAGES)})")
         if "ping_policy" in fields and fields["ping_policy"] not in PING_POLICIES:
-            raise ValueError(f"unknown ping policy {fields['ping_policy']!r} (one of {', '.join(PING_POLICIES)})")
+            raise ValueError(
+                f"unknown ping policy {fields['ping_policy']!r} (one of {', '.join(PING_POLICIES)})"
+            )
         changes = {**fields, "updated_at": _now()}
         defaults = GuildSettingsRecord(guild_id)
         row = {
@@ -422,3 +479,54 @@ class Store:
             upsert = dialect.insert(GuildSettings).values(**row)
             session.execute(upsert.on_conflict_do_update(index_elements=["guild_id"], set_=changes))
         return self.guild_settings(guild_id)
+
+    # --- draws and claims -------------------------------------------------------------------------
+
+    def save_draw(
+        self, *, source: str, date: date, index: int, data: dict[str, Any]
+    ) -> tuple[DrawRecord, bool]:
+        """Store a draw once: (the stored record, True) the first time; (the first one stored, False) after."""
+        payload = _json_copy(data, "draw data")
+        row = {"source": source, "draw_date": date, "draw_index": index, "data": payload, "stored_at": _now()}
+        with self._write(None) as session:
+            dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
+            insert = dialect.insert(DrawRow).values(**row).on_conflict_do_nothing()
+            created = session.execute(insert).rowcount == 1  # type: ignore[attr-defined]
+        stored = self.get_draw(source, date, index)
+        assert stored is not None
+        return stored, created
+
+    def get_draw(self, source: str, date: date, index: int) -> DrawRecord | None:
+        query = select(DrawRow).where(
+            DrawRow.source == source, DrawRow.draw_date == date, DrawRow.draw_index == index
+        )
+        with self._read() as session:
+            row = session.exec(query).first()
+            return _draw_record(row) if row is not None else None
+
+    def draws(
+        self, *, source: str | None = None, since: date | None = None, until: date | None = None
+    ) -> list[DrawRecord]:
+        """Stored draws in draw order, optionally of one source and within [since, until]."""
+        query = select(DrawRow).order_by(col(DrawRow.draw_date), col(DrawRow.draw_index), col(DrawRow.source))
+        if source is not None:
+            query = query.where(DrawRow.source == source)
+        if since is not None:
+            query = query.where(DrawRow.draw_date >= since)
+        if until is not None:
+            query = query.where(DrawRow.draw_date <= until)
+        with self._read() as session:
+            return [_draw_record(row) for row in session.exec(query)]
+
+    def claim(self, key: str, *, game_id: int | None = None) -> bool:
+        """Take a once-only effect not tied to a game commit (a reminder sent): True for exactly one caller."""
+        try:
+            with self._write(game_id) as session:
+                self._take_claims(session, game_id, None, [key], _now())
+        except Conflict:  # AlreadyClaimed, or a racing process inserted the key first
+            return False
+        return True
+
+    def is_claimed(self, key: str) -> bool:
+        with self._read() as session:
+            return session.get(Claim, key) is not None

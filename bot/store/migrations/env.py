@@ -13,7 +13,9 @@ import bot.store.models  # noqa: F401  (registers the tables on SQLModel.metadat
 
 connection = context.config.attributes.get("connection")
 if context.is_offline_mode() or connection is None:
-    raise RuntimeError("run migrations with `spacechess db upgrade` (bot.store.db.upgrade), not the alembic CLI")
+    raise RuntimeError(
+        "run migrations with `spacechess db upgrade` (bot.store.db.upgrade), not the alembic CLI"
+    )
 
 context.configure(
     connection=connection,

@@ -1,0 +1,132 @@
+"""Space Chess in the bot: new-game documents, joining, event messages and board images."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.games import Presenter, register_presenter
+from bot.service.replies import Attachment, Message, ServiceError
+from engine.core.errors import OrderError
+from engine.core.protocol import Event, GameRules
+from engine.core.squaregrid import format_cell
+from engine.spacechess.movement import reachable_cells
+from engine.spacechess.state import GameState
+from renders.spacechess.board import Overlay, render_board
+from renders.spacechess.sheet import render_sheet
+
+#: events after which the board is worth posting, and the overlay each draws
+_OVERLAY_EVENTS = ("moved", "shot", "grenade", "airstrike", "power", "deployed", "started", "draw_award", "pickup_placed")
+
+
+def overlay_for(events: Sequence[Event]) -> Overlay:
+    """The last action drawn over the board: path, line of fire, grenade square or air strike."""
+    for ev in reversed(events):
+        p = ev.params
+        if ev.kind == "moved":
+            return Overlay("move", path=(p["from"], *p["path"]))
+        if ev.kind == "shot":
+            return Overlay("shot", line=(p["from"], p["to"]))
+        if ev.kind == "grenade":
+            return Overlay("grenade", area=tuple(p["area"]))
+        if ev.kind == "airstrike":
+            return Overlay("airstrike", area=tuple(p["area"]))
+    return Overlay("none")
+
+
+def board_png(rules: GameRules, state: GameState, events: Sequence[Event] = (), reach: Mapping[str, int] | None = None,
+              title: str = "") -> bytes:
+    return render_board(rules.view(state), state.game_map, overlay=overlay_for(events), reach=reach, title=title)
+
+
+def _hits(row: Mapping[str, Any]) -> str:
+    """Which drawn numbers hit which card, e.g. ``c2: 9 12 · c6: 40+``; numbers read the same in any language."""
+    parts = []
+    for card in row.get("cards", ()):
+        numbers = [str(n) for n in card.get("numbers", ())]
+        if card.get("bonus"):
+            numbers.append(f"{card['bonus']}+" if isinstance(card["bonus"], int) and card["bonus"] > 1 else "★")
+        if numbers:
+            parts.append(f"c{card['card']}: {' '.join(numbers)}")
+    return " · ".join(parts) or "—"
+
+
+def award_lines(breakdown: Sequence[Mapping[str, Any]]) -> list[Message]:
+    """One line per character of a draw: hits, modifiers, AP before → after, AP lost to the cap."""
+    lines = []
+    for row in breakdown:
+        if row.get("dead"):
+            lines.append(Message("turn.dead", {"id": row["id"]}))
+            continue
+        if row.get("skipped"):
+            key = "turn.skipped_zeroed" if row.get("zeroed") else "turn.skipped"
+            lines.append(Message(key, {"id": row["id"], "ap": row["ap_after"]}))
+            continue
+        extras = []
+        if row.get("grade"):
+            extras.append(Message("turn.extra.grade", {"n": row["grade"]}))
+        if row.get("encouragement"):
+            extras.append(Message("turn.extra.encouragement", {"n": row["encouragement"]}))
+        if row.get("hacking"):
+            extras.append(Message("turn.extra.hacking", {"n": row["hacking"]}))
+        if row.get("hack_immune"):
+            extras.append(Message("turn.extra.hack_immune"))
+        if row.get("lost_to_cap"):
+            extras.append(Message("turn.extra.capped", {"n": row["lost_to_cap"]}))
+        lines.append(Message("turn.gain", {"id": row["id"], "hits": _hits(row), "award": row["award"],
+                                           "before": row["ap_before"], "after": row["ap_after"],
+                                           "extras": extras or ""}))
+    return lines
+
+
+class SpaceChessPresenter(Presenter):
+    kind = "spacechess"
+    create_options = ("hp_soldier", "hp_general", "map")
+
+    def create_document(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        document: dict[str, Any] = {"phase": "setup", "map": options.get("map") or "standard"}
+        for key in ("hp_soldier", "hp_general"):
+            if key in options:
+                document[key] = options[key]
+        return document
+
+    def join_input(self, options: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+        name = str(options["name"])
+        missing = [key for key in ("team", "role") if key not in options]
+        if missing:
+            raise ServiceError("error.missing_option", option=missing)
+        return name, {"id": name, "team": int(options["team"]), "role": options["role"]}
+
+    def describe(self, rules: GameRules, events: Sequence[Event]) -> list[Message]:
+        messages: list[Message] = []
+        for ev in events:
+            messages.append(Message(f"event.spacechess.{ev.kind}", dict(ev.params)))
+            if ev.kind == "draw_award":
+                messages.extend(award_lines(ev.params.get("breakdown", ())))
+        return messages
+
+    def images(self, rules: GameRules, state: Any, events: Sequence[Event]) -> list[Attachment]:
+        if not any(ev.kind in _OVERLAY_EVENTS for ev in events):
+            return []
+        return [Attachment("board.png", board_png(rules, state, events))]
+
+
+    def board(self, rules: GameRules, state: Any, reach_of: str | None = None) -> list[Attachment]:
+        reach = None
+        if reach_of is not None:
+            reach = reachable(state, reach_of)
+        return [Attachment("board.png", board_png(rules, state, reach=reach))]
+
+    def sheet(self, rules: GameRules, state: Any, actor: str, labels: Mapping[str, str]) -> list[Attachment]:
+        return [Attachment(f"sheet-{actor}.png", render_sheet(rules.view(state), actor, labels=labels))]
+
+
+def reachable(state: GameState, character_id: str) -> dict[str, int]:
+    """Every cell the character can move to with its AP now, and the AP it costs."""
+    mover = state.find(character_id)
+    if mover is None or mover.at is None:
+        raise OrderError("unknown_character", name=character_id)
+    return {format_cell(cell): cost for cell, (_, cost) in reachable_cells(state, mover).items()}
+
+
+SPACECHESS_PRESENTER = register_presenter(SpaceChessPresenter())

@@ -1,0 +1,248 @@
+"""Game-master commands: start, pause, resume, end, seats, corrections, pickups, export/import, settings.
+
+Destructive actions (end, kick) answer first with a confirmation button that carries the game
+version; status changes are logged as bookkeeping entries so the history shows who did what.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from bot.service.commands import Option, command
+from bot.service.context import Context
+from bot.service.core import META_KINDS, GameService, derive_status
+from bot.service.replies import Attachment, Button, Message, Reply, ServiceError, Visibility
+from bot.store.repo import GameRecord, NewEntry, SeatRecord, StaleWrite
+from engine import registry
+from engine.core.errors import SetupError
+
+EXPORT_FORMAT = 1
+
+
+def _mark(svc: GameService, ctx: Context, game: GameRecord, kind: str, status: str, payload: dict[str, Any]) -> None:
+    """A status change with its bookkeeping log entry, refused if the game moved meanwhile."""
+    try:
+        svc.store.commit(game.id, game.version, state=game.state, status=status,
+                         entries=[NewEntry(kind, None, ctx.user_id, payload)])
+    except StaleWrite:
+        raise ServiceError("error.conflict") from None
+
+
+def _confirmation(game: GameRecord, key: str, command_path: str, options: dict[str, Any], **params: Any) -> Reply:
+    button = Button(Message(f"button.{key}", params), command_path, {**options, "confirm": game.version},
+                    style="danger")
+    return Reply((Message(f"gm.{key}.confirm", params),), buttons=(button,), visibility=Visibility.PRIVATE)
+
+
+def _confirmed(game: GameRecord, opts: dict[str, Any]) -> bool:
+    if "confirm" not in opts:
+        return False
+    if opts["confirm"] != game.version:
+        raise ServiceError("error.stale_confirmation")
+    return True
+
+
+@command("gm start", gm_only=True)
+def gm_start(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    game = svc.channel_game(ctx)
+    applied = svc.apply_input(ctx, game, "start", None, {})
+    reply = svc.describe(applied)
+    return Reply((Message("gm.started", {"name": game.name}), *reply.messages), files=reply.files)
+
+
+@command("gm pause", gm_only=True)
+def gm_pause(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    game = svc.channel_game(ctx)
+    if game.status != "running":
+        raise ServiceError("error.not_running", status=game.status)
+    _mark(svc, ctx, game, "pause", "paused", {})
+    return Reply.say("gm.paused", name=game.name)
+
+
+@command("gm resume", gm_only=True)
+def gm_resume(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    game = svc.channel_game(ctx)
+    if game.status != "paused":
+        raise ServiceError("error.not_paused")
+    rules = registry.get(game.kind)
+    _mark(svc, ctx, game, "resume", derive_status(rules, rules.from_json(game.state), "running"), {})
+    return Reply.say("gm.resumed", name=game.name)
+
+
+@command("gm end", Option("confirm", "integer"), gm_only=True)
+def gm_end(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    game = svc.channel_game(ctx)
+    if game.status == "finished":
+        raise ServiceError("error.game_over")
+    if not _confirmed(game, opts):
+        return _confirmation(game, "end", "gm end", {}, name=game.name)
+    _mark(svc, ctx, game, "end", "finished", {})
+    return Reply.say("gm.ended", name=game.name)
+
+
+@command("gm kick", Option("user", "user", required=True), Option("confirm", "integer"), gm_only=True)
+def gm_kick(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    """Remove a member from the game; during the setup their character goes too, later it stays
+    on the board without a player until `/gm replace` hands it to someone."""
+    game = svc.channel_game(ctx)
+    seat = svc.store.seat_of_user(game.id, opts["user"])
+    if seat is None:
+        raise ServiceError("error.user_not_playing", user=opts["user"])
+    if not _confirmed(game, opts):
+        return _confirmation(game, "kick", "gm kick", {"user": opts["user"]}, user=opts["user"], name=seat.actor)
+    if game.status == "setup":
+        svc.apply_input(ctx, game, "leave", seat.actor, {"id": seat.actor}, seats_removed=(seat.actor,))
+    else:
+        try:
+            svc.store.commit(game.id, game.version, state=game.state, seats_removed=[seat.actor],
+                             entries=[NewEntry("kick", seat.actor, ctx.user_id, {"user": opts["user"]})])
+        except StaleWrite:
+            raise ServiceError("error.conflict") from None
+    return Reply.say("gm.kicked", user=opts["user"], name=seat.actor)
+
+
+@command("gm replace", Option("character", required=True, max_length=32), Option("user", "user", required=True),
+         gm_only=True)
+def gm_replace(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    game = svc.channel_game(ctx)
+    rules = registry.get(game.kind)
+    actors = {a.lower(): a for a in rules.actors(rules.from_json(game.state))}
+    actor = actors.get(opts["character"].lower())
+    if actor is None:
+        raise ServiceError("error.unknown_character", name=opts["character"])
+    other = svc.store.seat_of_user(game.id, opts["user"])
+    if other is not None and other.actor != actor:
+        raise ServiceError("error.user_already_plays", user=opts["user"], name=other.actor)
+    try:
+        svc.store.commit(game.id, game.version, state=game.state,
+                         seats_set=[SeatRecord(game.id, opts["user"], actor, False)],
+                         entries=[NewEntry("replace", actor, ctx.user_id, {"user": opts["user"]})])
+    except StaleWrite:
+        raise ServiceError("error.conflict") from None
+    return Reply.say("gm.replaced", user=opts["user"], name=actor)
+
+
+@command(
+    "gm set",
+    Option("character", required=True, max_length=32),
+    Option("reason", required=True, max_length=200),
+    Option("hp", "integer", min_value=0, max_value=999),
+    Option("ap", "integer", min_value=0, max_value=99),
+    Option("cell", max_length=8),
+    gm_only=True,
+)
+def gm_set(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    """A GM correction (HP, AP, position), validated by the rules and logged with its reason."""
+    game = svc.channel_game(ctx)
+    changes = {key: opts[key] for key in ("hp", "ap") if key in opts}
+    if "cell" in opts:
+        changes["at"] = opts["cell"]
+    if not changes:
+        raise ServiceError("error.missing_option", option=["hp", "ap", "cell"])
+    payload = {"id": opts["character"], **changes, "reason": opts["reason"]}
+    return svc.describe(svc.apply_input(ctx, game, "gm_set", None, payload))
+
+
+@command(
+    "gm pickup",
+    Option("cell", required=True, max_length=8),
+    Option("kind", required=True, choices=("item", "weapon", "ap", "hp")),
+    Option("name", max_length=32),
+    Option("amount", "integer", min_value=1, max_value=99),
+    gm_only=True,
+)
+def gm_pickup(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    game = svc.channel_game(ctx)
+    payload: dict[str, Any] = {"at": opts["cell"], "kind": opts["kind"]}
+    if opts["kind"] in ("item", "weapon"):
+        if "name" not in opts:
+            raise ServiceError("error.missing_option", option="name")
+        payload[opts["kind"]] = opts["name"].lower()
+    else:
+        if "amount" not in opts:
+            raise ServiceError("error.missing_option", option="amount")
+        payload["amount"] = opts["amount"]
+    return svc.describe(svc.apply_input(ctx, game, "pickup", None, payload))
+
+
+def export_document(svc: GameService, game: GameRecord) -> dict[str, Any]:
+    rules = registry.get(game.kind)
+    return {
+        "format": EXPORT_FORMAT,
+        "game": {"kind": game.kind, "name": game.name, "seed": game.seed, "status": game.status,
+                 "version": game.version},
+        "setup": game.setup,
+        "log": [{"seq": e.seq, "kind": e.kind, "actor": e.actor, "payload": e.payload,
+                 "time": e.created_at.isoformat()} for e in svc.store.log(game.id)],
+        "view": rules.view(rules.from_json(game.state)),
+    }
+
+
+@command("gm export", gm_only=True)
+def gm_export(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    """Setup + log + public view as one JSON file: a backup, an audit, and what `/gm import` reads."""
+    game = svc.channel_game(ctx)
+    data = json.dumps(export_document(svc, game), ensure_ascii=False, indent=1, sort_keys=True).encode()
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M")
+    return Reply((Message("gm.exported", {"name": game.name}),),
+                 files=(Attachment(f"{game.kind}-{game.id}-{stamp}.json", data),), visibility=Visibility.PRIVATE)
+
+
+@command("gm import", Option("file", "attachment", required=True), Option("name", max_length=80), gm_only=True)
+def gm_import(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    """Recreate an exported game in this channel by replaying its log; seats are handed out again
+    with `/gm replace` (members differ from one server to another)."""
+    current = svc.store.game_in_channel(ctx.guild_id, ctx.channel_id)
+    if current is not None and current.status != "finished":
+        raise ServiceError("error.channel_has_game")
+    file: Attachment = opts["file"]
+    try:
+        doc = json.loads(file.data.decode("utf-8"))
+        kind, seed, setup, log = doc["game"]["kind"], int(doc["game"]["seed"]), doc["setup"], doc["log"]
+        name = opts.get("name") or doc["game"]["name"]
+    except (UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, ValueError) as err:
+        raise ServiceError("error.bad_export", file=file.filename, reason=str(err)) from None
+    try:
+        rules = registry.get(kind)
+    except SetupError as err:
+        raise ServiceError("error.unknown_game", **err.params) from None
+    undone = {seq for e in log if e.get("kind") == "undo" for seq in e.get("payload", {}).get("seqs", ())}
+    inputs = [e for e in log if e.get("kind") not in META_KINDS and e.get("seq") not in undone
+              and e.get("kind") in rules.input_kinds]
+    state = rules.setup(setup, seed)
+    for entry in inputs:
+        state = rules.apply_input(state, entry["kind"], entry.get("actor"), entry.get("payload", {})).state
+    game = svc.store.create_game(
+        kind=kind, name=name, guild_id=ctx.guild_id, channel_id=ctx.channel_id, setup=setup,
+        state=rules.to_json(state), seed=seed, created_by=ctx.user_id,
+        status=derive_status(rules, state, "setup" if rules.view(state).get("status") == "setup" else "running"),
+        entries=[NewEntry("create", None, ctx.user_id, {"name": name, "kind": kind, "imported": file.filename}),
+                 *(NewEntry(e["kind"], e.get("actor"), None, e.get("payload", {})) for e in inputs)],
+    )
+    return Reply.say("gm.imported", name=game.name, inputs=len(inputs))
+
+
+@command(
+    "gm settings",
+    Option("language", choices=("fr", "en")),
+    Option("gm_role", "role"),
+    Option("pings", choices=("players", "none", "all")),
+    gm_only=True,
+)
+def gm_settings(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    """Server settings: reply language, the GM role, who gets pinged on turn posts."""
+    if ctx.guild_id is None:
+        raise ServiceError("error.server_only")
+    changes = {}
+    if "language" in opts:
+        changes["language"] = opts["language"]
+    if "gm_role" in opts:
+        changes["gm_role_id"] = opts["gm_role"]
+    if "pings" in opts:
+        changes["ping_policy"] = opts["pings"]
+    settings = svc.store.set_guild_settings(ctx.guild_id, **changes) if changes else svc.store.guild_settings(
+        ctx.guild_id)
+    return Reply((Message("gm.settings", {"language": settings.language, "role": settings.gm_role_id,
+                                          "pings": settings.ping_policy}),), visibility=Visibility.PRIVATE)

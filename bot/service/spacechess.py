@@ -1,0 +1,159 @@
+"""Space Chess player commands: loadout, deployment and every order as its own slash command.
+
+Each order command only builds the order text of the game's language and goes through the same
+path as ``/sc order`` (so the log holds the text a person could have typed); moves worth 3 AP or
+more are previewed with a confirmation button first.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.games.spacechess import SPACECHESS_PRESENTER
+from bot.service.commands import Option, command, completer
+from bot.service.context import Context
+from bot.service.core import GameService
+from bot.service.orders import require_running
+from bot.service.replies import Button, Message, Reply, ServiceError, Visibility
+from bot.store.repo import GameRecord
+from engine import registry
+from engine.core.errors import OrderError
+from engine.spacechess.combat import check_shot
+from engine.spacechess.ruleset import ABILITIES, ARMOURS, GRADES, ITEMS, POWERS, WEAPONS
+
+KIND = SPACECHESS_PRESENTER.kind
+CONFIRM_COST = 3  # a move costing this much AP or more asks for a confirmation
+DIRECTIONS = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
+LOADOUT_WEAPONS = tuple(w for w in WEAPONS if w != "chainsword")
+
+
+def seat(svc: GameService, ctx: Context) -> tuple[GameRecord, str]:
+    """This channel's Space Chess game and the caller's character."""
+    game = svc.channel_game(ctx)
+    if game.kind != KIND:
+        raise ServiceError("error.wrong_game_kind", kind=game.kind)
+    return game, svc.actor_of(ctx, game)
+
+
+def play(svc: GameService, ctx: Context, text: str) -> Reply:
+    game, actor = seat(svc, ctx)
+    applied = svc.apply_input(ctx, game, "order", actor, {"text": text}, check=require_running)
+    return svc.describe(applied)
+
+
+def setup_input(svc: GameService, ctx: Context, kind: str, payload: dict[str, Any]) -> Reply:
+    game, actor = seat(svc, ctx)
+    applied = svc.apply_input(ctx, game, kind, actor, {"id": actor, **payload})
+    return svc.describe(applied)
+
+
+@command(
+    "sc equip",
+    Option("card1", "integer", required=True, min_value=1, max_value=7),
+    Option("card2", "integer", required=True, min_value=1, max_value=7),
+    Option("weapon", choices=LOADOUT_WEAPONS),
+    Option("armour", choices=ARMOURS),
+    Option("item1", choices=ITEMS),
+    Option("item2", choices=ITEMS),
+    Option("ability", choices=ABILITIES),
+    Option("grade", choices=GRADES),
+)
+def sc_equip(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    """SC-6/7: a soldier chooses everything, a general only the two cards; editable until the start."""
+    payload: dict[str, Any] = {"cards": [opts["card1"], opts["card2"]]}
+    for key in ("weapon", "armour", "ability", "grade"):
+        if key in opts:
+            payload[key] = opts[key]
+    items = [opts[k] for k in ("item1", "item2") if k in opts]
+    if items:
+        payload["items"] = items
+    return setup_input(svc, ctx, "equip", payload)
+
+
+@command("sc deploy", Option("cell", required=True, max_length=8))
+def sc_deploy(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    return setup_input(svc, ctx, "deploy", {"at": opts["cell"]})
+
+
+@command("sc move", Option("to", required=True, max_length=8), Option("confirm", "integer"))
+def sc_move(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    game, actor = seat(svc, ctx)
+    text = f"move {opts['to']}"
+    if "confirm" in opts:
+        if opts["confirm"] != game.version:
+            raise ServiceError("error.stale_confirmation")
+        return play(svc, ctx, text)
+    require_running(game)
+    rules = registry.get(KIND)
+    preview = rules.apply_input(rules.from_json(game.state), "order", actor, {"text": text})
+    moved = next(e for e in preview.events if e.kind == "moved")
+    if moved.params["cost"] < CONFIRM_COST:
+        return play(svc, ctx, text)
+    button = Button(Message("button.confirm_move", {"cost": moved.params["cost"]}), "sc move",
+                    {"to": opts["to"], "confirm": game.version})
+    message = Message("sc.move.preview", {"path": moved.params["path"], "cost": moved.params["cost"],
+                                          "to": moved.params["to"]})
+    return Reply((message,), visibility=Visibility.PRIVATE, buttons=(button,))
+
+
+@command("sc shoot", Option("target", required=True, autocomplete=True, max_length=32))
+def sc_shoot(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    return play(svc, ctx, f"shoot {opts['target']}")
+
+
+@completer("sc shoot", "target")
+def complete_targets(svc: GameService, ctx: Context, current: str) -> list[str]:
+    """Characters the caller can shoot right now: in range, with a line of fire, shots left."""
+    game, actor = seat(svc, ctx)
+    state = registry.get(KIND).from_json(game.state)
+    shooter = state.find(actor)
+    targets = []
+    for character in state.characters:
+        if character.id == actor or character.at is None or shooter is None:
+            continue
+        try:
+            check_shot(state, shooter, character)
+        except OrderError:
+            continue
+        targets.append(character.id)
+    return targets
+
+
+@command("sc grenade", Option("cell", required=True, max_length=8))
+def sc_grenade(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    return play(svc, ctx, f"grenade {opts['cell']}")
+
+
+@command("sc ability", Option("ability", required=True, choices=ABILITIES), Option("target", max_length=32))
+def sc_ability(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    if opts["ability"] == "friendship":
+        if "target" not in opts:
+            raise ServiceError("error.missing_option", option="target")
+        return play(svc, ctx, f"friendship {opts['target']}")
+    return play(svc, ctx, opts["ability"])
+
+
+#: what each general power needs besides its name (SC-26)
+POWER_NEEDS = {
+    "airstrike": ("cell", "direction"),
+    "encourage": (),
+    "hack": (),
+    "intimidate": ("target", "cell"),
+    "heal": ("target",),
+    "teleport": ("target", "cell"),
+}
+
+
+@command(
+    "sc power",
+    Option("power", required=True, choices=POWERS),
+    Option("target", max_length=32),
+    Option("cell", max_length=8),
+    Option("direction", choices=DIRECTIONS),
+)
+def sc_power(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    needs = POWER_NEEDS[opts["power"]]
+    missing = [name for name in needs if name not in opts]
+    if missing:
+        raise ServiceError("error.missing_option", option=missing)
+    return play(svc, ctx, " ".join([opts["power"], *(str(opts[name]) for name in needs)]))

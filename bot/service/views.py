@@ -1,0 +1,96 @@
+"""Looking at a game: board, sheets, history, help and rules — for every game kind."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.games import presenter_for
+from bot.i18n import catalog
+from bot.service.commands import COMMANDS, Option, command
+from bot.service.context import Context
+from bot.service.core import GameService
+from bot.service.replies import Message, Reply, ServiceError, Visibility
+from engine import registry
+
+HISTORY_PAGE = 10
+
+
+@command("game board", Option("reach", max_length=32))
+def game_board(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    """The current board; with `reach`, the cells that character can move to and their AP cost."""
+    game = svc.channel_game(ctx)
+    rules = registry.get(game.kind)
+    state = rules.from_json(game.state)
+    files = presenter_for(game.kind).board(rules, state, reach_of=opts.get("reach"))
+    key = "game.board.reach" if "reach" in opts else "game.board"
+    return Reply((Message(key, {"name": game.name, "turn": rules.view(state).get("turn", 0),
+                                "character": opts.get("reach")}),), files=tuple(files))
+
+
+@command("game sheet", Option("character", max_length=32))
+def game_sheet(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    """A character's sheet (one's own by default): the view's values and the sheet card."""
+    game = svc.channel_game(ctx)
+    rules = registry.get(game.kind)
+    state = rules.from_json(game.state)
+    actor = opts.get("character") or svc.actor_of(ctx, game)
+    characters = rules.view(state).get("characters", {})
+    match = next((name for name in characters if name.lower() == actor.lower()), None)
+    if match is None:
+        raise ServiceError("error.unknown_character", name=actor)
+    data = characters[match]
+    language = svc.language(ctx)
+    labels = {k.removeprefix("label."): v for k, v in catalog(language).items() if k.startswith("label.")}
+    files = presenter_for(game.kind).sheet(rules, state, match, labels)
+    line = Message("game.sheet", {"id": match, **{k: data.get(k) for k in ("team", "role", "hp", "max_hp", "ap", "at",
+                                                                           "weapon", "armour", "items", "ability",
+                                                                           "cards")}})
+    return Reply((line,), files=tuple(files))
+
+
+@command("game history", Option("page", "integer", min_value=1, max_value=10_000))
+def game_history(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    """The log, newest first, a page at a time: who did what, when — the audit trail of a campaign."""
+    game = svc.channel_game(ctx)
+    entries = svc.store.log(game.id)
+    pages = max(1, -(-len(entries) // HISTORY_PAGE))
+    page = min(opts.get("page", 1), pages)
+    newest_first = entries[::-1][(page - 1) * HISTORY_PAGE: page * HISTORY_PAGE]
+    lines = [Message("game.history.header", {"name": game.name, "page": page, "pages": pages})]
+    for entry in newest_first:
+        text = entry.payload.get("text") if isinstance(entry.payload, dict) else None
+        lines.append(Message("game.history.entry", {
+            "seq": entry.seq, "kind": entry.kind, "actor": entry.actor or "—",
+            "text": text if text is not None else json.dumps(entry.payload, ensure_ascii=False)[:200],
+            "time": f"<t:{int(entry.created_at.timestamp())}:R>",
+        }))
+    return Reply(tuple(lines), visibility=Visibility.PRIVATE)
+
+
+@command("game help")
+def game_help(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    lines = [Message("game.help.header")]
+    lines += [Message("game.help.entry", {"command": "/" + path, "description": Message(cmd.description_key)})
+              for path, cmd in sorted(COMMANDS.items())]
+    return Reply(tuple(lines), visibility=Visibility.PRIVATE)
+
+
+@command("game rules", Option("kind", choices=("spacechess",)))
+def game_rules(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    kind = opts.get("kind")
+    if kind is None:
+        game = svc.channel_game(ctx)
+        kind = game.kind
+    return Reply((Message(f"rules.{kind}"),), visibility=Visibility.PRIVATE)
+
+
+@command("game leave")
+def game_leave(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    """Leaving is possible during the setup; once the game runs, a GM hands the character over."""
+    game = svc.channel_game(ctx)
+    actor = svc.actor_of(ctx, game)
+    if game.status != "setup":
+        raise ServiceError("error.leave_running")
+    svc.apply_input(ctx, game, "leave", actor, {"id": actor}, seats_removed=(actor,))
+    return Reply.say("game.left", user=ctx.user_id, name=actor)
