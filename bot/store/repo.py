@@ -490,8 +490,8 @@ class Store:
         row = {"source": source, "draw_date": date, "draw_index": index, "data": payload, "stored_at": _now()}
         with self._write(None) as session:
             dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
-            insert = dialect.insert(DrawRow).values(**row).on_conflict_do_nothing()
-            created = session.execute(insert).rowcount == 1  # type: ignore[attr-defined]
+            insert = dialect.insert(DrawRow).values(**row).on_conflict_do_nothing().returning(col(DrawRow.id))
+            created = session.execute(insert).first() is not None
         stored = self.get_draw(source, date, index)
         assert stored is not None
         return stored, created

@@ -18,7 +18,9 @@ from sqlalchemy.engine import make_url
 from bot.store import Store
 
 TEST_DATABASE_ENV = "SPACECHESS_TEST_DATABASE_URL"
-SKIP_REASON = f"{TEST_DATABASE_ENV} is not set: no PostgreSQL server to test against (bash .ci/run starts one)"
+SKIP_REASON = (
+    f"{TEST_DATABASE_ENV} is not set: no PostgreSQL server to test against (bash .ci/run starts one)"
+)
 
 
 def _libpq(url: str) -> str:

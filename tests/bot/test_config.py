@@ -80,7 +80,9 @@ def test_token_is_kept_out_of_repr(tmp_path: Path) -> None:
 def test_relative_sqlite_path_resolves_next_to_the_config_file(tmp_path: Path) -> None:
     folder = tmp_path / "conf"
     folder.mkdir()
-    path = write(folder, '[database]\nurl = "sqlite:///data/bot.sqlite"\n[draws]\nsource = "file"\nfile = "d.csv"\n')
+    path = write(
+        folder, '[database]\nurl = "sqlite:///data/bot.sqlite"\n[draws]\nsource = "file"\nfile = "d.csv"\n'
+    )
     settings = load_settings(path, env={})
     assert settings.database.url == f"sqlite:///{(folder / 'data' / 'bot.sqlite').resolve()}"
     assert settings.draws.file == folder / "d.csv"
@@ -88,7 +90,9 @@ def test_relative_sqlite_path_resolves_next_to_the_config_file(tmp_path: Path) -
 
 def test_absolute_sqlite_path_and_postgres_urls_are_kept(tmp_path: Path) -> None:
     absolute = f"sqlite:///{tmp_path / 'abs.sqlite'}"
-    assert load_settings(write(tmp_path, f'[database]\nurl = "{absolute}"\n'), env={}).database.url == absolute
+    assert (
+        load_settings(write(tmp_path, f'[database]\nurl = "{absolute}"\n'), env={}).database.url == absolute
+    )
     pg = "postgresql://user:pw@db.example/bot"
     assert load_settings(write(tmp_path, f'[database]\nurl = "{pg}"\n'), env={}).database.url == pg
 
@@ -99,7 +103,9 @@ def test_relative_url_from_the_environment_is_not_moved(tmp_path: Path) -> None:
     assert settings.database.url == "sqlite:///here.sqlite"
 
 
-def test_resolve_config_path_prefers_cli_then_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_resolve_config_path_prefers_cli_then_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     assert resolve_config_path(None, env={}) is None
     write(tmp_path, "")
@@ -184,7 +190,7 @@ def test_error_bad_number_range(tmp_path: Path) -> None:
         ('[draws]\ntimezone = "Europe/Pariss"\n', "draws.timezone", "unknown time zone"),
         ('[draws]\nurls = ["ftp://x/y"]\n', "draws.urls", "http:// or https://"),
         ('[draws]\ndraw_days = ["mon"]\n', "draws.draw_days", "weekday names"),
-        ('[bot]\nguild_ids = [-1]\n', "bot.guild_ids", "positive"),
+        ("[bot]\nguild_ids = [-1]\n", "bot.guild_ids", "positive"),
         ('[bot]\ngateway_url = "http://x"\n', "bot.gateway_url", "ws:// or wss://"),
         ('[logging]\nlevel = "LOUD"\n', "logging.level", "'DEBUG'"),
     ],

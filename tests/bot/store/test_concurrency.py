@@ -47,7 +47,9 @@ def test_two_writers_on_one_version_exactly_one_wins(database_url: str, make_gam
                 entry = NewEntry("order", name, None, {"by": name, "on": version})
                 return store.commit(game.id, version, state={"by": name, "on": version}, entries=[entry])
 
-            results = run_together([partial(attempt, stores[0], "first"), partial(attempt, stores[1], "second")])
+            results = run_together(
+                [partial(attempt, stores[0], "first"), partial(attempt, stores[1], "second")]
+            )
             winners = [r for r in results if isinstance(r, GameRecord)]
             losers = [r for r in results if isinstance(r, StaleWrite)]
             assert len(winners) == 1 and len(losers) == 1, results

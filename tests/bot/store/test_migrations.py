@@ -28,7 +28,7 @@ from bot.store import (
 from bot.store.models import GuildSettings
 
 MakeGame = Callable[..., GameRecord]
-TABLES = {"guild_settings", "games", "seats", "game_log", "alembic_version"}
+TABLES = {"guild_settings", "games", "seats", "game_log", "draws", "claims", "alembic_version"}
 
 
 def table_names(url: str) -> set[str]:
@@ -45,7 +45,7 @@ def test_upgrade_builds_the_schema_on_an_empty_database(database_url: str) -> No
     assert table_names(database_url) == TABLES
     engine = make_engine(database_url)
     try:
-        assert current_revision(engine) == head_revision() == "0001"
+        assert current_revision(engine) == head_revision() == "0002"
     finally:
         engine.dispose()
 
@@ -113,7 +113,9 @@ def test_foreign_keys_refuse_orphans(store: Store) -> None:
 def test_deleting_a_game_cascades_to_seats_and_log(store: Store, make_game: MakeGame) -> None:
     game = make_game(store)
     kept = make_game(store)
-    store.commit(game.id, 1, state={}, entries=[NewEntry("o", "A", 1, {})], seats_set=[SeatRecord(game.id, 1, "A")])
+    store.commit(
+        game.id, 1, state={}, entries=[NewEntry("o", "A", 1, {})], seats_set=[SeatRecord(game.id, 1, "A")]
+    )
     with store.engine.begin() as connection:
         connection.execute(text("DELETE FROM games WHERE id = :id"), {"id": game.id})
     assert (store.get_game(game.id), store.seats(game.id), store.log(game.id)) == (None, [], [])
@@ -121,7 +123,9 @@ def test_deleting_a_game_cascades_to_seats_and_log(store: Store, make_game: Make
 
 
 def test_naive_datetimes_are_refused(store: Store) -> None:
-    row = GuildSettings(guild_id=1, language="fr", gm_role_id=None, ping_policy="all", updated_at=datetime(2024, 1, 1))
+    row = GuildSettings(
+        guild_id=1, language="fr", gm_role_id=None, ping_policy="all", updated_at=datetime(2024, 1, 1)
+    )
     with pytest.raises(StatementError, match="naive datetime"), Session(store.engine) as session:
         session.add(row)
         session.commit()

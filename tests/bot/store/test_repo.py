@@ -95,13 +95,20 @@ def test_non_json_state_is_refused_before_writing(
 
 def test_commit_updates_state_version_status_and_appends_log(store: Store, make_game: MakeGame) -> None:
     game = make_game(store)
-    entries = [NewEntry("order", "Alice", 7, {"text": "move C12"}), NewEntry("draw", None, None, {"n": [1, 2]})]
+    entries = [
+        NewEntry("order", "Alice", 7, {"text": "move C12"}),
+        NewEntry("draw", None, None, {"n": [1, 2]}),
+    ]
     after = store.commit(game.id, 1, state={"turn": 1}, entries=entries, status="running")
     assert (after.version, after.status, after.state) == (2, "running", {"turn": 1})
     assert after.updated_at >= game.updated_at and after.created_at == game.created_at
     assert store.get_game(game.id) == after
     log = store.log(game.id)
-    assert [(e.seq, e.kind, e.actor) for e in log] == [(1, "create", None), (2, "order", "Alice"), (3, "draw", None)]
+    assert [(e.seq, e.kind, e.actor) for e in log] == [
+        (1, "create", None),
+        (2, "order", "Alice"),
+        (3, "draw", None),
+    ]
     assert log[1].payload == {"text": "move C12"} and log[1].user_id == 7
     assert log[1].created_at == after.updated_at
 
@@ -124,7 +131,11 @@ def test_stale_version_raises_and_writes_nothing(store: Store, make_game: MakeGa
             status="finished",
             seats_set=[SeatRecord(game.id, 8, "Bob")],
         )
-    assert (caught.value.game_id, caught.value.expected_version, caught.value.actual_version) == (game.id, 1, 2)
+    assert (caught.value.game_id, caught.value.expected_version, caught.value.actual_version) == (
+        game.id,
+        1,
+        2,
+    )
     assert not isinstance(caught.value, Conflict)
     assert snapshot(store, game.id) == before
 
@@ -160,7 +171,9 @@ def test_seats_set_move_swap_and_remove(store: Store, make_game: MakeGame) -> No
     assert store.seats(game.id) == [SeatRecord(game.id, 1, "Bob")]
 
 
-def test_user_taking_a_second_seat_is_a_conflict_and_writes_nothing(store: Store, make_game: MakeGame) -> None:
+def test_user_taking_a_second_seat_is_a_conflict_and_writes_nothing(
+    store: Store, make_game: MakeGame
+) -> None:
     game = make_game(store)
     store.commit(game.id, 1, state={}, entries=[], seats_set=[SeatRecord(game.id, 1, "Alice")])
     before = snapshot(store, game.id)
@@ -180,7 +193,13 @@ def test_user_taking_a_second_seat_is_a_conflict_and_writes_nothing(store: Store
 def test_malformed_seats_are_refused(store: Store, make_game: MakeGame) -> None:
     game = make_game(store)
     with pytest.raises(ValueError, match="actor twice"):
-        store.commit(game.id, 1, state={}, entries=[], seats_set=[SeatRecord(game.id, 1, "A"), SeatRecord(game.id, 2, "A")])
+        store.commit(
+            game.id,
+            1,
+            state={},
+            entries=[],
+            seats_set=[SeatRecord(game.id, 1, "A"), SeatRecord(game.id, 2, "A")],
+        )
     with pytest.raises(ValueError, match="another game"):
         store.commit(game.id, 1, state={}, entries=[], seats_set=[SeatRecord(game.id + 1, 1, "A")])
     assert store.get_game(game.id).version == 1  # type: ignore[union-attr]
@@ -188,7 +207,13 @@ def test_malformed_seats_are_refused(store: Store, make_game: MakeGame) -> None:
 
 def test_seats_and_logs_are_per_game(store: Store, make_game: MakeGame) -> None:
     first, second = make_game(store), make_game(store)
-    store.commit(first.id, 1, state={}, entries=[NewEntry("order", "A", 1, {})], seats_set=[SeatRecord(first.id, 1, "A")])
+    store.commit(
+        first.id,
+        1,
+        state={},
+        entries=[NewEntry("order", "A", 1, {})],
+        seats_set=[SeatRecord(first.id, 1, "A")],
+    )
     store.commit(second.id, 1, state={}, entries=[], seats_set=[SeatRecord(second.id, 1, "A")])
     assert [e.seq for e in store.log(first.id)] == [1, 2]
     assert [e.seq for e in store.log(second.id)] == [1]

@@ -1,0 +1,98 @@
+"""Draw queries the pipeline needs on top of the repository: bulk import, what a game already got, when it
+started.
+
+The tables are repo.py's (`draws`, `claims`, `game_log`); this module only adds reads and one bulk write,
+so the exactly-once guarantee stays in one place: `Store.commit(..., claims=[draw_claim_key(...)])`.
+A draw applied to a game is the claim ``draw:<game>:<date>:<index>`` — keyed by the evening, not by the
+source, so a game master's manual entry for an evening stands in for FDJ's result of that evening and
+the game never gets both.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlmodel import Session, col, func, select
+
+from bot.store.db import writer
+from bot.store.models import Claim, DrawRow, LogEntry
+from bot.store.repo import GameRecord, Store
+from draws import Draw
+
+DRAW_CLAIM = "draw"
+ALERT_CLAIM = "draw-alert"
+#: Rows per INSERT: well under SQLite's 32,766 bound parameters (6 columns a row).
+_BATCH = 500
+
+
+def draw_claim_key(game_id: int, date: dt.date, index: int) -> str:
+    return f"{DRAW_CLAIM}:{game_id}:{date.isoformat()}:{index}"
+
+
+def alert_claim_key(game_id: int, date: dt.date) -> str:
+    """The "draw of `date` never came, enter it by hand" alert, sent once per game and evening."""
+    return f"{ALERT_CLAIM}:{game_id}:{date.isoformat()}"
+
+
+def save_draws(store: Store, draws: Iterable[Draw]) -> int:
+    """Store every draw not stored yet, in ONE transaction; the number of new ones.
+
+    Idempotent (a draw already stored under its source, date and index is left as it was), and all or
+    nothing: a failure stores none of them, so an interrupted import is simply run again.
+    """
+    now = dt.datetime.now(dt.UTC)
+    rows = [
+        {
+            "source": draw.source,
+            "draw_date": draw.date,
+            "draw_index": draw.index,
+            "data": draw.to_json(),
+            "stored_at": now,
+        }
+        for draw in draws
+    ]
+    created = 0
+    with Session(writer(store.engine)) as session, session.begin():
+        dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
+        for start in range(0, len(rows), _BATCH):
+            insert = dialect.insert(DrawRow).values(rows[start : start + _BATCH]).on_conflict_do_nothing()
+            created += session.execute(insert).rowcount  # type: ignore[attr-defined]
+    return created
+
+
+def stored_draws(
+    store: Store, *, source: str | None = None, since: dt.date | None = None, last: int | None = None
+) -> list[Draw]:
+    """Stored draws in draw order (date, index); `last` keeps only the newest ones."""
+    records = store.draws(source=source, since=since)
+    if last is not None:
+        records = records[-last:] if last > 0 else []
+    return [Draw.from_json(record.data) for record in records]
+
+
+def applied_evenings(store: Store, game_id: int) -> list[tuple[dt.date, int]]:
+    """The (date, index) of every draw the game got, oldest first, read from its claims."""
+    prefix = f"{DRAW_CLAIM}:{game_id}:"
+    query = select(Claim.key).where(col(Claim.game_id) == game_id, col(Claim.key).startswith(prefix))
+    with Session(store.engine) as session:
+        keys = session.exec(query).all()
+    evenings = []
+    for key in keys:
+        date_text, index_text = key.removeprefix(prefix).split(":")
+        evenings.append((dt.date.fromisoformat(date_text), int(index_text)))
+    return sorted(evenings)
+
+
+def started_at(store: Store, game: GameRecord) -> dt.datetime:
+    """When the game began to run: its `start` input, or its creation for a game created running."""
+    query = select(func.min(LogEntry.created_at)).where(LogEntry.game_id == game.id, LogEntry.kind == "start")
+    with Session(store.engine) as session:
+        started = session.exec(query).first()
+    if started is None:
+        return game.created_at
+    # func.min bypasses the column type on SQLite, whose naive UTC text comes back as a string.
+    if isinstance(started, str):
+        started = dt.datetime.fromisoformat(started)
+    return started if started.tzinfo is not None else started.replace(tzinfo=dt.UTC)
