@@ -1,0 +1,252 @@
+"""Space Chess through the service layer: the lifecycle from creation to victory, and refusals."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot.service import Attachment, Context, GameService, Visibility
+
+GUILD, CHANNEL = 10, 30
+GM = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=CHANNEL, manage_server=True, locale="en-US")
+
+
+def player(user_id: int, name: str) -> Context:
+    return Context(user_id=user_id, user_name=name, guild_id=GUILD, channel_id=CHANNEL, locale="en-US")
+
+
+ANN, BOB, CID, DEE = player(2, "ann"), player(3, "bob"), player(4, "cid"), player(5, "dee")
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def keys(reply):
+    return [m.key for m in reply.messages]
+
+
+def ok(reply):
+    assert reply.ok, [(m.key, dict(m.params)) for m in reply.messages]
+    return reply
+
+
+@pytest.fixture
+def svc(sqlite_store):
+    return GameService(sqlite_store, seed_source=lambda: 99)
+
+
+def game(svc):
+    return svc.store.game_in_channel(GUILD, CHANNEL)
+
+
+def lobby(svc) -> GameService:
+    """Two generals and two soldiers joined, equipped and deployed, not started."""
+    ok(svc.handle(GM, "gm create", {"kind": "spacechess", "name": "Orion", "hp_soldier": 12}))
+    ok(svc.handle(ANN, "game join", {"name": "Ann", "team": "1", "role": "general"}))
+    ok(svc.handle(BOB, "game join", {"name": "Bob", "team": "2", "role": "general"}))
+    ok(svc.handle(CID, "game join", {"name": "Cid", "team": "1", "role": "soldier"}))
+    ok(svc.handle(DEE, "game join", {"name": "Dee", "team": "2", "role": "soldier"}))
+    ok(svc.handle(ANN, "sc equip", {"card1": 1, "card2": 2}))
+    ok(svc.handle(BOB, "sc equip", {"card1": 3, "card2": 4}))
+    ok(svc.handle(CID, "sc equip", {"card1": 5, "card2": 6, "weapon": "sniper", "armour": "light",
+                                     "item1": "grenades", "item2": "scope", "ability": "rage"}))
+    ok(svc.handle(DEE, "sc equip", {"card1": 7, "card2": 1, "weapon": "bolter", "armour": "medium",
+                                     "item1": "jetpack", "item2": "vigour", "ability": "vehicle"}))
+    ok(svc.handle(ANN, "sc deploy", {"cell": "A1"}))
+    ok(svc.handle(BOB, "sc deploy", {"cell": "X44"}))
+    ok(svc.handle(CID, "sc deploy", {"cell": "L2"}))
+    ok(svc.handle(DEE, "sc deploy", {"cell": "L43"}))
+    return svc
+
+
+def draw(svc, numbers, bonus=None):
+    """A lottery draw as the draw pipeline applies it: the game's "draw" input."""
+    return svc.apply_input(GM, game(svc), "draw", None, {"numbers": numbers, "bonus": bonus})
+
+
+def test_create_builds_a_setup_phase_game_with_the_options(svc):
+    ok(svc.handle(GM, "gm create", {"kind": "sc", "name": "Orion", "hp_soldier": 12, "map": "standard"}))
+    g = game(svc)
+    assert (g.kind, g.status, g.setup) == ("spacechess", "setup", {"phase": "setup", "map": "standard", "hp_soldier": 12})
+
+
+def test_join_needs_team_and_role_and_a_free_seat(svc):
+    ok(svc.handle(GM, "gm create", {"kind": "spacechess", "name": "Orion"}))
+    before = (game(svc), svc.store.seats(game(svc).id))
+    assert keys(svc.handle(ANN, "game join", {"name": "Ann"})) == ["error.missing_option"]
+    ok(svc.handle(ANN, "game join", {"name": "Ann", "team": "1", "role": "general"}))
+    assert keys(svc.handle(BOB, "game join", {"name": "Bo", "team": "1", "role": "general"})) == ["error.team_full"]
+    assert len(svc.store.seats(game(svc).id)) == 1 != len(before[1])
+
+
+def test_start_lists_what_is_missing(svc):
+    ok(svc.handle(GM, "gm create", {"kind": "spacechess", "name": "Orion"}))
+    ok(svc.handle(ANN, "game join", {"name": "Ann", "team": "1", "role": "general"}))
+    reply = svc.handle(GM, "gm start", {})
+    assert keys(reply) == ["error.not_ready"]
+    assert "general:2" in reply.messages[0].params["missing"]
+    assert game(svc).status == "setup"
+
+
+def test_a_whole_lifecycle_from_lobby_to_victory(svc):
+    lobby(svc)
+    assert keys(svc.handle(CID, "sc move", {"to": "L3"})) == ["error.not_allowed"]  # not started
+    started = ok(svc.handle(GM, "gm start", {}))
+    assert started.files and started.files[0].data.startswith(PNG)
+    assert game(svc).status == "running"
+    assert keys(svc.handle(CID, "sc deploy", {"cell": "M2"})) == ["error.not_allowed"]
+
+    award = draw(svc, [29, 33, 36, 40, 41])  # cards 5 and 6 of Cid
+    described = svc.describe(award)
+    assert [m.key for m in described.messages][:2] == ["event.spacechess.draw_award", "turn.gain"]
+    assert svc.handle(CID, "game sheet", {}).messages[0].params["ap"] == 5
+
+    # a cheap move goes through at once, a costly one asks first
+    ok(svc.handle(CID, "sc move", {"to": "L3"}))
+    ok(svc.handle(GM, "gm set", {"character": "Cid", "ap": 9, "reason": "test"}))
+    ask = svc.handle(CID, "sc move", {"to": "L6"})
+    assert keys(ask) == ["sc.move.preview"] and ask.visibility is Visibility.PRIVATE and ask.buttons
+    version = game(svc).version
+    assert game(svc).version == version  # asking changed nothing
+    moved = ok(svc.handle(CID, ask.buttons[0].command, dict(ask.buttons[0].options)))
+    assert "event.spacechess.moved" in keys(moved) and moved.files[0].data.startswith(PNG)
+    assert keys(svc.handle(CID, ask.buttons[0].command, dict(ask.buttons[0].options))) == ["error.stale_confirmation"]
+
+    # the general's air strike finishes the enemy general: team 1 wins (SC-26, SC-29)
+    ok(svc.handle(GM, "gm set", {"character": "Ann", "ap": 9, "reason": "test"}))
+    ok(svc.handle(GM, "gm set", {"character": "Bob", "hp": 4, "reason": "test"}))
+    strike = ok(svc.handle(ANN, "sc power", {"power": "airstrike", "cell": "X44", "direction": "w"}))
+    assert "event.spacechess.game_over" in keys(strike)
+    assert game(svc).status == "finished"
+    assert keys(svc.handle(CID, "sc move", {"to": "L7"})) == ["error.game_over"]
+    assert "game.info.winner" in keys(svc.handle(ANN, "game info", {}))
+
+
+def test_orders_are_refused_for_outsiders_and_while_paused(svc):
+    lobby(svc)
+    ok(svc.handle(GM, "gm start", {}))
+    draw(svc, [29, 33, 36, 40, 41])
+    outsider = player(77, "eve")
+    assert keys(svc.handle(outsider, "sc move", {"to": "L3"})) == ["error.not_a_player"]
+    ok(svc.handle(GM, "gm pause", {}))
+    before = game(svc)
+    assert keys(svc.handle(CID, "sc order", {"text": "move L3"})) == ["error.game_paused"]
+    assert keys(svc.handle(CID, "sc move", {"to": "L3"})) == ["error.game_paused"]
+    assert game(svc).state == before.state
+    assert keys(svc.handle(GM, "gm pause", {})) == ["error.not_running"]
+    ok(svc.handle(GM, "gm resume", {}))
+    ok(svc.handle(CID, "sc order", {"text": "move L3"}))
+
+
+def test_shoot_autocomplete_and_refusals_leave_state_unchanged(svc):
+    lobby(svc)
+    ok(svc.handle(GM, "gm start", {}))
+    draw(svc, [29, 33, 36, 40, 41])
+    before = game(svc)
+    assert keys(svc.handle(CID, "sc shoot", {"target": "Nobody"})) == ["error.unknown_character"]
+    assert keys(svc.handle(CID, "sc power", {"power": "heal", "target": "Ann"})) == ["error.not_allowed"]
+    assert keys(svc.handle(ANN, "sc power", {"power": "airstrike"})) == ["error.missing_option"]
+    assert keys(svc.handle(CID, "sc ability", {"ability": "friendship"})) == ["error.missing_option"]
+    assert game(svc).state == before.state and game(svc).version == before.version
+    # SC-20: allies may be shot; the enemies are 41 rows away, beyond the sniper's 20 + 6
+    assert svc.complete(CID, "sc shoot", "target", "") == ["Ann"]
+    assert svc.complete(CID, "sc shoot", "target", "b") == []
+    assert svc.complete(GM, "gm create", "kind", "sp") == ["spacechess"]
+
+
+def test_gm_corrections_pickups_and_history(svc):
+    lobby(svc)
+    ok(svc.handle(GM, "gm start", {}))
+    assert keys(svc.handle(CID, "gm set", {"character": "Cid", "reason": "x", "hp": 5})) == ["error.gm_only"]
+    assert keys(svc.handle(GM, "gm set", {"character": "Cid", "reason": "lag"})) == ["error.missing_option"]
+    ok(svc.handle(GM, "gm set", {"character": "Cid", "reason": "compensation", "ap": 4}))
+    assert svc.handle(CID, "game sheet", {}).messages[0].params["ap"] == 4
+    ok(svc.handle(GM, "gm pickup", {"cell": "L5", "kind": "ap", "amount": 2}))
+    assert keys(svc.handle(GM, "gm pickup", {"cell": "L5", "kind": "item"})) == ["error.missing_option"]
+    history = ok(svc.handle(ANN, "game history", {}))
+    assert history.visibility is Visibility.PRIVATE
+    assert [m.params["kind"] for m in history.messages[1:3]] == ["pickup", "gm_set"]
+
+
+def test_board_with_reach_and_sheet_cards(svc):
+    lobby(svc)
+    ok(svc.handle(GM, "gm start", {}))
+    draw(svc, [29, 33, 36, 40, 41])
+    board = ok(svc.handle(ANN, "game board", {}))
+    assert board.files[0].data.startswith(PNG) and len(board.files[0].data) < 1_000_000
+    reach = ok(svc.handle(ANN, "game board", {"reach": "Cid"}))
+    assert reach.files[0].data.startswith(PNG) and reach.files[0].data != board.files[0].data
+    assert keys(svc.handle(ANN, "game board", {"reach": "Zed"})) == ["error.unknown_character"]
+    sheet = ok(svc.handle(ANN, "game sheet", {"character": "cid"}))
+    assert sheet.files[0].filename == "sheet-Cid.png" and sheet.messages[0].params["weapon"] == "sniper"
+
+
+def test_export_then_import_replays_the_same_game(svc):
+    lobby(svc)
+    ok(svc.handle(GM, "gm start", {}))
+    draw(svc, [29, 33, 36, 40, 41])
+    ok(svc.handle(CID, "sc move", {"to": "L3"}))
+    exported = ok(svc.handle(GM, "gm export", {}))
+    doc = json.loads(exported.files[0].data)
+    assert doc["view"]["characters"]["Cid"]["at"] == "L3"
+    other = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=31, manage_server=True)
+    imported = ok(svc.handle(other, "gm import", {"file": Attachment("export.json", exported.files[0].data)}))
+    copy = svc.store.game_in_channel(GUILD, 31)
+    assert copy.state == game(svc).state and imported.messages[0].params["inputs"] > 10
+    bad = svc.handle(other, "gm import", {"file": Attachment("x.json", b"{}")})
+    assert keys(bad) == ["error.channel_has_game"]
+    third = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=32, manage_server=True)
+    assert keys(svc.handle(third, "gm import", {"file": Attachment("x.json", b"{nope")})) == ["error.bad_export"]
+    assert svc.store.game_in_channel(GUILD, 32) is None
+
+
+def test_kick_and_replace_hand_characters_over(svc):
+    lobby(svc)
+    ok(svc.handle(GM, "gm start", {}))
+    ask = svc.handle(GM, "gm kick", {"user": DEE.user_id})
+    assert keys(ask) == ["gm.kick.confirm"] and ask.buttons[0].style == "danger"
+    ok(svc.handle(GM, "gm kick", dict(ask.buttons[0].options)))
+    assert svc.store.seat_of_user(game(svc).id, DEE.user_id) is None
+    assert svc.handle(GM, "game sheet", {"character": "Dee"}).messages[0].params["at"] == "L43"  # still there
+    newcomer = player(8, "fay")
+    ok(svc.handle(GM, "gm replace", {"character": "dee", "user": newcomer.user_id}))
+    assert svc.store.seat_of_user(game(svc).id, newcomer.user_id).actor == "Dee"
+    assert keys(svc.handle(GM, "gm replace", {"character": "Ann", "user": newcomer.user_id})) == [
+        "error.user_already_plays"]
+    assert keys(svc.handle(GM, "gm kick", {"user": 4242})) == ["error.user_not_playing"]
+
+
+def test_leave_during_setup_only(svc):
+    lobby(svc)
+    ok(svc.handle(DEE, "game leave", {}))
+    assert svc.store.seat_of_user(game(svc).id, DEE.user_id) is None
+    assert keys(svc.handle(GM, "game sheet", {"character": "Dee"})) == ["error.unknown_character"]
+    ok(svc.handle(DEE, "game join", {"name": "Dee", "team": "2", "role": "soldier"}))
+    ok(svc.handle(DEE, "sc equip", {"card1": 7, "card2": 1, "weapon": "bolter", "armour": "medium",
+                                     "item1": "jetpack", "item2": "vigour", "ability": "vehicle"}))
+    ok(svc.handle(DEE, "sc deploy", {"cell": "L43"}))
+    ok(svc.handle(GM, "gm start", {}))
+    assert keys(svc.handle(DEE, "game leave", {})) == ["error.leave_running"]
+
+
+def test_end_needs_confirmation(svc):
+    lobby(svc)
+    ask = svc.handle(GM, "gm end", {})
+    assert keys(ask) == ["gm.end.confirm"] and game(svc).status == "setup"
+    ok(svc.handle(GM, "gm end", dict(ask.buttons[0].options)))
+    assert game(svc).status == "finished"
+    assert keys(svc.handle(GM, "gm end", {})) == ["error.game_over"]
+
+
+def test_settings_change_language_role_and_pings(svc):
+    reply = ok(svc.handle(GM, "gm settings", {"language": "en", "gm_role": "<@&555>", "pings": "none"}))
+    assert reply.messages[0].params == {"language": "en", "role": 555, "pings": "none"}
+    member = Context(user_id=9, user_name="x", guild_id=GUILD, channel_id=CHANNEL, role_ids=frozenset({555}))
+    assert svc.is_gm(member)
+    assert keys(svc.handle(player(2, "ann"), "gm settings", {"language": "fr"})) == ["error.gm_only"]
+
+
+def test_help_lists_every_command_with_its_description(svc):
+    reply = ok(svc.handle(ANN, "game help", {}))
+    commands = [m.params["command"] for m in reply.messages[1:]]
+    assert "/sc move" in commands and "/gm undo" in commands
+    assert keys(svc.handle(ANN, "game rules", {"kind": "spacechess"})) == ["rules.spacechess"]
