@@ -1,0 +1,149 @@
+"""INTERACTION_CREATE payloads, built against the commands the bot synced.
+
+A real Discord client can only send commands and options the bot registered, with values of the
+registered types, within their limits and among their choices. Building test interactions from
+the synced payload keeps that guarantee: a test cannot use an option the bot never declared.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tests.fake_discord.payloads import OPTION_TYPES, Channel, Guild, Member, buttons, snowflake
+
+APPLICATION_COMMAND = 2
+MESSAGE_COMPONENT = 3
+AUTOCOMPLETE = 4
+BUTTON = 2
+
+
+class NotACommand(ValueError):
+    """The test asked for something a Discord client could not send to this bot."""
+
+
+def _named(items: Sequence[Mapping[str, Any]], name: str, what: str) -> Mapping[str, Any]:
+    for item in items:
+        if item["name"] == name:
+            return item
+    raise NotACommand(f"no {what} {name!r} (known: {', '.join(i['name'] for i in items)})")
+
+
+def command_data(
+    synced: Sequence[Mapping[str, Any]],
+    path: str,
+    options: Mapping[str, Any],
+    *,
+    guild_id: int,
+    focused: str | None = None,
+) -> dict[str, Any]:
+    """The ``data`` of a slash command (or of its autocomplete when `focused` names an option).
+
+    `path` is ``"group sub"``; attachment options take the dict returned by the fake's
+    ``host_attachment``.
+    """
+    top_name, _, sub_name = path.partition(" ")
+    top = _named(synced, top_name, "command")
+    schema: Mapping[str, Any] = top
+    if sub_name:
+        schema = _named(top.get("options") or (), sub_name, f"subcommand of /{top_name}")
+        if schema["type"] != OPTION_TYPES["subcommand"]:
+            raise NotACommand(f"/{path} is not a subcommand")
+    declared = schema.get("options") or []
+    given: list[dict[str, Any]] = []
+    resolved: dict[str, dict[str, Any]] = {}
+    for name, value in options.items():
+        spec = _named(declared, name, f"option of /{path}")
+        option: dict[str, Any] = {"name": name, "type": spec["type"], "value": _checked(spec, value, path, focused)}
+        if spec["type"] == OPTION_TYPES["attachment"]:
+            resolved.setdefault("attachments", {})[value["id"]] = dict(value)
+            option["value"] = value["id"]
+        if name == focused:
+            option["focused"] = True
+        given.append(option)
+    if focused is None:
+        missing = [o["name"] for o in declared if o.get("required") and o["name"] not in options]
+        if missing:
+            raise NotACommand(f"/{path} needs {', '.join(missing)}")
+    elif not declared or not _named(declared, focused, f"option of /{path}").get("autocomplete"):
+        raise NotACommand(f"/{path} {focused} has no autocomplete")
+    inner = [{"name": sub_name, "type": OPTION_TYPES["subcommand"], "options": given}] if sub_name else given
+    data: dict[str, Any] = {"id": top["id"], "name": top_name, "type": 1, "options": inner, "guild_id": str(guild_id)}
+    if resolved:
+        data["resolved"] = resolved
+    return data
+
+
+def _checked(spec: Mapping[str, Any], value: Any, path: str, focused: str | None) -> Any:
+    """What the Discord client enforces before sending (an autocompleted value is free text)."""
+    kind = spec["type"]
+    where = f"/{path} {spec['name']}"
+    if spec["name"] == focused:
+        return str(value)
+    if kind == OPTION_TYPES["integer"]:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise NotACommand(f"{where} takes an integer, not {value!r}")
+        if ("min_value" in spec and value < spec["min_value"]) or ("max_value" in spec and value > spec["max_value"]):
+            raise NotACommand(f"{where}: {value} is out of bounds")
+    elif kind == OPTION_TYPES["boolean"]:
+        if not isinstance(value, bool):
+            raise NotACommand(f"{where} takes a boolean, not {value!r}")
+    elif kind == OPTION_TYPES["string"]:
+        if not isinstance(value, str):
+            raise NotACommand(f"{where} takes a string, not {value!r}")
+        choices = [c["value"] for c in spec.get("choices") or ()]
+        if choices and value not in choices:
+            raise NotACommand(f"{where}: {value!r} is not among {choices}")
+        if not spec.get("min_length", 0) <= len(value) <= spec.get("max_length", 6000):
+            raise NotACommand(f"{where}: {len(value)} characters is out of bounds")
+    elif kind == OPTION_TYPES["attachment"]:
+        if not (isinstance(value, Mapping) and "url" in value):
+            raise NotACommand(f"{where} takes a hosted attachment")
+    return value
+
+
+def component_data(message: Mapping[str, Any], custom_id: str) -> dict[str, Any]:
+    """The ``data`` of a button click; only a button present on the message can be clicked."""
+    present = [b.get("custom_id") for b in buttons(message)]
+    if custom_id not in present:
+        raise NotACommand(f"message {message['id']} has no button {custom_id!r} (it has {present})")
+    return {"custom_id": custom_id, "component_type": BUTTON}
+
+
+def envelope(
+    kind: int,
+    data: Mapping[str, Any],
+    *,
+    application_id: int,
+    guild: Guild,
+    channel: Channel,
+    member: Member,
+    locale: str,
+    size_limit: int,
+    message: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The INTERACTION_CREATE event around `data`, as Discord sends it for a guild channel."""
+    payload: dict[str, Any] = {
+        "id": str(snowflake()),
+        "application_id": str(application_id),
+        "type": kind,
+        "data": dict(data),
+        "guild_id": str(guild.id),
+        "guild": {"id": str(guild.id), "locale": guild.preferred_locale, "features": []},
+        "guild_locale": guild.preferred_locale,
+        "channel_id": str(channel.id),
+        "channel": channel.to_json(),
+        "member": member.to_json(),
+        "token": secrets.token_urlsafe(48),
+        "version": 1,
+        "locale": locale,
+        "app_permissions": str((1 << 53) - 1),
+        "entitlements": [],
+        "authorizing_integration_owners": {"0": str(guild.id)},
+        "context": 0,
+        "attachment_size_limit": size_limit,
+    }
+    if message is not None:
+        payload["message"] = dict(message)
+    return payload
