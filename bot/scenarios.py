@@ -17,7 +17,9 @@ from engine import registry
 from engine.core.errors import OrderError, SetupError
 from engine.core.protocol import GameRules
 
-STEP_KINDS = ("order", "draw", "orders", "expect")
+#: `input` is this project's extension of the format: any other logged input of the game
+#: (``input = "limit_reached"``, ``input = "start"``...), with optional `by` and `payload`.
+STEP_KINDS = ("order", "draw", "orders", "expect", "input")
 _MISSING = object()
 
 
@@ -100,6 +102,12 @@ def _run_step(rules: GameRules, state: Any, number: int, step: Any) -> Any:
         if "by" not in step:
             raise _Fail(f"{where}: an order step needs `by`")
         inputs = [("order", str(step["by"]), {"text": str(step["order"])})]
+    elif kind == "input":
+        payload = step.get("payload", {})
+        if not isinstance(payload, dict):
+            raise _Fail(f"{where}: payload must be a table")
+        by = step.get("by")
+        inputs = [(str(step["input"]), None if by is None else str(by), payload)]
     elif kind == "draw":
         draw = step["draw"]
         if not isinstance(draw, dict) or "numbers" not in draw:

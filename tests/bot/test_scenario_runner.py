@@ -90,3 +90,25 @@ def test_folders_are_searched_recursively_and_cli_exit_status(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "2 passed, 1 failed" in out
     assert f"FAIL {tmp_path / 'c.toml'} — not valid TOML" in out
+
+
+def test_input_steps_apply_any_other_logged_input(tmp_path):
+    path = write(tmp_path, "input.toml", GOOD + """
+[[step]]
+input = "join"
+payload = { id = "ann" }
+[[step]]
+by = "ann"
+order = "add 5"
+[[step]]
+expect = { "winner" = "ann", "tallies.ann" = 5 }
+[[step]]
+input = "join"
+payload = { id = "ann" }
+error = "not_allowed"
+[[step]]
+input = "join"
+payload = "oops"
+""")
+    result = run_file(path)
+    assert result.reason == "step 5: payload must be a table"
