@@ -25,9 +25,13 @@ def write(tmp_path: Path, text: str, name: str = "config.toml") -> Path:
 
 
 def load_error(path: Path, env: dict[str, str] | None = None) -> ConfigError:
+    """The error loading `path` raises; its message always names the file, the key and the reason."""
     with pytest.raises(ConfigError) as caught:
         load_settings(path, env=env or {})
-    return caught.value
+    error = caught.value
+    assert error.reason and str(error).startswith(error.file) and str(error).endswith(error.reason)
+    assert f": {error.key}: " in str(error) or not error.key
+    return error
 
 
 def test_no_file_gives_working_defaults() -> None:
