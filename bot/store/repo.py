@@ -1,4 +1,4 @@
-"""The repository: every read and write of games, seats, logs and guild settings.
+"""The repository: every read and write of games, seats, logs, guild settings, draws and claims.
 
 Callers get frozen records detached from any session, so nothing outside this module can lazily
 load, or accidentally write, a row. A game changes only through `Store.commit`, one transaction
@@ -6,6 +6,10 @@ guarded by the version number (optimistic concurrency): of two writers that read
 exactly one wins and the other gets `StaleWrite` with nothing written. Unique-constraint violations
 (a log seq or a seat taken by a racing transaction) surface as `Conflict`, a `StaleWrite`, so the
 service has one thing to catch: reload and retry, or tell the user.
+
+Effects that must happen once across processes (a draw applied to a game, a turn resolved, a reminder
+sent) take a claim key in the database: with the commit that performs them (`commit(claims=...)`) or
+alone (`claim`). A taken key raises `AlreadyClaimed` (a `Conflict`) or returns False.
 """
 
 from __future__ import annotations
