@@ -63,7 +63,11 @@ def _display(value: Any, language: str) -> Any:
     if isinstance(value, list | tuple | set | frozenset):
         if value and all(hasattr(v, "key") and hasattr(v, "params") for v in value):
             return "".join(translate(v.key, language, v.params) for v in value)
+        if not value:
+            return catalog(language).get("word.none", "-")
         return ", ".join(str(_display(v, language)) for v in value)
+    if isinstance(value, Mapping):
+        return ", ".join(f"{k} {_display(v, language)}" for k, v in value.items())
     if value is None:
         return catalog(language).get("word.none", "-")
     if isinstance(value, bool):

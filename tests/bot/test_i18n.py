@@ -65,3 +65,12 @@ def test_translate_formats_lists_and_keeps_unknown_placeholders():
     text = translate("error.option_bad_choice", "en", {"option": "team", "value": "3", "choices": ["1", "2"]})
     assert text == "Option `team` cannot be `3`; choose one of: 1, 2."
     assert "{max}" in translate("error.option_too_long", "fr", {"option": "name"})
+
+
+def test_empty_lists_dicts_and_nested_messages_read_naturally():
+    from bot.service import Message
+
+    assert translate("game.info.winner", "en", {"winner": []}) == "Winner: none."
+    assert translate("game.info.winner", "fr", {"winner": {"ap": 9, "hp": 3}}) == "Vainqueur : ap 9, hp 3."
+    nested = [Message("turn.extra.grade", {"n": 1}), Message("turn.extra.capped", {"n": 2})]
+    assert translate("game.info.winner", "en", {"winner": nested}) == "Winner:  · grade +1 · 2 lost to the cap of 9."
