@@ -90,9 +90,4 @@ def started_at(store: Store, game: GameRecord) -> dt.datetime:
     query = select(func.min(LogEntry.created_at)).where(LogEntry.game_id == game.id, LogEntry.kind == "start")
     with Session(store.engine) as session:
         started = session.exec(query).first()
-    if started is None:
-        return game.created_at
-    # func.min bypasses the column type on SQLite, whose naive UTC text comes back as a string.
-    if isinstance(started, str):
-        started = dt.datetime.fromisoformat(started)
-    return started if started.tzinfo is not None else started.replace(tzinfo=dt.UTC)
+    return game.created_at if started is None else started

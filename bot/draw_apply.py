@@ -1,0 +1,179 @@
+"""Applying stored draws to Space Chess games, each draw to each game exactly once and in draw order.
+
+Which draws a game gets (documented in docs/draws.md):
+- draws of the bot's automatic source (`AUTO_SOURCE`: FDJ's results, whether downloaded or read from a
+  file) that count for the game (SC-13: the first draw of the evening), plus manual entries a game
+  master made for that game with `/gm draw`;
+- whose expected result time (the draw calendar's time on the draw's date) is after the game started
+  to run: its `start` input, or its creation for a game created already running;
+- later than the last draw the game got (a draw never jumps back before one already applied);
+- only while the game is running: a paused game gets nothing, and its missed draws are applied in
+  order by `catch_up` when it resumes.
+
+The claim of (game, evening) and the game commit are one transaction (`Store.commit(claims=...)`), so
+duplicate polls, racing threads or processes and crashes between games can neither skip a game nor
+award one twice: whatever was not committed is simply still pending at the next poll or start.
+"""
+
+from __future__ import annotations
+
+import logging
+import weakref
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from bot.service.core import Applied, GameService, derive_status
+from bot.service.replies import Reply
+from bot.store.draws import applied_evenings, draw_claim_key, started_at, stored_draws
+from bot.store.repo import AlreadyClaimed, GameRecord, NewEntry, StaleWrite
+from bot.turn_post import TurnHooks, build_turn_post
+from draws import FDJ_LOTO, Draw, DrawSchedule, counts_for_game, game_numbers
+from engine import registry
+from engine.core.errors import OrderError
+
+log = logging.getLogger("spacechess.draws")
+
+#: `Draw.source` of FDJ's results, whether fetched over HTTP or read from a local file.
+AUTO_SOURCE = "fdj"
+GAME_KIND = "spacechess"
+#: Commits lost to players' orders landing at the same moment before giving up until the next poll.
+MAX_ATTEMPTS = 5
+
+
+@dataclass(frozen=True)
+class TurnPost:
+    game: GameRecord
+    draw: Draw
+    reply: Reply
+
+
+def draw_payload(draw: Draw) -> dict[str, object]:
+    """The engine's "draw" input, plus which draw it was, so the log answers "why do I have 3 AP?"."""
+    numbers, bonus = game_numbers(draw)
+    return {
+        "numbers": list(numbers),
+        "bonus": bonus,
+        "draw": {"date": draw.date.isoformat(), "index": draw.index, "source": draw.source},
+    }
+
+
+class DrawApplier:
+    """Draw application for one service; the last applier built for a service is its `applier_for`."""
+
+    def __init__(
+        self,
+        service: GameService,
+        *,
+        schedule: DrawSchedule = FDJ_LOTO,
+        hooks: TurnHooks | None = None,
+        source: str = AUTO_SOURCE,
+    ) -> None:
+        self.service = service
+        self.store = service.store
+        self.schedule = schedule
+        self.hooks = hooks
+        self.source = source
+        _APPLIERS[service] = self
+
+    # -- which draws -------------------------------------------------------------------------------
+    def pending(self, game: GameRecord, extra: Iterable[Draw] = ()) -> list[Draw]:
+        """The draws `game` should get now, in draw order (rule in the module docstring)."""
+        start = started_at(self.store, game)
+        applied = applied_evenings(self.store, game.id)
+        last = applied[-1] if applied else None
+        since = self.schedule.local_date(start) if last is None else max(self.schedule.local_date(start), last[0])
+        automatic = [
+            draw
+            for draw in stored_draws(self.store, source=self.source, since=since)
+            if counts_for_game(draw) and self.schedule.at(draw.date) > start
+        ]
+        chosen: dict[tuple[object, int], Draw] = {}
+        for draw in [*extra, *automatic]:  # a manual entry stands in for the evening's automatic draw
+            chosen.setdefault(draw.key, draw)
+        return sorted((d for d in chosen.values() if last is None or d.key > last), key=lambda d: d.key)
+
+    # -- applying ----------------------------------------------------------------------------------
+    def apply_draw(self, game: GameRecord, draw: Draw, *, user_id: int | None = None) -> TurnPost | None:
+        """Apply one draw to one game; None when the game already has it or is not running any more.
+
+        An `OrderError` (the engine refusing the draw) propagates: nothing was written.
+        """
+        rules = registry.get(game.kind)
+        payload = draw_payload(draw)
+        for _attempt in range(MAX_ATTEMPTS):
+            if game.status != "running":
+                return None
+            outcome = rules.apply_input(rules.from_json(game.state), "draw", None, payload)
+            try:
+                committed = self.store.commit(
+                    game.id,
+                    game.version,
+                    state=rules.to_json(outcome.state),
+                    entries=[NewEntry("draw", None, user_id, payload)],
+                    status=derive_status(rules, outcome.state, game.status),
+                    claims=[draw_claim_key(game.id, draw.date, draw.index)],
+                )
+            except AlreadyClaimed:
+                return None
+            except StaleWrite:  # an order (or another poller) got there first: look again
+                fresh = self.store.get_game(game.id)
+                if fresh is None:
+                    return None
+                game = fresh
+                continue
+            return TurnPost(committed, draw, self._post(Applied(committed, outcome, rules), draw))
+        log.warning("game=%s draw=%s: still stale after %d attempts, left for the next poll",
+                    game.id, draw.key, MAX_ATTEMPTS)
+        return None
+
+    def _post(self, applied: Applied, draw: Draw) -> Reply:
+        game = applied.game
+        policy = self.store.guild_settings(game.guild_id).ping_policy if game.guild_id is not None else "players"
+        return build_turn_post(applied, draw, seats=self.store.seats(game.id), ping_policy=policy)
+
+    def apply_pending(
+        self, game: GameRecord, extra: Sequence[Draw] = (), *, deliver: bool = True, user_id: int | None = None
+    ) -> list[TurnPost]:
+        """Every pending draw of `game` in order; each turn post is delivered as soon as it is committed,
+        so a crash loses at most the post of the game being handled, never an award."""
+        posts = []
+        for draw in self.pending(game, extra):
+            post = self.apply_draw(game, draw, user_id=user_id if draw in extra else None)
+            if post is not None:
+                posts.append(post)
+                if deliver and self.hooks is not None:
+                    self.hooks.on_turn_post(post.game, post.reply)
+            fresh = post.game if post is not None else self.store.get_game(game.id)
+            if fresh is None or fresh.status != "running":
+                break
+            game = fresh
+        return posts
+
+    def apply_all(self) -> list[TurnPost]:
+        """Every running Space Chess game gets its pending draws (used after each poll and at start)."""
+        posts: list[TurnPost] = []
+        for game in self.store.list_games(statuses=("running",)):
+            if game.kind != GAME_KIND:
+                continue
+            try:
+                posts.extend(self.apply_pending(game))
+            except OrderError as err:  # one broken game must not keep the others from their draw
+                log.error("game=%s: the engine refused a draw: %s %s", game.id, err.code, err.params)
+        return posts
+
+    def catch_up(self, game_id: int, *, deliver: bool = True) -> list[TurnPost]:
+        """For `/gm resume`: the draws a paused game missed, applied in order now that it runs again."""
+        game = self.store.get_game(game_id)
+        if game is None or game.kind != GAME_KIND or game.status != "running":
+            return []
+        return self.apply_pending(game, deliver=deliver)
+
+
+_APPLIERS: weakref.WeakKeyDictionary[GameService, DrawApplier] = weakref.WeakKeyDictionary()
+
+
+def applier_for(service: GameService) -> DrawApplier:
+    """The applier the running bot built for this service, else one with the FDJ calendar and no hooks
+    (commands then return their turn posts in their own reply)."""
+    applier = _APPLIERS.get(service)
+    return applier if applier is not None else DrawApplier(service)

@@ -1,0 +1,115 @@
+"""One poll of the draw source: fetch, store what is new, apply what games are owed, alert when a draw
+never came.
+
+Everything here is derived from the database on every call (stored draws, claims), so a poll can run
+any number of times, in any number of processes, after any crash: the tables are the truth and the
+claims make each effect happen once (PRODUCT.md, Scheduling).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import threading
+from dataclasses import dataclass, field
+
+from bot.config import DrawSettings
+from bot.draw_apply import GAME_KIND, DrawApplier, TurnPost
+from bot.store.draws import alert_claim_key, applied_evenings, save_draws, started_at, stored_draws
+from bot.store.repo import GameRecord
+from bot.turn_post import draw_missing_alert
+from draws import DrawSchedule, DrawSource, DrawSourceError, FdjSource, FetchMemo, FileSource
+
+log = logging.getLogger("spacechess.draws")
+
+#: How far back a poll looks for expected draws that never came (older gaps were alerted already).
+LOOKBACK = dt.timedelta(days=7)
+
+
+def schedule_from(settings: DrawSettings) -> DrawSchedule:
+    return DrawSchedule(weekdays=settings.weekdays, time=settings.draw_time, timezone=settings.timezone)
+
+
+def source_from(settings: DrawSettings) -> DrawSource | None:
+    """The configured source; None for "manual" (game masters enter every draw with /gm draw)."""
+    if settings.source == "fdj":
+        return FdjSource(
+            urls=settings.urls, timeout=settings.timeout_seconds, retries=settings.retries, max_bytes=settings.max_bytes
+        )
+    if settings.source == "file":
+        assert settings.file is not None  # load_settings refuses source = "file" without a file
+        return FileSource(settings.file)
+    return None
+
+
+@dataclass(frozen=True)
+class PollReport:
+    new_draws: int = 0
+    posts: list[TurnPost] = field(default_factory=list)
+    error: DrawSourceError | None = None
+
+
+class DrawPoller:
+    """Polls for one process; several processes may poll the same database at once."""
+
+    def __init__(self, applier: DrawApplier, source: DrawSource | None, *, give_up: dt.timedelta) -> None:
+        self.applier = applier
+        self.store = applier.store
+        self.source = source
+        self.give_up = give_up
+        self.memo: FetchMemo | None = None  # per process: a restart costs one full download
+        self._lock = threading.Lock()  # the scheduler may start a retry while the regular poll runs
+
+    def poll(self) -> PollReport:
+        """Fetch (unless manual), store new draws, then apply every game's pending draws — even when the
+        fetch failed or found nothing new, since another process or `draws import` may have stored some."""
+        with self._lock:
+            new, error = 0, None
+            if self.source is not None:
+                try:
+                    result = self.source.fetch(self.memo)
+                except DrawSourceError as err:
+                    log.warning("draw source failed: %s", err)
+                    error = err
+                else:
+                    self.memo = result.memo
+                    new = save_draws(self.store, result.draws or [])
+            posts = self.applier.apply_all()
+            log.info("draw poll: %d new draw(s), %d turn post(s), error=%s", new, len(posts), error and error.code)
+            return PollReport(new, posts, error)
+
+    # -- expected draws -----------------------------------------------------------------------------
+    def missing(self, now: dt.datetime) -> list[dt.datetime]:
+        """Expected draws of the last LOOKBACK up to `now` whose evening has no stored draw, oldest first."""
+        schedule = self.applier.schedule
+        expected = schedule.between(now - LOOKBACK, now)
+        if not expected:
+            return []
+        first = schedule.local_date(expected[0])
+        have = {d.date for d in stored_draws(self.store, source=self.applier.source, since=first) if d.index == 1}
+        return [moment for moment in expected if schedule.local_date(moment) not in have]
+
+    def overdue(self, now: dt.datetime) -> list[dt.datetime]:
+        return [moment for moment in self.missing(now) if moment + self.give_up <= now]
+
+    def waiting(self, now: dt.datetime) -> list[dt.datetime]:
+        return [moment for moment in self.missing(now) if moment + self.give_up > now]
+
+    def alert_overdue(self, now: dt.datetime) -> list[tuple[GameRecord, dt.date]]:
+        """Tell every game that should have had an overdue draw how to enter it by hand, once per game
+        and evening (claimed), unless a game master already did."""
+        sent = []
+        for moment in self.overdue(now):
+            day = self.applier.schedule.local_date(moment)
+            for game in self.store.list_games(statuses=("running",)):
+                if game.kind != GAME_KIND or started_at(self.store, game) >= moment:
+                    continue
+                if any(date == day for date, _ in applied_evenings(self.store, game.id)):
+                    continue
+                if not self.store.claim(alert_claim_key(game.id, day), game_id=game.id):
+                    continue
+                if self.applier.hooks is not None:
+                    hours = int(self.give_up.total_seconds() // 3600)
+                    self.applier.hooks.on_gm_alert(game, draw_missing_alert(game, day.isoformat(), hours))
+                sent.append((game, day))
+        return sent

@@ -1,0 +1,102 @@
+"""The turn post: what a game channel reads when a draw has been applied, and who gets pinged.
+
+It is a service `Reply` like any command's, so the Discord adapter and the console show it the same
+way; delivering it (and refreshing the pinned status message) is the adapter's `TurnHooks`.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, TextIO
+
+from bot.games import presenter_for
+from bot.games.spacechess import award_lines
+from bot.i18n import translate
+from bot.service.core import Applied
+from bot.service.replies import Message, Reply
+from bot.store.repo import GameRecord, SeatRecord
+from draws import Draw, game_numbers
+
+AWARD_EVENT = "draw_award"
+
+
+class TurnHooks(Protocol):
+    """Implemented by each adapter. Called from the poller's thread: an asyncio adapter hands the
+    reply over to its loop (``asyncio.run_coroutine_threadsafe``) rather than sending it here."""
+
+    def on_turn_post(self, game: GameRecord, reply: Reply) -> None:
+        """Post `reply` in the game's channel and refresh its pinned status message."""
+
+    def on_gm_alert(self, game: GameRecord, reply: Reply) -> None:
+        """Tell the game's game masters something needs them (a draw that never came)."""
+
+
+class PrintedHooks:
+    """The console's hooks: print the reply in the reader's language, as the console shows any reply."""
+
+    def __init__(self, language: str = "fr", stream: TextIO | None = None) -> None:
+        self.language = language
+        self.stream = stream if stream is not None else sys.stdout
+
+    def _print(self, game: GameRecord, reply: Reply) -> None:
+        print(f"[{game.name}]", file=self.stream)
+        for message in reply.messages:
+            print(translate(message.key, self.language, message.params), file=self.stream)
+        for file in reply.files:
+            print(f"  ({file.filename}, {len(file.data)} bytes)", file=self.stream)
+
+    def on_turn_post(self, game: GameRecord, reply: Reply) -> None:
+        self._print(game, reply)
+
+    def on_gm_alert(self, game: GameRecord, reply: Reply) -> None:
+        self._print(game, reply)
+
+
+def ping_targets(policy: str, seats: Sequence[SeatRecord], breakdown: Sequence[Mapping[str, Any]]) -> tuple[int, ...]:
+    """Who the post may ping: "none" nobody, "all" every seated player, "players" the players whose
+    character gained AP; a player who muted pings never is (PRODUCT.md, Discord conventions)."""
+    if policy == "none":
+        return ()
+    gained = {row["id"] for row in breakdown if row.get("award", 0) > 0}
+    return tuple(
+        seat.user_id for seat in seats if not seat.mute_pings and (policy == "all" or seat.actor in gained)
+    )
+
+
+def draw_header(draw: Draw) -> Message:
+    numbers, bonus = game_numbers(draw)
+    params: dict[str, Any] = {"date": draw.date.isoformat(), "numbers": " ".join(str(n) for n in numbers)}
+    if bonus is None:
+        return Message("turn.draw", params)
+    return Message("turn.draw_bonus", {**params, "bonus": bonus})
+
+
+def build_turn_post(
+    applied: Applied, draw: Draw, *, seats: Sequence[SeatRecord], ping_policy: str
+) -> Reply:
+    """Header, one line per character (the engine's own breakdown), then anything else the draw caused
+    (an ending), the board image and the pings."""
+    game = applied.game
+    presenter = presenter_for(game.kind)
+    messages = [Message("turn.title", {"name": game.name, "turn": applied.rules.view(applied.outcome.state)["turn"]}),
+                draw_header(draw)]
+    if draw.source == "manual":
+        messages.append(Message("turn.manual"))
+    breakdown: list[Mapping[str, Any]] = []
+    for event in applied.outcome.events:
+        if event.kind == AWARD_EVENT:
+            breakdown = event.params["breakdown"]
+            messages.extend(award_lines(breakdown))
+        else:
+            messages.extend(presenter.describe(applied.rules, [event]))
+    mentions = ping_targets(ping_policy, seats, breakdown)
+    if mentions:
+        messages.append(Message("turn.pings", {"users": " ".join(f"<@{user}>" for user in mentions)}))
+    files = tuple(presenter.images(applied.rules, applied.outcome.state, applied.outcome.events))
+    return Reply(tuple(messages), files=files, mentions=mentions)
+
+
+def draw_missing_alert(game: GameRecord, date: str, hours: int) -> Reply:
+    """The give-up alert: the evening's results never came; how to enter them by hand."""
+    return Reply((Message("turn.draw_missing", {"name": game.name, "date": date, "hours": hours}),))
