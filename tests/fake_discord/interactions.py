@@ -59,6 +59,15 @@ def command_data(
         if spec["type"] == OPTION_TYPES["attachment"]:
             resolved.setdefault("attachments", {})[value["id"]] = dict(value)
             option["value"] = value["id"]
+        elif spec["type"] == OPTION_TYPES["user"]:
+            member = value.to_json()
+            user = member.pop("user")
+            resolved.setdefault("users", {})[user["id"]] = user
+            resolved.setdefault("members", {})[user["id"]] = member
+            option["value"] = user["id"]
+        elif spec["type"] == OPTION_TYPES["role"]:
+            resolved.setdefault("roles", {})[value["id"]] = dict(value)
+            option["value"] = value["id"]
         if name == focused:
             option["focused"] = True
         given.append(option)
@@ -100,6 +109,12 @@ def _checked(spec: Mapping[str, Any], value: Any, path: str, focused: str | None
     elif kind == OPTION_TYPES["attachment"]:
         if not (isinstance(value, Mapping) and "url" in value):
             raise NotACommand(f"{where} takes a hosted attachment")
+    elif kind == OPTION_TYPES["user"]:
+        if not isinstance(value, Member):
+            raise NotACommand(f"{where} takes a server member")
+    elif kind == OPTION_TYPES["role"]:
+        if not (isinstance(value, Mapping) and "permissions" in value):
+            raise NotACommand(f"{where} takes a role of the server")
     return value
 
 

@@ -25,7 +25,8 @@ EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 
 #: Application command option types.
-OPTION_TYPES = {"subcommand": 1, "group": 2, "string": 3, "integer": 4, "boolean": 5, "attachment": 11}
+OPTION_TYPES = {"subcommand": 1, "group": 2, "string": 3, "integer": 4, "boolean": 5, "user": 6, "role": 8,
+                "attachment": 11}
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
 _counter = itertools.count(1)

@@ -25,6 +25,7 @@ from tests.fake_discord import interactions
 from tests.fake_discord.payloads import (
     EPHEMERAL,
     LOADING,
+    MEMBER,
     Channel,
     Guild,
     Member,
@@ -49,6 +50,11 @@ class UploadedFile:
     filename: str
     content_type: str
     data: bytes
+
+
+#: A request's decoded body and uploaded files, read once by the recording middleware.
+BODY = web.RequestKey("body", object)
+FILES = web.RequestKey("files", tuple)
 
 
 @dataclass(frozen=True)
@@ -232,12 +238,23 @@ class FakeDiscord:
         with self._cond:
             return [c for c in self.calls if c.matches(method, pattern)]
 
-    def add_member(self, name: str, *, permissions: int | None = None, roles: Sequence[int] = ()) -> Member:
-        member = Member(User(snowflake(), name), roles=tuple(roles)) if permissions is None else Member(
-            User(snowflake(), name), permissions, tuple(roles))
+    def add_member(self, name: str, *, permissions: int = MEMBER, roles: Sequence[int] = ()) -> Member:
+        """A member of the server; `permissions` are their resolved permission bits in every channel."""
+        member = Member(User(snowflake(), name), permissions, tuple(roles))
         with self._cond:
             self.guild.members.append(member)
         return member
+
+    def add_role(self, name: str) -> dict[str, Any]:
+        """A new role of the server (announced with GUILD_ROLE_CREATE when the bot is connected)."""
+        role_id = snowflake()
+        with self._cond:
+            self.guild.roles[role_id] = name
+            role = self.guild.role_json(role_id, name, MEMBER)
+            connected = self._session is not None
+        if connected:
+            self._run(self._dispatch("GUILD_ROLE_CREATE", {"guild_id": str(self.guild.id), "role": role}))
+        return role
 
     def add_channel(self, name: str) -> Channel:
         """A new text channel; announced with CHANNEL_CREATE when the bot is connected."""
@@ -388,7 +405,7 @@ class FakeDiscord:
             return await handler(request)
         path = request.path[len(API_PREFIX):]
         body, files = await self._read_body(request)
-        request["body"], request["files"] = body, files
+        request[BODY], request[FILES] = body, files
         with self._cond:
             fault = next((f for f in self._faults if f.left > 0 and re.fullmatch(f.pattern, path)
                           and f.method == request.method), None)
@@ -464,7 +481,7 @@ class FakeDiscord:
     async def _put_commands(self, request: web.Request) -> web.Response:
         self._check_app(request)
         scope = int(request.match_info["guild"]) if "guild" in request.match_info else None
-        body = request["body"]
+        body = request[BODY]
         if not isinstance(body, list):
             raise ApiError(400, 50035, "Invalid Form Body")
         stored = []
@@ -490,7 +507,7 @@ class FakeDiscord:
         return log
 
     async def _callback(self, request: web.Request) -> web.Response:
-        body = request["body"] or {}
+        body = request[BODY] or {}
         kind = body.get("type")
         data = body.get("data") or {}
         with self._cond:
@@ -501,11 +518,11 @@ class FakeDiscord:
             if kind in (4, 5):
                 flags = int(data.get("flags") or 0) | (LOADING if kind == 5 else 0)
                 created = self._new_message(int(log.payload["channel_id"]), {**data, "flags": flags},
-                                            request["files"], interaction=log.payload)
+                                            request[FILES], interaction=log.payload)
                 log.original_id = int(created["id"])
             elif kind == 7:
                 log.original_id = int(log.payload["message"]["id"])
-                created = self._change_message(log.original_id, data, request["files"])
+                created = self._change_message(log.original_id, data, request[FILES])
             elif kind == 8:
                 log.choices = list(data.get("choices") or [])
             elif kind != 6:
@@ -546,9 +563,9 @@ class FakeDiscord:
             original = None if log.original_deleted else self.messages.get(log.original_id or 0)
             if log.callback_type == 5 and original is not None and original["flags"] & LOADING:
                 # Discord: the first follow-up after a deferral replaces the "thinking..." message
-                created = self._change_message(int(original["id"]), request["body"] or {}, request["files"])
+                created = self._change_message(int(original["id"]), request[BODY] or {}, request[FILES])
             else:
-                created = self._new_message(int(log.payload["channel_id"]), request["body"] or {}, request["files"],
+                created = self._new_message(int(log.payload["channel_id"]), request[BODY] or {}, request[FILES],
                                             interaction=log.payload)
                 log.followups.append(int(created["id"]))
         return _json_response(created)
@@ -562,7 +579,7 @@ class FakeDiscord:
         with self._cond:
             log = self._webhook(request)
             message_id = self._webhook_message_id(log, request.match_info["message"])
-            return _json_response(self._change_message(message_id, request["body"] or {}, request["files"]))
+            return _json_response(self._change_message(message_id, request[BODY] or {}, request[FILES]))
 
     async def _delete_webhook_message(self, request: web.Request) -> web.Response:
         with self._cond:
@@ -589,7 +606,7 @@ class FakeDiscord:
 
     async def _post_message(self, request: web.Request) -> web.Response:
         with self._cond:
-            created = self._new_message(self._channel_id(request), request["body"] or {}, request["files"])
+            created = self._new_message(self._channel_id(request), request[BODY] or {}, request[FILES])
         return _json_response(created)
 
     async def _get_message(self, request: web.Request) -> web.Response:
@@ -599,7 +616,7 @@ class FakeDiscord:
     async def _edit_message(self, request: web.Request) -> web.Response:
         with self._cond:
             message_id = self._channel_message(request)
-            return _json_response(self._change_message(message_id, request["body"] or {}, request["files"]))
+            return _json_response(self._change_message(message_id, request[BODY] or {}, request[FILES]))
 
     async def _delete_message(self, request: web.Request) -> web.Response:
         with self._cond:

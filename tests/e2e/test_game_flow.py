@@ -1,0 +1,146 @@
+"""The real bot process playing Space Chess through a fake Discord: slash commands, buttons, images."""
+
+from __future__ import annotations
+
+from tests.e2e.table import Table
+from tests.fake_discord.payloads import ADMINISTRATOR, MEMBER, Member
+from tests.fake_discord.server import FakeDiscord
+
+LOADOUTS = {
+    "Ann": {"card1": 1, "card2": 2},
+    "Bob": {"card1": 3, "card2": 4},
+    "Cid": {"card1": 5, "card2": 6, "weapon": "sniper", "armour": "light", "item1": "grenades", "item2": "scope",
+            "ability": "rage"},
+    "Dee": {"card1": 7, "card2": 1, "weapon": "bolter", "armour": "medium", "item1": "jetpack", "item2": "vigour",
+            "ability": "vehicle"},
+}
+SEATS = {"Ann": ("1", "general", "A1"), "Bob": ("2", "general", "X44"), "Cid": ("1", "soldier", "L2"),
+         "Dee": ("2", "soldier", "L43")}
+
+
+def lobby(fake: FakeDiscord, table: Table, gm: Member) -> dict[str, Member]:
+    """A Space Chess game in the table's channel with four players joined, equipped and deployed."""
+    created = table.ok(gm, "gm create", kind="spacechess", name="Orion", hp_soldier=12)
+    assert created.content.startswith(table.text("game.created", name="Orion", kind="spacechess", id="")[:20])
+    players = {name: fake.add_member(name.lower()) for name in SEATS}
+    for name, (team, role, _) in SEATS.items():
+        joined = table.ok(players[name], "game join", name=name, team=team, role=role)
+        assert table.text("game.joined", user=players[name].user.id, name=name) in joined.content
+    for name, loadout in LOADOUTS.items():
+        table.ok(players[name], "sc equip", **loadout)
+    for name, (_, _, cell) in SEATS.items():
+        deployed = table.ok(players[name], "sc deploy", cell=cell)
+        assert f" {cell}" in deployed.content
+    return players
+
+
+def test_commands_are_synced_at_start_with_french_localisations(fake, bot):
+    """The PUT the bot sends before connecting: the gm, game and sc groups, every text in French too."""
+    (sync,) = [c for c in fake.calls_to("PUT", r"/applications/\d+/commands") if c.status == 200]
+    groups = {command["name"]: command for command in sync.json}
+    assert {"gm", "game", "sc"} <= set(groups)
+    subcommands = {name: {sub["name"] for sub in group["options"]} for name, group in groups.items()}
+    assert {"create", "undo", "start"} <= subcommands["gm"]
+    assert {"join", "info", "board"} <= subcommands["game"]
+    assert {"order", "equip", "deploy", "move"} <= subcommands["sc"]
+    create = next(sub for sub in groups["gm"]["options"] if sub["name"] == "create")
+    assert create["description_localizations"]["fr"] == "Créer une partie dans ce salon"
+    for group in groups.values():
+        assert group["description_localizations"]["fr"]
+        for sub in group["options"]:
+            assert sub["description_localizations"]["fr"], f"/{group['name']} {sub['name']}"
+            for option in sub.get("options", ()):
+                assert option["description_localizations"]["fr"], f"/{group['name']} {sub['name']} {option['name']}"
+
+
+def test_kind_autocomplete_suggests_space_chess(table, gm):
+    assert table.suggestions(gm, "gm create", "kind", "spa") == ["spacechess"]
+
+
+def test_only_a_game_master_creates_a_game(fake, table, gm):
+    """Without Manage Server the refusal is private (flag 64) and nothing is created."""
+    member = fake.add_member("someone")
+    table.refused(member, "gm create", "error.gm_only", kind="spacechess", name="Orion")
+    table.refused(member, "game info", "error.no_game_here")
+    table.ok(gm, "gm create", kind="spacechess", name="Orion")
+    info = table.ok(member, "game info")
+    assert "**Orion**" in info.content
+
+
+def test_a_role_holder_is_no_game_master_until_the_role_is_the_gm_role(fake, table, gm):
+    """A role option travels as the role's id; holders of the configured GM role are game masters."""
+    role = fake.add_role("Maîtres")
+    holder = fake.add_member("holder", roles=[int(role["id"])])
+    table.refused(holder, "gm create", "error.gm_only", kind="spacechess", name="Orion")
+    settings = table.run(gm, "gm settings", gm_role=role)
+    assert role["id"] in settings.content
+    table.ok(holder, "gm create", kind="spacechess", name="Orion")
+
+
+def test_a_game_from_lobby_to_a_confirmed_move_with_boards(fake, table, gm):
+    players = lobby(fake, table, gm)
+    table.refused(fake.add_member("late"), "game join", "error.name_taken", {"name": "Ann"}, name="Ann", team="1",
+                  role="soldier")
+    table.refused(players["Cid"], "sc move", "error.not_allowed", to="L3")
+
+    started = table.ok(gm, "gm start")
+    assert table.text("gm.started", name="Orion") in started.content
+    assert len(started.images()) == 1
+
+    board = table.ok(players["Ann"], "game board")
+    ((width, height),) = board.images()
+    assert width >= 200 and height >= 200
+
+    table.ok(gm, "gm set", character="Cid", ap=9, reason="test")
+    preview = table.run(players["Cid"], "sc move", to="L6")
+    assert preview.private and len(preview.buttons) == 1
+    moved = table.click(players["Cid"], preview)
+    assert not moved.private and "L6" in moved.content
+    assert len(moved.images()) == 1
+    stale = table.click(players["Cid"], preview)
+    assert stale.private and stale.content == table.text("error.stale_confirmation")
+
+
+def test_undo_asks_with_a_button_and_the_click_confirms(fake, table, gm):
+    table.ok(gm, "gm create", kind="spacechess", name="Orion")
+    alice = fake.add_member("alice")
+    table.ok(alice, "game join", name="Alice", team="1", role="general")
+    table.refused(alice, "gm undo", "error.gm_only")
+
+    ask = table.run(gm, "gm undo")
+    assert ask.private and ask.content.startswith(table.text("gm.undo.confirm", n=1))
+    assert [b["label"] for b in ask.buttons] == [table.text("button.confirm_undo", n=1)]
+    done = table.click(gm, ask)
+    assert done.content.startswith(table.text("gm.undo.done", n=1))
+    assert "Alice" not in table.ok(alice, "game info").content
+    table.ok(alice, "game join", name="Alice", team="1", role="general")
+
+
+def test_a_member_option_reaches_the_service_as_that_member(fake, table, gm):
+    table.ok(gm, "gm create", kind="spacechess", name="Orion")
+    bob = fake.add_member("bob")
+    table.ok(bob, "game join", name="Bob", team="2", role="general")
+    ask = table.run(gm, "gm kick", user=bob)
+    assert ask.private and ask.content == table.text("gm.kick.confirm", user=bob.user.id, name="Bob")
+    kicked = table.click(gm, ask)
+    assert kicked.content == table.text("gm.kicked", user=bob.user.id, name="Bob")
+
+
+def test_a_setup_file_attachment_is_downloaded_from_the_cdn(fake, table, gm):
+    setup = fake.host_attachment("setup.toml", b'phase = "setup"\nhp_soldier = 15\n')
+    table.ok(gm, "gm create", kind="spacechess", name="Lyra", setup=setup)
+    info = table.ok(gm, "game info")
+    assert "**Lyra**" in info.content
+
+
+def test_replies_follow_the_member_locale(fake, bot, gm):
+    english = Table(fake, bot, fake.add_channel("english"), locale="en-US")
+    refusal = english.refused(fake.add_member("visitor"), "game info", "error.no_game_here")
+    assert refusal.content.startswith("There is no game")
+
+
+def test_administrator_is_a_game_master_too(fake, table):
+    """Discord's Administrator bit implies Manage Server."""
+    admin = fake.add_member("admin", permissions=MEMBER | ADMINISTRATOR)
+    table.refused(fake.add_member("plain"), "gm create", "error.gm_only", kind="spacechess", name="Orion")
+    table.ok(admin, "gm create", kind="spacechess", name="Orion")
