@@ -1,0 +1,99 @@
+"""The order language: keywords, French aliases, cells (SC-1), batches, syntax errors."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine.core.errors import OrderError
+from engine.core.squaregrid import Cell
+from engine.spacechess.orders import DIRECTIONS, GRAMMAR, Order, format_order, parse_orders
+
+
+def one(text: str) -> Order:
+    (order,) = parse_orders(text)
+    return order
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("move C12", Order("move", cell=Cell(2, 11))),
+        ("MOVE c 12", Order("move", cell=Cell(2, 11))),
+        ("Déplace c12", Order("move", cell=Cell(2, 11))),
+        ("move C12 drop scope", Order("move", cell=Cell(2, 11), drop="scope")),
+        ("deplace C12 lâche Scope", Order("move", cell=Cell(2, 11), drop="scope")),
+        ("tir Bob", Order("shoot", target="Bob")),
+        ("grenade b3", Order("grenade", cell=Cell(1, 2))),
+        ("Véhicule", Order("vehicle")),
+        ("rage", Order("rage")),
+        ("amitié bob", Order("friendship", target="bob")),
+        ("frappe C12 ne", Order("airstrike", cell=Cell(2, 11), direction="NE")),
+        ("airstrike C12 SO", Order("airstrike", cell=Cell(2, 11), direction="SW")),
+        ("encouragement", Order("encourage")),
+        ("intimidation bob D20", Order("intimidate", target="bob", cell=Cell(3, 19))),
+        ("piratage", Order("hack")),
+        ("soin bob", Order("heal", target="bob")),
+        ("téléportation bob K30", Order("teleport", target="bob", cell=Cell(10, 29))),
+    ],
+)
+def test_sc1_keywords_aliases_and_cells(text: str, expected: Order) -> None:
+    assert one(text) == expected
+
+
+def test_batch_keeps_order_and_ignores_empty_segments() -> None:
+    assert parse_orders(" vehicle ;; move A2 ; ") == (Order("vehicle"), Order("move", cell=Cell(0, 1)))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "got", "position"),
+    [
+        ("", "order", "end", 0),
+        ("  ;  ", "order", "end", 5),
+        ("fly C3", "order", "fly", 0),
+        ("move", "cell", "end", 4),
+        ("move bob", "cell", "bob", 5),
+        ("move C3; shoot", "character", "end", 14),
+        ("airstrike C3 UP", "direction", "UP", 13),
+        ("move C3 C4", "end of order", "C4", 8),
+        ("move C3 drop laser", "item", "laser", 13),
+        ("vehicle now", "end of order", "now", 8),
+    ],
+)
+def test_syntax_errors_say_what_was_expected_where(text, expected, got, position) -> None:
+    with pytest.raises(OrderError) as error:
+        parse_orders(text)
+    assert error.value.code == "bad_syntax"
+    assert error.value.params == {"expected": expected, "got": got, "position": position}
+
+
+def test_sc1_cell_outside_the_largest_board_is_bad_cell() -> None:
+    with pytest.raises(OrderError) as error:
+        parse_orders("move C100")
+    assert (error.value.code, error.value.params) == ("bad_cell", {"cell": "C100"})
+
+
+names = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789_-", min_size=1, max_size=12)
+cells = st.builds(Cell, st.integers(0, 25), st.integers(0, 98))
+
+
+@st.composite
+def orders(draw: st.DrawFn) -> Order:
+    verb = draw(st.sampled_from(sorted(GRAMMAR)))
+    args: dict = {}
+    for kind in GRAMMAR[verb]:
+        if kind == "cell":
+            args["cell"] = draw(cells)
+        elif kind == "character":
+            args["target"] = draw(names)
+        elif kind == "direction":
+            args["direction"] = draw(st.sampled_from(sorted(DIRECTIONS)))
+        else:
+            args["drop"] = draw(st.none() | st.sampled_from(["scope", "bolter", "jetpack"]))
+    return Order(verb, **args)
+
+
+@given(st.lists(orders(), min_size=1, max_size=4))
+def test_format_then_parse_is_identity(batch: list[Order]) -> None:
+    assert parse_orders("; ".join(format_order(o) for o in batch)) == tuple(batch)
