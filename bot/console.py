@@ -19,7 +19,7 @@ from typing import Any, TextIO
 
 from bot.i18n import translate
 from bot.service import Attachment, Context, GameService, Reply, Visibility
-from bot.service.commands import COMMANDS
+from bot.service.commands import table
 
 CONSOLE_GUILD = 1
 
@@ -61,7 +61,7 @@ def parse_command(text: str, base_dir: Path) -> ParsedLine:
     while rest and not _OPTION.match(rest[0]) and " ".join([*words, rest[0]]).lower() in _prefixes():
         words.append(rest.pop(0))
     path = " ".join(words).lower()
-    if path not in COMMANDS:
+    if path not in table():
         raise LineError("error.unknown_command", command="/" + path)
     options: dict[str, Any] = {}
     for token in rest:
@@ -69,7 +69,7 @@ def parse_command(text: str, base_dir: Path) -> ParsedLine:
         if not match:
             raise LineError("console.expected_option", got=token)
         name, value = match.groups()
-        opt = COMMANDS[path].option(name)
+        opt = table()[path].option(name)
         if opt is not None and opt.type in ("user", "role") and value.startswith("@"):
             options[name] = stable_id(opt.type, value[1:])
         elif opt is not None and opt.type == "attachment":
@@ -84,7 +84,7 @@ def parse_command(text: str, base_dir: Path) -> ParsedLine:
 
 
 def _prefixes() -> set[str]:
-    return {" ".join(path.split()[: i + 1]) for path in COMMANDS for i in range(len(path.split()))}
+    return {" ".join(path.split()[: i + 1]) for path in table() for i in range(len(path.split()))}
 
 
 @dataclass

@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 
 from bot.i18n import catalog
-from bot.service.commands import COMMANDS, Command, Option
+from bot.service.commands import Command, Option, table
 
 Runner = Callable[[discord.Interaction, str, dict[str, Any]], Awaitable[None]]
 Completer = Callable[[discord.Interaction, str, str, str], Awaitable[list[app_commands.Choice[str]]]]
@@ -103,8 +103,9 @@ def _completer(path: str, option: str, complete: Completer) -> Callable[..., Awa
 def build_groups(run: Runner, complete: Completer) -> list[app_commands.Group]:
     """One group per first word of the table (``/gm``, ``/game``, ``/sc``...), each with its subcommands."""
     groups: dict[str, app_commands.Group] = {}
-    for path in sorted(COMMANDS):
-        cmd = COMMANDS[path]
+    commands = table()
+    for path in sorted(commands):
+        cmd = commands[path]
         group_name, _, sub = path.partition(" ")
         group = groups.get(group_name)
         if group is None:

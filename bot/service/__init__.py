@@ -1,8 +1,30 @@
-"""The transport-independent service layer; importing it registers every command."""
+"""The transport-independent service layer.
 
-from bot.service import draws, gm, lifecycle, orders, spacechess, views  # noqa: F401  (modules register their commands)
-from bot.service.context import Context
-from bot.service.core import GameService
-from bot.service.replies import Attachment, Button, Message, Reply, ServiceError, Visibility
+The names below are imported lazily (PEP 562): presenters and command modules import the
+service's small value types, and the service imports presenters, so eager re-exports here would
+make the import order matter.
+"""
 
-__all__ = ["Attachment", "Button", "Context", "GameService", "Message", "Reply", "ServiceError", "Visibility"]
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "Attachment": "bot.service.replies",
+    "Button": "bot.service.replies",
+    "Message": "bot.service.replies",
+    "Reply": "bot.service.replies",
+    "ServiceError": "bot.service.replies",
+    "Visibility": "bot.service.replies",
+    "Context": "bot.service.context",
+    "GameService": "bot.service.core",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(_EXPORTS[name]), name)

@@ -7,6 +7,7 @@ descriptions are catalog keys (``cmd.<path>``, ``opt.<path>.<option>``) so both 
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -52,6 +53,23 @@ class Command:
 
 
 COMMANDS: dict[str, Command] = {}
+
+#: the modules that declare commands; imported on first use so that no import order matters
+COMMAND_MODULES = (
+    "bot.service.lifecycle",
+    "bot.service.orders",
+    "bot.service.views",
+    "bot.service.gm",
+    "bot.service.spacechess",
+    "bot.service.draws",
+)
+
+
+def table() -> dict[str, Command]:
+    """Every command of the bot, by path (the command modules register themselves on import)."""
+    for module in COMMAND_MODULES:
+        importlib.import_module(module)
+    return COMMANDS
 
 
 def command(path: str, *options: Option, gm_only: bool = False) -> Callable[[Handler], Handler]:

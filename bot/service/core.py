@@ -17,7 +17,7 @@ from typing import Any
 
 from bot.games import presenter_for
 from bot.i18n import language_of
-from bot.service.commands import COMMANDS, COMPLETERS, MAX_CHOICES, coerce_options
+from bot.service.commands import COMPLETERS, MAX_CHOICES, coerce_options, table
 from bot.service.context import Context
 from bot.service.replies import Reply, ServiceError
 from bot.store.repo import GameRecord, LogRecord, NewEntry, SeatRecord, StaleWrite, Store
@@ -58,7 +58,7 @@ class GameService:
         started = time.perf_counter()
         game_id: int | None = None
         try:
-            cmd = COMMANDS.get(path)
+            cmd = table().get(path)
             if cmd is None:
                 raise ServiceError("error.unknown_command", command=path)
             options = coerce_options(cmd, raw_options or {})

@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.games import presenter_for
 from bot.i18n import catalog
-from bot.service.commands import COMMANDS, Option, command
+from bot.service.commands import Option, command, table
 from bot.service.context import Context
 from bot.service.core import GameService
 from bot.service.replies import Message, Reply, ServiceError, Visibility
@@ -72,7 +72,7 @@ def game_history(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
 def game_help(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     lines = [Message("game.help.header")]
     lines += [Message("game.help.entry", {"command": "/" + path, "description": Message(cmd.description_key)})
-              for path, cmd in sorted(COMMANDS.items())]
+              for path, cmd in sorted(table().items())]
     return Reply(tuple(lines), visibility=Visibility.PRIVATE)
 
 

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from bot.i18n import LANGUAGES, catalog, language_of, placeholders, translate
-from bot.service.commands import COMMANDS
+from bot.service.commands import table
 from engine.core.errors import COMMON_CODES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,7 +36,7 @@ def test_every_common_engine_code_has_a_message():
 def test_every_command_and_option_is_described():
     keys = set(catalog("en"))
     missing = []
-    for cmd in COMMANDS.values():
+    for cmd in table().values():
         if cmd.description_key not in keys:
             missing.append(cmd.description_key)
         for opt in cmd.options:
