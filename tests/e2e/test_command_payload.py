@@ -1,0 +1,103 @@
+"""`spacechess commands --json`: the payload the bot syncs, within Discord's limits, equal to the real sync."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+
+import pytest
+
+from bot.discord_adapter.payload import command_payload
+from tests.e2e.botproc import REPO_ROOT
+from tests.e2e.discord_limits import LOCALES, is_valid_name, problems
+
+
+@pytest.fixture(scope="module")
+def payload() -> list[dict]:
+    return command_payload()
+
+
+def test_the_payload_is_within_discord_limits(payload):
+    assert problems(payload) == []
+
+
+def test_every_description_has_its_french_localisation(payload):
+    missing = []
+
+    def walk(item: dict, where: str) -> None:
+        if "fr" not in (item.get("description_localizations") or {}):
+            missing.append(where)
+        for option in item.get("options") or ():
+            walk(option, f"{where} {option['name']}")
+
+    for command in payload:
+        walk(command, "/" + command["name"])
+    assert missing == []
+
+
+def test_discord_has_32_locales():
+    assert len(LOCALES) == 32 and {"fr", "en-US", "en-GB"} <= LOCALES
+
+
+@pytest.mark.parametrize("name", ["gm", "create", "hp_soldier", "l'ordre", "équipe", "x-1", "тест", "名前", "a" * 32])
+def test_valid_names(name):
+    assert is_valid_name(name)
+
+
+@pytest.mark.parametrize("name", ["", "a" * 33, "Create", "two words", "emoji🚀", "a.b", "dollar$", "ÉQUIPE"])
+def test_invalid_names(name):
+    assert not is_valid_name(name)
+
+
+def _bad(payload: list[dict], change) -> list[dict]:  # noqa: ANN001 - a mutation of the copy
+    broken = copy.deepcopy(payload)
+    change(broken)
+    return broken
+
+
+def _first_sub(p: list[dict]) -> dict:
+    return p[0]["options"][0]
+
+
+def _first_option(p: list[dict]) -> dict:
+    return next(sub for sub in p[0]["options"] if sub.get("options"))["options"][0]
+
+
+BREAKAGES = {
+    "upper-case name": lambda p: p[0].update(name="Game"),
+    "long description": lambda p: _first_sub(p).update(description="x" * 101),
+    "empty description": lambda p: p[0].update(description=""),
+    "unknown locale": lambda p: p[0]["description_localizations"].update({"fr-FR": "x"}),
+    "long localised description": lambda p: p[0]["description_localizations"].update(fr="x" * 101),
+    "bad localised name": lambda p: p[0].update(name_localizations={"fr": "Deux mots"}),
+    "26 subcommands": lambda p: p[0]["options"].extend(
+        {**_first_sub(p), "name": f"sub{i}"} for i in range(26 - len(p[0]["options"]))),
+    "26 choices": lambda p: _first_option(p).update(
+        type=3, autocomplete=False, choices=[{"name": str(i), "value": str(i)} for i in range(26)]),
+    "101 commands": lambda p: p.extend({**p[0], "name": f"cmd{i}"} for i in range(101 - len(p))),
+    "duplicate subcommand": lambda p: p[0]["options"].append(_first_sub(p)),
+    "required after optional": lambda p: next(sub for sub in p[0]["options"] if sub.get("options"))[
+        "options"].extend([{"type": 3, "name": "late1", "description": "d"},
+                           {"type": 3, "name": "late2", "description": "d", "required": True}]),
+    "too many characters": lambda p: p[0].update(options=[
+        {"type": 1, "name": f"s{i}", "description": "x" * 100,
+         "options": [{"type": 3, "name": f"o{j}", "description": "y" * 100} for j in range(3)]}
+        for i in range(25)]),
+}
+
+
+@pytest.mark.parametrize("breakage", sorted(BREAKAGES))
+def test_the_limit_check_finds_each_breakage(payload, breakage):
+    assert problems(_bad(payload, BREAKAGES[breakage])), breakage
+
+
+def test_the_printed_payload_is_the_one_the_bot_synced(fake, bot):
+    """`spacechess commands --json` against the body of the PUT the real process sent at start."""
+    printed = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "commands", "--json"], cwd=REPO_ROOT, capture_output=True, check=True,
+        timeout=60,
+    )
+    (sync,) = [c for c in fake.calls_to("PUT", r"/applications/\d+/commands") if c.status == 200]
+    assert json.loads(printed.stdout) == sync.json
