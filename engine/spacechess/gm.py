@@ -48,7 +48,8 @@ def gm_set(state: GameState, payload: Mapping[str, Any]) -> Result:
         raise OrderError("bad_input", key="hp|ap|at", reason="missing")
     events = [event("gm_set", id=character.id, changes=changes, reason=payload.get("reason"))]
     if updated.hp == 0:
-        events.append(event("died", id=character.id, at=format_cell(updated.at), cause="gm", by=None))
+        where = None if updated.at is None else format_cell(updated.at)
+        events.append(event("died", id=character.id, at=where, cause="gm", by=None))
         updated = replace(updated, at=None)
     return state.with_character(updated), events
 

@@ -10,7 +10,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine.core.errors import SetupError
+from engine.core.errors import OrderError, SetupError
 from engine.core.squaregrid import Cell, format_cell, parse_cell
 from engine.spacechess.maps import GameMap, format_map, parse_map, standard_map
 from engine.spacechess.ruleset import Ruleset
@@ -213,5 +213,5 @@ def load_state(data: Mapping[str, Any]) -> GameState:
             encouraging=frozenset(data["encouraging"]),
             hacking=frozenset(data["hacking"]),
         )
-    except (KeyError, TypeError) as error:
+    except (KeyError, TypeError, OrderError) as error:
         raise SetupError("bad_state", "state", detail=str(error)) from error
