@@ -27,8 +27,6 @@ from engine.core.protocol import GameRules, Outcome
 
 log = logging.getLogger("spacechess.commands")
 
-#: Log kinds that are bookkeeping, not game inputs: replay skips them.
-META_KINDS = frozenset({"create", "undo", "pause", "resume", "end"})
 
 
 @dataclass(frozen=True)
@@ -174,7 +172,7 @@ class GameService:
                 skipped.update(entry.payload.get("seqs", ()))
         state = rules.setup(game.setup, game.seed)
         for entry in entries:
-            if entry.kind in META_KINDS or entry.seq in skipped:
+            if entry.kind not in rules.input_kinds or entry.seq in skipped:  # bookkeeping entries
                 continue
             state = rules.apply_input(state, entry.kind, entry.actor, entry.payload).state
         return state

@@ -7,12 +7,14 @@ version; status changes are logged as bookkeeping entries so the history shows w
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
+from bot.games import presenter_for
 from bot.service.commands import Option, command
 from bot.service.context import Context
-from bot.service.core import META_KINDS, GameService, derive_status
+from bot.service.core import GameService, derive_status
 from bot.service.replies import Attachment, Button, Message, Reply, ServiceError, Visibility
 from bot.store.repo import GameRecord, NewEntry, SeatRecord, StaleWrite
 from engine import registry
@@ -209,8 +211,7 @@ def gm_import(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     except SetupError as err:
         raise ServiceError("error.unknown_game", **err.params) from None
     undone = {seq for e in log if e.get("kind") == "undo" for seq in e.get("payload", {}).get("seqs", ())}
-    inputs = [e for e in log if e.get("kind") not in META_KINDS and e.get("seq") not in undone
-              and e.get("kind") in rules.input_kinds]
+    inputs = [e for e in log if e.get("kind") in rules.input_kinds and e.get("seq") not in undone]
     state = rules.setup(setup, seed)
     for entry in inputs:
         state = rules.apply_input(state, entry["kind"], entry.get("actor"), entry.get("payload", {})).state
@@ -246,3 +247,29 @@ def gm_settings(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         ctx.guild_id)
     return Reply((Message("gm.settings", {"language": settings.language, "role": settings.gm_role_id,
                                           "pings": settings.ping_policy}),), visibility=Visibility.PRIVATE)
+
+
+@command("gm map", Option("file", "attachment", required=True), gm_only=True)
+def gm_map(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    """Load another map (SC-34 text file) before the start; everything done so far is replayed on it,
+    so a deployment that no longer fits is refused with its reason and nothing changes."""
+    game = svc.channel_game(ctx)
+    if game.status != "setup":
+        raise ServiceError("error.setup_only")
+    file: Attachment = opts["file"]
+    try:
+        text = file.data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ServiceError("error.bad_map_file", file=file.filename) from None
+    setup = {**game.setup, "map": text}
+    rules = registry.get(game.kind)
+    state = svc.replay(replace(game, setup=setup), svc.store.log(game.id))
+    try:
+        svc.store.commit(game.id, game.version, state=rules.to_json(state), setup=setup,
+                         entries=[NewEntry("map", None, ctx.user_id, {"file": file.filename})])
+    except StaleWrite:
+        raise ServiceError("error.conflict") from None
+    view = rules.view(state)
+    return Reply((Message("gm.map_loaded", {"file": file.filename, "width": view.get("width"),
+                                            "height": view.get("height")}),),
+                 files=tuple(presenter_for(game.kind).board(rules, state)))

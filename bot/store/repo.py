@@ -327,8 +327,12 @@ class Store:
         seats_set: Sequence[SeatRecord] = (),
         seats_removed: Sequence[str] = (),
         claims: Sequence[str] = (),
+        setup: dict[str, Any] | None = None,
     ) -> GameRecord:
         """Apply one accepted change: new snapshot, version + 1, log entries and seats, all or nothing.
+
+        `setup` replaces the setup document (a GM loading another map before the start): the log
+        then replays from the new document.
 
         `claims` are keys of once-only effects this change performs (``draw:<game>:<date>:<index>``):
         if one is already taken the whole change is refused with `AlreadyClaimed`.
@@ -342,6 +346,8 @@ class Store:
         values: dict[str, Any] = {"state": new_state, "version": GameRow.version + 1, "updated_at": now}
         if status is not None:
             values["status"] = status
+        if setup is not None:
+            values["setup"] = _json_copy(setup, "setup")
         with self._write(game_id, expected_version) as session:
             guarded = (
                 update(GameRow)

@@ -250,3 +250,43 @@ def test_help_lists_every_command_with_its_description(svc):
     commands = [m.params["command"] for m in reply.messages[1:]]
     assert "/sc move" in commands and "/gm undo" in commands
     assert keys(svc.handle(ANN, "game rules", {"kind": "spacechess"})) == ["rules.spacechess"]
+
+
+SMALL_MAP = "\n".join(["." * 10] * 12) + "\n"
+
+
+def test_gm_map_replays_the_lobby_on_the_new_map(svc):
+    lobby(svc)
+    # the deployments on rows 43-44 no longer exist on a 12-row map: refused, nothing changes
+    before = game(svc)
+    refused = svc.handle(GM, "gm map", {"file": Attachment("small.map", SMALL_MAP.encode())})
+    assert keys(refused) == ["error.bad_cell"] and game(svc) == before
+    bad = svc.handle(GM, "gm map", {"file": Attachment("bad.map", b"..#\n.x.\n")})
+    assert keys(bad) == ["error.setup"] and bad.messages[0].params["where"] == "map, line 2, column 2"
+    assert game(svc) == before
+
+
+def test_gm_map_before_deployment_and_not_after_start(svc):
+    ok(svc.handle(GM, "gm create", {"kind": "spacechess", "name": "Small"}))
+    ok(svc.handle(ANN, "game join", {"name": "Ann", "team": "1", "role": "general"}))
+    loaded = ok(svc.handle(GM, "gm map", {"file": Attachment("small.map", SMALL_MAP.encode())}))
+    assert loaded.messages[0].params == {"file": "small.map", "width": 10, "height": 12}
+    assert loaded.files[0].data.startswith(PNG)
+    assert game(svc).setup["map"] == SMALL_MAP
+    assert keys(svc.handle(ANN, "sc deploy", {"cell": "J12"})) == ["error.bad_deployment"]
+    ok(svc.handle(ANN, "sc deploy", {"cell": "J1"}))
+    assert keys(svc.handle(ANN, "gm map", {"file": Attachment("small.map", SMALL_MAP.encode())})) == ["error.gm_only"]
+
+
+def test_undo_after_kick_and_replace_replays_only_game_inputs(svc):
+    lobby(svc)
+    ok(svc.handle(GM, "gm start", {}))
+    ok(svc.handle(GM, "gm set", {"character": "Cid", "ap": 9, "reason": "t"}))
+    ok(svc.handle(CID, "sc move", {"to": "L3"}))
+    ask = svc.handle(GM, "gm kick", {"user": DEE.user_id})
+    ok(svc.handle(GM, "gm kick", dict(ask.buttons[0].options)))
+    ok(svc.handle(GM, "gm replace", {"character": "Dee", "user": 8}))
+    ask = svc.handle(GM, "gm undo", {})
+    assert ask.messages[1].params["kind"] == "order"  # the move, not the seat changes
+    ok(svc.handle(GM, "gm undo", dict(ask.buttons[0].options)))
+    assert svc.handle(CID, "game sheet", {}).messages[0].params["at"] == "L2"
