@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -12,6 +12,7 @@ from bot.config import TOKEN_ENV, ConfigError
 
 if TYPE_CHECKING:
     from bot.config import Settings
+    from bot.store.repo import Store
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -42,6 +43,8 @@ def build_parser() -> argparse.ArgumentParser:
     scenario.add_argument("paths", nargs="+", type=Path)
     scenario.add_argument("--quiet", "-q", action="store_true", help="print only failures and the summary")
 
+    _draws_parser(sub)
+
     commands = sub.add_parser("commands", help="show the slash commands the bot registers on Discord")
     commands.add_argument("--json", action="store_true", help="print the exact JSON payload synced to Discord")
     return parser
@@ -62,6 +65,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _console(args, settings)
         if args.command == "db":
             return _db_upgrade(settings)
+        if args.command == "draws":
+            return _draws(args, settings)
         return _run(settings)
     except ConfigError as err:
         print(f"spacechess: configuration error: {err}", file=sys.stderr)
@@ -128,6 +133,123 @@ def _db_upgrade(settings: Settings) -> int:
     upgrade(settings.database.url)
     print("database schema is up to date")
     return 0
+
+
+# --- draws ----------------------------------------------------------------------------------------
+
+
+def _draws_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    draws = sub.add_parser("draws", help="lottery draws: import files, list, fetch now")
+    draws_sub = draws.add_subparsers(dest="draws_command", required=True)
+    imp = draws_sub.add_parser("import", help="store the draws of FDJ CSV or ZIP files (idempotent)")
+    _common(imp)
+    imp.add_argument("paths", nargs="+", type=Path)
+    listing = draws_sub.add_parser("list", help="the stored draws, oldest first")
+    _common(listing)
+    listing.add_argument("--last", type=int, metavar="N", help="only the N newest")
+    listing.add_argument("--json", action="store_true", help="one JSON object per line")
+    fetch = draws_sub.add_parser("fetch", help="poll the configured source once and store what is new")
+    _common(fetch)
+    fetch.add_argument("--apply", action="store_true",
+                       help="also apply pending draws to running games now, printing the turn posts here "
+                            "(a running bot does it at its next poll and posts them on Discord)")
+
+
+def _draws(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.store.repo import Store
+
+    store = Store(settings.database.url)
+    try:
+        if args.draws_command == "import":
+            return _draws_import(store, args.paths)
+        if args.draws_command == "list":
+            return _draws_list(store, args.last, args.json)
+        return _draws_fetch(store, settings, args.apply)
+    finally:
+        store.close()
+
+
+def _progress_bar(name: str, width: int = 30) -> Callable[[int, int], None]:
+    """Redrawn only when a segment fills, so a log file gets a few lines, not one per draw."""
+    shown: list[int] = []
+
+    def show(done: int, total: int) -> None:
+        filled = width * done // total if total else width
+        if shown and shown[-1] == filled and done != total:
+            return
+        shown.append(filled)
+        end = "\n" if done == total else ""
+        print(f"\r{name}: [{'#' * filled}{'.' * (width - filled)}] {done}/{total}", end=end, file=sys.stderr,
+              flush=True)
+
+    return show
+
+
+def _draws_import(store: Store, paths: Sequence[Path]) -> int:
+    """Every file is read and checked before anything is stored, then all are stored in one transaction:
+    a bad file anywhere stores nothing."""
+    from bot.store.draws import save_draws
+    from draws import DrawFileError, iter_path
+
+    found = []
+    for path in paths:
+        try:
+            found.extend(iter_path(path, _progress_bar(path.name)))
+        except DrawFileError as err:
+            print(f"spacechess: {err} — nothing was imported", file=sys.stderr)
+            return 1
+        except OSError as err:
+            print(f"spacechess: cannot read {path}: {err.strerror} — nothing was imported", file=sys.stderr)
+            return 1
+    new = save_draws(store, found)
+    print(f"{len(found)} draw(s) read, {new} new, {len(found) - new} already stored")
+    return 0
+
+
+def _draws_list(store: Store, last: int | None, as_json: bool) -> int:
+    import json
+
+    from bot.store.draws import stored_draws
+
+    for draw in stored_draws(store, last=last):
+        if as_json:
+            print(json.dumps({"date": draw.date.isoformat(), "index": draw.index, "numbers": list(draw.numbers),
+                              "complementary": draw.complementary, "chance": draw.chance}))
+        else:
+            extra = f" +{draw.complementary}" if draw.complementary is not None else ""
+            extra += f" chance {draw.chance}" if draw.chance is not None else ""
+            print(f"{draw.date.isoformat()} #{draw.index} {' '.join(map(str, draw.numbers))}{extra} ({draw.source})")
+    return 0
+
+
+def _draws_fetch(store: Store, settings: Settings, apply: bool) -> int:
+    from bot.draw_apply import DrawApplier
+    from bot.draw_poll import schedule_from, source_from
+    from bot.service import GameService
+    from bot.store.draws import save_draws
+    from bot.turn_post import PrintedHooks
+    from draws import DrawSourceError
+
+    source = source_from(settings.draws)
+    status = 0
+    if source is None:
+        print('spacechess: draws.source is "manual": there is nothing to fetch (game masters use /gm draw)',
+              file=sys.stderr)
+        status = 1
+    else:
+        try:
+            result = source.fetch(None)
+        except DrawSourceError as err:
+            print(f"spacechess: the draw source failed: {err}", file=sys.stderr)
+            return 1
+        new = save_draws(store, result.draws or [])
+        print(f"{len(result.draws or [])} draw(s) fetched from {result.url}, {new} new")
+    if apply:
+        service = GameService(store, default_language=settings.bot.language)
+        hooks = PrintedHooks(settings.bot.language)
+        posts = DrawApplier(service, schedule=schedule_from(settings.draws), hooks=hooks).apply_all()
+        print(f"{len(posts)} turn post(s)")
+    return status
 
 
 def _run(settings: Settings) -> int:

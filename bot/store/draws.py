@@ -58,7 +58,8 @@ def save_draws(store: Store, draws: Iterable[Draw]) -> int:
         dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
         for start in range(0, len(rows), _BATCH):
             insert = dialect.insert(DrawRow).values(rows[start : start + _BATCH]).on_conflict_do_nothing()
-            created += session.execute(insert).rowcount  # type: ignore[attr-defined]
+            # RETURNING counts the rows really inserted; rowcount is -1 for this statement on psycopg.
+            created += len(session.execute(insert.returning(col(DrawRow.id))).all())
     return created
 
 

@@ -1,28 +1,216 @@
-"""Applying stored draws to running Space Chess games (SC-13..SC-16 through the engine; PRODUCT.md,
-Storage model: each draw applied to each game exactly once, in draw order)."""
+"""Applying stored draws to running Space Chess games: SC-13..SC-16 through the engine, and PRODUCT.md's
+Storage model — each draw applied to each game exactly once, in draw order, whatever happens."""
 
 from __future__ import annotations
 
 import datetime as dt
+import threading
+from dataclasses import replace
 
-from tests.bot.draws.games import STARTED, RecordingHooks, draw, make_running_game
+import pytest
+from sqlalchemy import update
 
-from bot.draw_apply import DrawApplier
-from bot.service import GameService
-from bot.store import Store
-from bot.store.draws import applied_evenings, save_draws
+from bot.draw_apply import DrawApplier, applier_for
+from bot.service import GameService, Message
+from bot.store import NewEntry, SeatRecord, Store
+from bot.store.draws import applied_evenings, save_draws, started_at
+from bot.store.models import LogEntry
+from engine import registry
+from tests.bot.draws.games import GUILD, RecordingHooks, draw, make_running_game
 
 
-def draw_entries(store: Store, game_id: int) -> list[dict]:
-    return [entry.payload for entry in store.log(game_id) if entry.kind == "draw"]
+def draw_log(store: Store, game_id: int) -> list[str]:
+    """The dates of the draws in a game's log, in log order."""
+    return [entry.payload["draw"]["date"] for entry in store.log(game_id) if entry.kind == "draw"]
 
 
-def test_smoke(store: Store, service: GameService) -> None:
+def ap(store: Store, game_id: int) -> dict[str, int]:
+    game = store.get_game(game_id)
+    assert game is not None
+    rules = registry.get("spacechess")
+    return {cid: c["ap"] for cid, c in rules.view(rules.from_json(game.state))["characters"].items()}
+
+
+def test_sc13_the_evenings_first_draw_with_its_complementary_number(store: Store, service: GameService) -> None:
+    """SC-13: the second draw of an evening (index 2) never counts; the old Loto's complementary is the bonus."""
     game = make_running_game(store)
-    save_draws(store, [draw("2024-03-06"), draw("2024-03-04")])
+    old_loto = draw("2024-03-06", (1, 2, 3, 4, 5, 6), complementary=8)  # g1 holds cards 1 and 4
+    save_draws(store, [old_loto, draw("2024-03-06", (10, 11, 12, 13, 14, 15), index=2)])
+    posts = DrawApplier(service).apply_all()
+    assert [post.draw for post in posts] == [old_loto]
+    entry = [e for e in store.log(game.id) if e.kind == "draw"][0]
+    assert (entry.payload["numbers"], entry.payload["bonus"]) == ([1, 2, 3, 4, 5, 6], 8)
+    # card 1 (1-7): six numbers; card 4 (22-28): nothing; the bonus 8 is card 2's -> 6 AP, capped at 9 anyway
+    assert ap(store, game.id)["g1"] == 6
+    assert ap(store, game.id)["s11"] == 2  # cards 2 (8-14) and 5: the bonus only, +2
+
+
+def test_turn_post_shows_the_engine_breakdown_new_ap_and_board(store: Store, service: GameService) -> None:
+    """SC-14: one line per character from the engine's own breakdown (hits per card, award, AP before → after)."""
+    game = make_running_game(store)
+    save_draws(store, [draw("2024-03-06", (3, 12, 19, 33, 45))])
     hooks = RecordingHooks()
-    posts = DrawApplier(service, hooks=hooks).apply_all()
-    assert [p.draw.date for p in posts] == [dt.date(2024, 3, 4), dt.date(2024, 3, 6)]
-    assert applied_evenings(store, game.id) == [(dt.date(2024, 3, 4), 1), (dt.date(2024, 3, 6), 1)]
-    print(posts[0].reply)
-    assert STARTED
+    [post] = DrawApplier(service, hooks=hooks).apply_all()
+    assert hooks.posts == [(game.id, post.reply)]
+    keys = [m.key for m in post.reply.messages]
+    assert keys[:2] == ["turn.title", "turn.draw"]
+    assert post.reply.messages[1].params == {"date": "2024-03-06", "numbers": "3 12 19 33 45"}
+    gains = {m.params["id"]: m.params for m in post.reply.messages if m.key == "turn.gain"}
+    assert len(gains) == 14
+    assert gains["s11"]["hits"] == "c2: 12 · c5: 33"  # s11 holds cards 2 and 5
+    assert (gains["s11"]["before"], gains["s11"]["after"], gains["s11"]["award"]) == (0, 2, 2)
+    assert {cid: row["after"] for cid, row in gains.items()} == ap(store, game.id)
+    [board] = post.reply.files
+    assert board.filename == "board.png" and board.data.startswith(b"\x89PNG")
+
+
+@pytest.mark.parametrize(("policy", "pinged"), [("players", (4,)), ("all", (1, 3, 4)), ("none", ())])
+def test_ping_policies_and_muted_players(store: Store, service: GameService, policy: str,
+                                         pinged: tuple[int, ...]) -> None:
+    """PRODUCT.md: "players" pings the players whose character gained AP, "all" every player, "none"
+    nobody; a player who muted pings is never pinged."""
+    game = make_running_game(store, seats=False)
+    seats = [SeatRecord(game.id, 1, "g1"), SeatRecord(game.id, 2, "s11", mute_pings=True),
+             SeatRecord(game.id, 3, "s12"), SeatRecord(game.id, 4, "s13")]
+    store.commit(game.id, game.version, state=game.state, entries=[], seats_set=seats)
+    store.set_guild_settings(GUILD, ping_policy=policy)
+    # 12 hits card 2 (s11: cards 2 and 5), 43-46 card 7 (s13: cards 4 and 7); g1 and s12 gain nothing
+    save_draws(store, [draw("2024-03-04", (12, 43, 44, 45, 46))])
+    [post] = DrawApplier(service).apply_all()
+    assert post.reply.mentions == pinged
+    pings = [m for m in post.reply.messages if m.key == "turn.pings"]
+    assert pings == ([Message("turn.pings", {"users": " ".join(f"<@{u}>" for u in pinged)})] if pinged else [])
+
+
+def test_the_same_draw_polled_twice_is_applied_once(store: Store, service: GameService) -> None:
+    game = make_running_game(store)
+    save_draws(store, [draw("2024-03-06")])
+    applier = DrawApplier(service)
+    assert len(applier.apply_all()) == 1
+    assert save_draws(store, [draw("2024-03-06")]) == 0
+    assert applier.apply_all() == []
+    assert draw_log(store, game.id) == ["2024-03-06"]
+    assert applied_evenings(store, game.id) == [(dt.date(2024, 3, 6), 1)]
+
+
+def test_draws_are_applied_in_draw_order_and_never_back_in_time(store: Store, service: GameService) -> None:
+    """Stored out of order, applied in order; a draw stored late for an evening before the game's last one
+    is skipped for good (a turn never goes back in time)."""
+    game = make_running_game(store)
+    save_draws(store, [draw("2024-03-11"), draw("2024-03-06")])
+    DrawApplier(service).apply_all()
+    save_draws(store, [draw("2024-03-09")])
+    assert DrawApplier(service).apply_all() == []
+    assert draw_log(store, game.id) == ["2024-03-06", "2024-03-11"]
+
+
+def test_only_draws_expected_after_the_game_started(store: Store, service: GameService) -> None:
+    """The rule: a draw counts when its expected time (20:35 Paris) is after the game's start input, or
+    its creation when it was created running."""
+    created_running = make_running_game(store, 1, started=dt.datetime(2024, 3, 6, 19, 34, tzinfo=dt.UTC))
+    after_the_draw = make_running_game(store, 2, started=dt.datetime(2024, 3, 6, 19, 36, tzinfo=dt.UTC))
+    started_later = make_running_game(store, 3)
+    store.commit(started_later.id, started_later.version, state=started_later.state,
+                 entries=[NewEntry("start", None, 42, {})])
+    with store.engine.begin() as connection:
+        connection.execute(update(LogEntry).where(LogEntry.game_id == started_later.id, LogEntry.kind == "start")
+                           .values(created_at=dt.datetime(2024, 3, 8, tzinfo=dt.UTC)))
+    assert started_at(store, started_later) == dt.datetime(2024, 3, 8, tzinfo=dt.UTC)
+    assert started_at(store, created_running) == dt.datetime(2024, 3, 6, 19, 34, tzinfo=dt.UTC)
+    save_draws(store, [draw("2024-03-04"), draw("2024-03-06"), draw("2024-03-09")])
+    DrawApplier(service).apply_all()
+    assert draw_log(store, created_running.id) == ["2024-03-06", "2024-03-09"]  # 20:35 Paris = 19:35 UTC
+    assert draw_log(store, after_the_draw.id) == ["2024-03-09"]
+    assert draw_log(store, started_later.id) == ["2024-03-09"]
+
+
+def test_paused_games_get_nothing_until_resumed_then_catch_up_in_order(store: Store, service: GameService) -> None:
+    running, paused = make_running_game(store, 1), make_running_game(store, 2)
+    paused = store.commit(paused.id, paused.version, state=paused.state, status="paused",
+                          entries=[NewEntry("pause", None, 42, {})])
+    save_draws(store, [draw("2024-03-06"), draw("2024-03-09")])
+    hooks = RecordingHooks()
+    applier = DrawApplier(service, hooks=hooks)
+    applier.apply_all()
+    assert applier.catch_up(paused.id) == []
+    assert (draw_log(store, running.id), draw_log(store, paused.id)) == (["2024-03-06", "2024-03-09"], [])
+    store.commit(paused.id, paused.version, state=paused.state, status="running",
+                 entries=[NewEntry("resume", None, 42, {})])
+    posts = applier_for(service).catch_up(paused.id)
+    assert [p.draw.date.isoformat() for p in posts] == ["2024-03-06", "2024-03-09"]
+    assert draw_log(store, paused.id) == ["2024-03-06", "2024-03-09"]
+    assert [game_id for game_id, _ in hooks.posts] == [running.id, running.id, paused.id, paused.id]
+
+
+def test_a_manual_entry_stands_in_for_the_evenings_fdj_draw(store: Store, service: GameService) -> None:
+    game = make_running_game(store)
+    manual = draw("2024-03-06", (1, 2, 3, 4, 5), source="manual", chance=None)
+    save_draws(store, [manual])
+    applier = DrawApplier(service)
+    assert [p.draw for p in applier.apply_pending(game, [manual])] == [manual]
+    save_draws(store, [draw("2024-03-06"), draw("2024-03-09")])
+    assert [p.draw.date.isoformat() for p in applier.apply_all()] == ["2024-03-09"]
+    assert draw_log(store, game.id) == ["2024-03-06", "2024-03-09"]
+
+
+def test_a_stale_version_is_retried_on_fresh_state(store: Store, service: GameService,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player's order committed between the read and the draw's commit: the draw is re-applied on top."""
+    game = make_running_game(store)
+    save_draws(store, [draw("2024-03-06")])
+    original = store.commit
+    raced: list[int] = []
+
+    def racing_commit(game_id: int, expected_version: int, **kwargs: object) -> object:
+        if not raced:
+            raced.append(expected_version)
+            current = store.get_game(game_id)
+            assert current is not None
+            original(game_id, current.version, state=current.state, entries=[NewEntry("note", None, 7, {})])
+        return original(game_id, expected_version, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store, "commit", racing_commit)
+    [post] = DrawApplier(service).apply_all()
+    assert [e.kind for e in store.log(game.id)][-2:] == ["note", "draw"]
+    assert post.game.version == game.version + 2
+
+
+def test_an_engine_refusal_writes_nothing_and_other_games_still_get_the_draw(store: Store, service: GameService
+                                                                              ) -> None:
+    """A game whose snapshot is already finished while its row says running: the engine refuses the draw
+    (game_over); nothing is written for it and the next game is not held up."""
+    broken, healthy = make_running_game(store, 1), make_running_game(store, 2)
+    rules = registry.get("spacechess")
+    finished_state = rules.to_json(replace(rules.from_json(broken.state), status="finished", winner=1))
+    broken = store.commit(broken.id, broken.version, state=finished_state, entries=[])
+    save_draws(store, [draw("2024-03-06")])
+    posts = DrawApplier(service).apply_all()
+    assert [p.game.id for p in posts] == [healthy.id]
+    assert store.get_game(broken.id) == broken
+    assert (draw_log(store, broken.id), applied_evenings(store, broken.id)) == ([], [])
+
+
+def test_racing_threads_apply_each_draw_once(store: Store, service: GameService) -> None:
+    """Four pollers at once (threads sharing one Store): every game gets each draw exactly once."""
+    games = [make_running_game(store, channel, seats=False) for channel in range(1, 5)]
+    save_draws(store, [draw("2024-03-06"), draw("2024-03-09")])
+    barrier = threading.Barrier(4)
+    errors: list[BaseException] = []
+    posted: list[int] = []
+
+    def poller() -> None:
+        barrier.wait()
+        try:
+            posted.extend(post.game.id for post in DrawApplier(GameService(store)).apply_all())
+        except BaseException as exc:  # noqa: BLE001 — collected and asserted below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=poller) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert sorted(posted) == sorted(game.id for game in games for _ in range(2))
+    for game in games:
+        assert draw_log(store, game.id) == ["2024-03-06", "2024-03-09"]
