@@ -344,6 +344,16 @@ class FakeDiscord:
                 return self.messages[log.followups[0]]
         return None
 
+    def acknowledged(self, interaction_id: int) -> int | None:
+        """The callback type the bot answered the interaction with (5: deferred), None before it did."""
+        with self._cond:
+            return self.interactions[interaction_id].callback_type
+
+    def channel_messages(self, channel: Channel) -> list[dict[str, Any]]:
+        """The messages of a channel that still exist, oldest first."""
+        with self._cond:
+            return [m for m in self.messages.values() if m["channel_id"] == str(channel.id)]
+
     def followups(self, interaction_id: int) -> list[dict[str, Any]]:
         with self._cond:
             return [self.messages[m] for m in self.interactions[interaction_id].followups]
