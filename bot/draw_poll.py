@@ -18,7 +18,8 @@ from bot.draw_apply import GAME_KIND, DrawApplier, TurnPost
 from bot.store.draws import alert_claim_key, applied_evenings, save_draws, started_at, stored_draws
 from bot.store.repo import GameRecord
 from bot.turn_post import draw_missing_alert
-from draws import DrawSchedule, DrawSource, DrawSourceError, FdjSource, FetchMemo, FileSource
+from draws import DrawSchedule, DrawSourceError, FdjSource, FetchMemo, FileSource
+from draws.sources import DrawSource
 
 log = logging.getLogger("spacechess.draws")
 

@@ -28,6 +28,8 @@ from bot.turn_post import TurnHooks
 log = logging.getLogger("spacechess.scheduler")
 
 NEXT_JOB = "draws-next"
+#: A late poll (the machine slept, the loop was busy) still runs, once, however late it is.
+JOB_OPTIONS = {"misfire_grace_time": None, "coalesce": True}
 RETRY_JOB = "draws-retry"
 
 
@@ -59,7 +61,8 @@ class DrawScheduler:
     def start(self) -> None:
         """Call from inside the running event loop: the first tick runs at once (recovery after a restart),
         in the loop's executor like every later one, so a slow download never blocks the bot."""
-        self.scheduler.add_job(self.tick, "date", run_date=self.clock(), id=NEXT_JOB, replace_existing=True)
+        self.scheduler.add_job(self.tick, "date", run_date=self.clock(), id=NEXT_JOB, replace_existing=True,
+                               **JOB_OPTIONS)
         self.scheduler.start()
 
     def shutdown(self) -> None:
@@ -75,10 +78,12 @@ class DrawScheduler:
     def plan(self, now: dt.datetime) -> None:
         """(Re)place the in-memory jobs: the next expected draw, and a retry while one is awaited."""
         next_draw = self.poller.applier.schedule.next_after(now)
-        self.scheduler.add_job(self.tick, "date", run_date=next_draw, id=NEXT_JOB, replace_existing=True)
+        self.scheduler.add_job(self.tick, "date", run_date=next_draw, id=NEXT_JOB, replace_existing=True,
+                               **JOB_OPTIONS)
         waiting = self.poller.waiting(now)
         if waiting:
-            self.scheduler.add_job(self.tick, "date", run_date=now + self.retry, id=RETRY_JOB, replace_existing=True)
+            self.scheduler.add_job(self.tick, "date", run_date=now + self.retry, id=RETRY_JOB, replace_existing=True,
+                                   **JOB_OPTIONS)
             log.info("draw of %s not found yet: retry in %s", waiting[0].isoformat(), self.retry)
         elif self.scheduler.get_job(RETRY_JOB) is not None:
             self.scheduler.remove_job(RETRY_JOB)
