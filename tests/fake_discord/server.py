@@ -354,10 +354,6 @@ class FakeDiscord:
         with self._cond:
             return [m for m in self.messages.values() if m["channel_id"] == str(channel.id)]
 
-    def followups(self, interaction_id: int) -> list[dict[str, Any]]:
-        with self._cond:
-            return [self.messages[m] for m in self.interactions[interaction_id].followups]
-
     def choices(self, interaction_id: int, *, timeout: float = 15.0) -> list[dict[str, Any]]:
         """The autocomplete suggestions the bot answered (type 8 callback)."""
         return self.wait_until(lambda: self.interactions[interaction_id].choices, timeout=timeout,
