@@ -48,10 +48,12 @@ def line_of_fire(state: GameState, shooter: Character, target: Character) -> Lin
     crossed = tuple(ordered_crossing(shooter.at, target.at))
     perforating = shooter.has("perforating")
     passed: list[str] = []
+    occupants = {c.at: c for c in state.living() if c.at is not None}
+    obstacles = state.game_map.obstacles
     for cell in crossed:
-        if not state.game_map.is_floor(cell):
+        if cell in obstacles:
             return LineOfFire(crossed, tuple(passed), cell)
-        occupant = state.occupant(cell)
+        occupant = occupants.get(cell)
         if occupant is not None:
             if not perforating:
                 return LineOfFire(crossed, tuple(passed), cell)

@@ -8,10 +8,10 @@ engine reads, so a misspelt key is refused instead of silently ignored.
 
 from __future__ import annotations
 
-import copy
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 from engine.core.errors import SetupError
@@ -104,8 +104,12 @@ class ArmourSpec:
 
 
 def _merge(base: dict[str, Any], override: Mapping[str, Any], where: str) -> dict[str, Any]:
-    """Overlay `override` on `base`, refusing keys and value kinds the defaults do not have."""
-    merged = copy.deepcopy(base)
+    """Overlay `override` on `base`, refusing keys and value kinds the defaults do not have.
+
+    Tables the override does not touch are shared with `base`, not copied: the merged table is
+    read-only by convention (the engine never writes to it).
+    """
+    merged = dict(base)
     for key, value in override.items():
         path = f"{where}.{key}"
         if key not in base:
@@ -145,15 +149,14 @@ class Ruleset:
 
     @classmethod
     def from_overrides(cls, overrides: Mapping[str, Any] | None = None, where: str = "rules") -> Ruleset:
+        """Validate and build; equal overrides give the same shared (immutable) object, which keeps
+        reloading a stored state cheap."""
         overrides = _normalise(overrides or {})
-        _merge(DEFAULTS, overrides, where)  # refuse a bad ruleset at setup, not mid-game
-        ruleset = cls(overrides)
-        if ruleset.ap_cap < 1:
-            raise SetupError("bad_rule_value", f"{where}.ap_cap", expected="integer >= 1", got=ruleset.ap_cap)
-        for role in ROLES:
-            if ruleset.base_hp(role) < 1:
-                raise SetupError("bad_rule_value", f"{where}.hp_{role}", expected="integer >= 1", got=0)
-        return ruleset
+        return _ruleset(json.dumps(overrides, sort_keys=True), where)
+
+    def to_json(self) -> dict[str, Any]:
+        """A fresh copy of the overrides: the ruleset object is shared and must stay unchanged."""
+        return _normalise(self.overrides)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Ruleset) and self.table == other.table
@@ -195,3 +198,16 @@ class Ruleset:
 
     def grade_bonus(self, grade: str | None) -> int:
         return self.table["grades"][grade] if grade else 0
+
+
+@lru_cache(maxsize=64)
+def _ruleset(overrides_json: str, where: str) -> Ruleset:
+    overrides = json.loads(overrides_json)
+    _merge(DEFAULTS, overrides, where)  # refuse a bad ruleset at setup, not mid-game
+    ruleset = Ruleset(overrides)
+    if ruleset.ap_cap < 1:
+        raise SetupError("bad_rule_value", f"{where}.ap_cap", expected="integer >= 1", got=ruleset.ap_cap)
+    for role in ROLES:
+        if ruleset.base_hp(role) < 1:
+            raise SetupError("bad_rule_value", f"{where}.hp_{role}", expected="integer >= 1", got=0)
+    return ruleset

@@ -162,7 +162,7 @@ def dump_state(state: GameState) -> dict[str, Any]:
     else:
         map_data = {"name": game_map.name, "text": format_map(game_map)}
     return {
-        "rules": state.rules.overrides,
+        "rules": state.rules.to_json(),
         "map": map_data,
         "status": state.status,
         "turn": state.turn,
