@@ -1,0 +1,106 @@
+"""`spacechess draws import|list|fetch` on the configured database (SPACECHESS_DATABASE_URL here)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from bot.store import Store
+from bot.store.draws import stored_draws
+from draws import parse_path
+from tests.bot.draws.games import make_running_game
+
+DATA = Path(__file__).resolve().parents[2] / "draws" / "data"
+OLD_LOTO = DATA / "loto_1976_slice.csv"  # two draws an evening, complementary numbers
+NEW_LOTO = DATA / "loto_2019_numero7_slice.csv"
+
+
+@pytest.fixture
+def database(sqlite_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> str:
+    monkeypatch.setenv("SPACECHESS_DATABASE_URL", sqlite_url)
+    monkeypatch.delenv("SPACECHESS_CONFIG", raising=False)
+    monkeypatch.chdir(tmp_path)  # no stray ./config.toml
+    return sqlite_url
+
+
+def stored(url: str) -> list:
+    store = Store(url)
+    try:
+        return stored_draws(store)
+    finally:
+        store.close()
+
+
+def test_import_is_idempotent_and_reports_progress(database: str, capsys: pytest.CaptureFixture[str]) -> None:
+    total = len(parse_path(OLD_LOTO)) + len(parse_path(NEW_LOTO))
+    assert main(["draws", "import", str(OLD_LOTO), str(NEW_LOTO)]) == 0
+    out, err = capsys.readouterr()
+    assert out.strip() == f"{total} draw(s) read, {total} new, 0 already stored"
+    assert f"{NEW_LOTO.name}: [" in err and err.rstrip().endswith("]" + f" {len(parse_path(NEW_LOTO))}/"
+                                                                   f"{len(parse_path(NEW_LOTO))}")
+    assert main(["draws", "import", str(NEW_LOTO)]) == 0
+    assert capsys.readouterr().out.strip().endswith(", 0 new, " + f"{len(parse_path(NEW_LOTO))} already stored")
+    assert len(stored(database)) == total
+
+
+def test_a_bad_file_anywhere_imports_nothing(database: str, tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.csv"
+    lines = NEW_LOTO.read_text(encoding="utf-8").splitlines()
+    bad.write_text("\n".join([lines[0], lines[1].replace(";14;", ";99;", 1)]) + "\n", encoding="utf-8")
+    assert main(["draws", "import", str(NEW_LOTO), str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert "bad.csv, line 2" in err and "nothing was imported" in err
+    assert main(["draws", "import", str(tmp_path / "missing.zip")]) == 1
+    assert "cannot read" in capsys.readouterr().err
+    assert stored(database) == []
+
+
+def test_list_json_one_object_per_line_in_draw_order(database: str, capsys: pytest.CaptureFixture[str]) -> None:
+    main(["draws", "import", str(OLD_LOTO)])
+    capsys.readouterr()
+    assert main(["draws", "list", "--json", "--last", "3"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    expected = sorted(parse_path(OLD_LOTO), key=lambda d: d.key)[-3:]
+    assert lines == [
+        {"date": d.date.isoformat(), "index": d.index, "numbers": list(d.numbers),
+         "complementary": d.complementary, "chance": d.chance}
+        for d in expected
+    ]
+    assert main(["draws", "list"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == len(parse_path(OLD_LOTO))
+
+
+def test_fetch_polls_the_configured_file_source_once(database: str, tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "bot.toml"
+    config.write_text(f'[draws]\nsource = "file"\nfile = "{NEW_LOTO}"\n', encoding="utf-8")
+    assert main(["draws", "fetch", "--config", str(config)]) == 0
+    count = len(parse_path(NEW_LOTO))
+    assert capsys.readouterr().out.strip() == f"{count} draw(s) fetched from {NEW_LOTO}, {count} new"
+    assert main(["draws", "fetch", "--config", str(config)]) == 0
+    assert capsys.readouterr().out.strip().endswith(", 0 new")
+    manual = tmp_path / "manual.toml"
+    manual.write_text('[draws]\nsource = "manual"\n', encoding="utf-8")
+    assert main(["draws", "fetch", "--config", str(manual)]) == 1
+    assert "nothing to fetch" in capsys.readouterr().err
+
+
+def test_fetch_apply_prints_the_turn_posts(database: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    newest = max(parse_path(NEW_LOTO), key=lambda d: d.key)
+    store = Store(database)
+    try:
+        game = make_running_game(store, started=dt.datetime.combine(newest.date, dt.time(0), dt.UTC))
+    finally:
+        store.close()
+    config = tmp_path / "bot.toml"
+    config.write_text(f'[bot]\nlanguage = "en"\n[draws]\nsource = "file"\nfile = "{NEW_LOTO}"\n', encoding="utf-8")
+    assert main(["draws", "fetch", "--apply", "--config", str(config)]) == 0
+    out = capsys.readouterr().out
+    assert f"[{game.name}]" in out
+    assert f"Loto draw of {newest.date.isoformat()}: {' '.join(map(str, newest.numbers))}" in out
+    assert out.strip().endswith("1 turn post(s)")
