@@ -17,14 +17,17 @@ START_TIMEOUT = 60.0
 _BOT_ENV = ("SPACECHESS_TOKEN", "SPACECHESS_DATABASE_URL", "SPACECHESS_CONFIG")
 
 
-def write_config(folder: Path, fake: FakeDiscord) -> Path:
-    """A config whose database is a SQLite file in `folder` and whose Discord is `fake`."""
+def write_config(folder: Path, fake: FakeDiscord, *, guild_sync: bool = False) -> Path:
+    """A config whose database is a SQLite file in `folder` and whose Discord is `fake`; with
+    `guild_sync` the commands are synced to the fake's server instead of globally."""
     config = folder / "config.toml"
+    guild_ids = [fake.guild.id] if guild_sync else []
     config.write_text(
         f"""
 [bot]
 token = "fake-token"
 language = "fr"
+guild_ids = {guild_ids}
 api_base = "{fake.api_base}"
 gateway_url = "{fake.gateway_url}"
 

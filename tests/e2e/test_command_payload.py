@@ -10,8 +10,10 @@ import sys
 import pytest
 
 from bot.discord_adapter.payload import command_payload
-from tests.e2e.botproc import REPO_ROOT
+from tests.e2e.botproc import REPO_ROOT, BotProcess, write_config
 from tests.e2e.discord_limits import LOCALES, is_valid_name, problems
+from tests.e2e.table import Table
+from tests.fake_discord.server import FakeDiscord
 
 
 @pytest.fixture(scope="module")
@@ -101,3 +103,19 @@ def test_the_printed_payload_is_the_one_the_bot_synced(fake, bot):
     )
     (sync,) = [c for c in fake.calls_to("PUT", r"/applications/\d+/commands") if c.status == 200]
     assert json.loads(printed.stdout) == sync.json
+
+
+def test_a_server_sync_sends_the_same_payload_to_the_server_route(tmp_path):
+    """With `guild_ids` the bot PUTs to /applications/{app}/guilds/{guild}/commands, and the server's
+    commands then answer interactions."""
+    with FakeDiscord() as fake:
+        bot = BotProcess(fake, write_config(tmp_path, fake, guild_sync=True))
+        try:
+            bot.start()
+            (sync,) = fake.calls_to("PUT", rf"/applications/\d+/guilds/{fake.guild.id}/commands")
+            assert sync.json == command_payload()
+            assert fake.calls_to("PUT", r"/applications/\d+/commands") == []
+            table = Table(fake, bot, fake.add_channel("guild-commands"))
+            table.refused(fake.add_member("visitor"), "game info", "error.no_game_here")
+        finally:
+            bot.stop()
