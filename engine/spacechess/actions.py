@@ -155,6 +155,7 @@ def do_shoot(state: GameState, shooter: Character, order: Order) -> Result:
         id=shooter.id,
         target=target.id,
         weapon=shooter.weapon,
+        damage=state.rules.weapons[shooter.weapon].damage,
         to=format_cell(target.at),
         line=[format_cell(c) for c in line.crossed],
         hits=victims,

@@ -15,16 +15,17 @@ from engine.core.protocol import Event
 EVENT_KINDS: dict[str, str] = {
     # -- orders -------------------------------------------------------------------------------
     "moved": "id, from, to, path (cells entered, in order), cells (len(path)), cost (AP), ap (left)",
-    "shot": "id, target, weapon, from, to, line (cells crossed), hits (ids hit, in order), ap (left)",
+    "shot": "id, target, weapon, damage (before armour), from, to, line (cells crossed), hits (ids hit, in order), ap (left)",
     "damaged": "id, amount (after armour, may be 0), hp (left), cause (shot | grenade | airstrike), by",
     "died": "id, at (the cell it left), cause (shot | grenade | airstrike | gm), by (id or null)",
     "grenade": "id, cell (named top-left cell), area (4 cells), hits (ids), ap (left)",
-    "airstrike": "id, cell, direction, area (4 cells), hits (ids), cost, ap (left)",
+    "airstrike": "id, power (airstrike), cell, direction, area (4 cells), hits (ids), cost, ap (left)",
     "ability": "id, ability (vehicle | rage): active until the next draw, which the user skips",
     "friendship": "id, target, given (AP given), received (AP the target gained), lost (over the cap)",
     "ap_overflow": "id, lost (AP above the cap that vanished), source (friendship | pickup)",
     "power": (
-        "id, power, cost, ap (left), plus per power: encourage/hack: team (the team affected); "
+        "id, power, cost, ap (left), plus per power (the air strike has its own kind): "
+        "encourage/hack: team (the general's team); "
         "heal: target, healed, hp; intimidate/teleport: target, from, to"
     ),
     "pickup_taken": "id, at, pickup ({at, kind, item|weapon|amount}), gained (AP/HP actually added), dropped",

@@ -151,6 +151,7 @@ def do_power(state: GameState, general: Character, order: Order) -> Result:
     if general.ap < cost:
         raise OrderError("not_enough_ap", need=cost, have=general.ap)
     state = state.with_character(replace(general, ap=general.ap - cost))
-    announced = event("power", id=general.id, power=order.verb, cost=cost, ap=general.ap - cost, **details)
+    kind = "airstrike" if order.verb == "airstrike" else "power"
+    announced = event(kind, id=general.id, power=order.verb, cost=cost, ap=general.ap - cost, **details)
     state, events = effect(state)
     return state, [announced, *events]

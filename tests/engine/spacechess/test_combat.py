@@ -130,3 +130,10 @@ def test_sc28_death_frees_the_cell_and_silences_the_dead(sc) -> None:
     assert sc.refused(outcome.state, "order", "v", {"text": "move A4"}).code == "dead"
     assert sc.refused(outcome.state, "order", "k", {"text": "shoot v"}).code == "dead"
     assert sc.view_of(sc.play(outcome.state, "k", "move A3").state, "k")["at"] == "A3"
+
+
+def test_sc4_diagonals_count_one_for_ranges_and_adjacency(sc) -> None:
+    state = sc.build(sc.general("g", 1, "C3", ap=9), sc.soldier("d", 2, "D4"), sc.soldier("far", 2, "H8"))
+    assert sc.play(state, "g", "shoot d").events[1].params["amount"] == 6
+    sniper = sc.build(sc.soldier("s", 1, "A1", weapon="sniper", items=["grenades", "vigour"], ap=9), sc.soldier("t", 2, "H8"))
+    assert sc.play(sniper, "s", "shoot t").events[0].params["line"] == ["B2", "C3", "D4", "E5", "F6", "G7"]

@@ -120,3 +120,13 @@ def test_sc33_pickup_rules_when_a_move_ends_there(sc) -> None:
     general = sc.play(state, "g", "move H2")
     assert general.events[-1].params["reason"] == "general"
     assert len(general.state.pickups) == 3
+
+
+def test_sc9_pickup_only_equipment_needs_the_ruleset_option(sc) -> None:
+    loadout = {**LOADOUT, "weapon": "grizzly_bolter", "items": ["psycho_brain", "reserve_magazines"], "grade": None}
+    state = apply(lobby(), "join", {"id": "a", "team": 1, "role": "soldier"}).state
+    error = sc.refused(state, "equip", None, {"id": "a", **loadout})
+    assert (error.params["field"], error.params["reason"]) == ("weapon", "pickup_only")
+    allowed = SPACECHESS.setup({"phase": "setup", "map": MAP, "rules": {"loadout_pickups": True}})
+    allowed = apply(allowed, "join", {"id": "a", "team": 1, "role": "soldier"}).state
+    assert SPACECHESS.view(apply(allowed, "equip", {"id": "a", **loadout}).state)["characters"]["a"]["weapon"] == "grizzly_bolter"
