@@ -31,7 +31,9 @@ DIRECT_REPLY_SECONDS = 2.0
 
 def context_of(interaction: discord.Interaction) -> Context:
     user = interaction.user
-    roles = frozenset(r.id for r in getattr(user, "roles", ()))
+    # The role ids of the interaction's own member payload: `Member.roles` keeps only the roles of a
+    # cached guild, so a GM role holder would be refused while the guild is not (yet) cached.
+    roles = frozenset(getattr(user, "_roles", ()))
     perms = interaction.permissions
     return Context(
         user_id=user.id,
@@ -91,10 +93,20 @@ class GameBot(discord.Client):
         self.settings = settings
         self.tree = app_commands.CommandTree(self)
         self.workers = asyncio.Semaphore(settings.render.workers)
+        #: how long a command may run before the bot defers (an attribute so tests can force deferral)
+        self.direct_reply_seconds = DIRECT_REPLY_SECONDS
 
     async def setup_hook(self) -> None:
+        await self.install_commands()
+        await self.sync_commands()
+
+    async def install_commands(self) -> None:
+        """The translator, the command groups and the persistent buttons: everything but the network."""
         await install_commands(self.tree, self.run_command, self.complete)
         self.add_dynamic_items(CommandButton)
+
+    async def sync_commands(self) -> None:
+        """Publish the commands: to each configured server (instant), else globally."""
         if self.settings.bot.guild_ids:
             for guild_id in self.settings.bot.guild_ids:
                 guild = discord.Object(id=guild_id)
@@ -115,7 +127,7 @@ class GameBot(discord.Client):
         options = {k: await self._option(v) for k, v in options.items()}
         task = asyncio.ensure_future(self._call(ctx, path, options))
         try:
-            reply = await asyncio.wait_for(asyncio.shield(task), timeout=DIRECT_REPLY_SECONDS)
+            reply = await asyncio.wait_for(asyncio.shield(task), timeout=self.direct_reply_seconds)
             deferred = False
         except TimeoutError:
             await interaction.response.defer(thinking=True)

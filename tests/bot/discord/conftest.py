@@ -1,0 +1,32 @@
+"""Fixtures for the in-process adapter tests: a recorder over Discord's REST API and a logged-in bot."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+from discord.webhook.async_ import AsyncWebhookAdapter
+
+from bot.service import GameService
+from bot.store import Store
+from tests.bot.discord.harness import BotHarness, DiscordRecorder
+
+
+@pytest.fixture
+def recorder(monkeypatch: pytest.MonkeyPatch) -> DiscordRecorder:
+    """Every webhook request (interaction responses, followups, @original) goes to the recorder."""
+    recording = DiscordRecorder()
+    monkeypatch.setattr(AsyncWebhookAdapter, "request", recording.webhook_request)
+    return recording
+
+
+@pytest.fixture
+def service(sqlite_store: Store) -> GameService:
+    return GameService(sqlite_store, seed_source=lambda: 99)
+
+
+@pytest.fixture
+async def harness(service: GameService, recorder: DiscordRecorder) -> AsyncIterator[BotHarness]:
+    async with BotHarness(service, recorder) as running:
+        running.bot.direct_reply_seconds = 60.0  # answer directly: deferral has tests of its own
+        yield running

@@ -1,0 +1,212 @@
+"""Slash commands end to end inside the process: raw interaction in, the REST calls the bot made out.
+
+Each test plays what a member does on Discord and checks what Discord received: the callback type,
+the ephemeral flag (64) of refusals, the files, the buttons and what clicking them does.
+"""
+
+from __future__ import annotations
+
+import json
+
+from bot.service.commands import table
+from tests.bot.discord.harness import CHANNEL_MESSAGE, PNG_SIGNATURE, BotHarness, Exchange
+from tests.bot.discord.lobby import (
+    ANN,
+    BOB,
+    CID,
+    DEE,
+    EVE,
+    GM,
+    GM_ROLE,
+    ROLE_HOLDER,
+    accepted,
+    lobby,
+    run,
+    running,
+)
+from tests.bot.discord.payloads import CHANNEL_ID, GUILD_ID, Role, Upload, autocomplete, click, slash
+
+
+def refused(exchange: Exchange, text: str) -> Exchange:
+    """The exchange, after checking the bot refused privately with `text` in the reply."""
+    assert exchange.refused, (exchange.kinds(), exchange.text)
+    assert text in exchange.text, exchange.text
+    return exchange
+
+
+def _required_value(kind: str, choices: tuple[str, ...], minimum: int | None) -> object:
+    """A value Discord's client would accept for a required option of this kind."""
+    if choices:
+        return choices[0]
+    return {"integer": minimum or 1, "boolean": True, "user": ANN, "role": GM_ROLE,
+            "attachment": Upload("setup.json", b"{}")}.get(kind, "A1")
+
+
+async def test_every_command_of_the_table_is_reachable_and_answers(harness: BotHarness, recorder) -> None:
+    """Smoke: each command, with its required options only, gets exactly one message response."""
+    await lobby(harness)
+    for path, cmd in sorted(table().items()):
+        options = {o.name: _required_value(o.type, o.choices, o.min_value) for o in cmd.options if o.required}
+        for value in options.values():
+            if isinstance(value, Upload):
+                recorder.uploads[value.url] = value.data
+        exchange = await harness.interact(slash(path, GM, options))
+        callbacks = [c for c in exchange.calls if c.is_callback]
+        assert [c.callback_type for c in callbacks] == [CHANNEL_MESSAGE], (path, exchange.kinds())
+        assert callbacks[0].content and len(callbacks[0].content) <= 2000, path
+
+
+async def test_gm_create_is_refused_privately_to_a_member_without_manage_server(harness: BotHarness) -> None:
+    exchange = refused(await run(harness, EVE, "gm create", kind="spacechess", name="Orion"),
+                       "Only game masters can use this command.")
+    assert exchange.messages[0].body["data"]["flags"] == 64
+    assert harness.bot.service.store.game_in_channel(GUILD_ID, CHANNEL_ID) is None
+
+
+async def test_gm_create_by_a_manager_is_public_and_the_kind_autocompletes(harness: BotHarness) -> None:
+    created = accepted(await run(harness, GM, "gm create", kind="spacechess", name="Orion"))
+    assert created.kinds() == ["callback:4"] and "Game **Orion** (spacechess) created" in created.text
+    choices = (await harness.interact(autocomplete("gm create", GM, "kind", "sp", {"name": "x"}))).choices
+    assert choices == [{"name": "spacechess", "value": "spacechess"}]
+
+
+async def test_the_gm_role_set_by_gm_settings_makes_its_holder_a_gm(harness: BotHarness) -> None:
+    """The role option (type 8) travels as an id; the holder's roles come from the member payload."""
+    refused(await run(harness, ROLE_HOLDER, "gm create", kind="spacechess", name="Orion"), "Only game masters")
+    settings = await run(harness, GM, "gm settings", gm_role=GM_ROLE, language="en")
+    assert settings.refused and f"GM role: {GM_ROLE.id}" in settings.text  # settings are private
+    accepted(await run(harness, ROLE_HOLDER, "gm create", kind="spacechess", name="Orion"))
+    refused(await run(harness, GM, "gm settings", gm_role=Role(1, "x"), pings="nobody"), "")
+
+
+async def test_game_join_and_its_refusals(harness: BotHarness) -> None:
+    refused(await run(harness, ANN, "game join", name="Ann", team="1", role="general"), "There is no game")
+    accepted(await run(harness, GM, "gm create", kind="spacechess", name="Orion"))
+    joined = accepted(await run(harness, ANN, "game join", name="Ann", team="1", role="general"))
+    assert f"<@{ANN.id}> joins the game as **Ann**" in joined.text
+    refused(await run(harness, ANN, "game join", name="Ann2", team="2", role="general"), "already")
+    refused(await run(harness, BOB, "game join", name="Bo", team="1", role="general"), "")
+    assert len(harness.bot.service.store.seats(1)) == 1
+
+
+async def test_sc_equip_and_deploy_with_their_refusals(harness: BotHarness) -> None:
+    accepted(await run(harness, GM, "gm create", kind="spacechess", name="Orion"))
+    refused(await run(harness, CID, "sc equip", card1=1, card2=2), "not playing")
+    accepted(await run(harness, CID, "game join", name="Cid", team="1", role="soldier"))
+    accepted(await run(harness, CID, "sc equip", card1=5, card2=6, weapon="sniper", armour="light",
+                       item1="grenades", item2="scope", ability="rage"))
+    refused(await run(harness, CID, "sc deploy", cell="Z99"), "")
+    refused(await run(harness, CID, "sc deploy", cell="L43"), "")  # the other team's side
+    accepted(await run(harness, CID, "sc deploy", cell="L2"))
+
+
+async def test_gm_start_lists_what_is_missing(harness: BotHarness) -> None:
+    accepted(await run(harness, GM, "gm create", kind="spacechess", name="Orion"))
+    accepted(await run(harness, ANN, "game join", name="Ann", team="1", role="general"))
+    exchange = refused(await run(harness, GM, "gm start"), "The game cannot start yet; missing:")
+    assert "general" in exchange.text
+
+
+async def test_gm_start_posts_the_board(harness: BotHarness) -> None:
+    await lobby(harness)
+    started = accepted(await run(harness, GM, "gm start"))
+    assert started.files and started.files[0][1].startswith(PNG_SIGNATURE)
+
+
+async def test_a_costly_move_is_previewed_then_applied_by_its_button_once(harness: BotHarness) -> None:
+    await running(harness)
+    accepted(await run(harness, GM, "gm set", character="Cid", ap=9, reason="test"))
+    preview = await run(harness, CID, "sc move", to="L6")
+    assert preview.refused and "Move to L6" in preview.text  # previews are private
+    message, custom_id = preview.button()
+    assert json.loads(custom_id.removeprefix("cmd:"))["c"] == "sc move"
+    moved = accepted(await harness.interact(click(message, custom_id, CID)))
+    assert moved.kinds() == ["callback:4"] and moved.files[0][1].startswith(PNG_SIGNATURE)
+    refused(await harness.interact(click(message, custom_id, CID)), "The game changed since this confirmation")
+
+
+async def test_sc_order_applies_text_orders_and_refuses_bad_ones(harness: BotHarness) -> None:
+    await running(harness)
+    accepted(await run(harness, GM, "gm set", character="Cid", ap=5, reason="test"))
+    before = harness.bot.service.store.game_in_channel(GUILD_ID, CHANNEL_ID)
+    refused(await run(harness, CID, "sc order", text="dance wildly"), "")
+    assert harness.bot.service.store.game_in_channel(GUILD_ID, CHANNEL_ID).version == before.version
+    accepted(await run(harness, CID, "sc order", text="move L3"))
+    refused(await run(harness, EVE, "sc order", text="move L3"), "not playing")
+
+
+async def test_sc_shoot_autocompletes_at_most_25_targets(harness: BotHarness) -> None:
+    await running(harness)
+    accepted(await run(harness, GM, "gm set", character="Cid", ap=5, reason="test"))
+    choices = (await harness.interact(autocomplete("sc shoot", CID, "target", ""))).choices
+    assert 1 <= len(choices) <= 25
+    assert {c["name"] for c in choices} == {"Ann"}  # SC-20: allies may be shot; enemies are out of range
+    assert (await harness.interact(autocomplete("sc shoot", EVE, "target", ""))).choices == []
+    refused(await run(harness, CID, "sc shoot", target="Nobody"), "")
+
+
+async def test_game_board_sends_a_png(harness: BotHarness) -> None:
+    await running(harness)
+    board = accepted(await run(harness, ANN, "game board"))
+    (name, data), = board.files
+    assert name.endswith(".png") and data.startswith(PNG_SIGNATURE)
+    assert board.calls[0].body["data"]["attachments"][0]["filename"] == name
+
+
+async def test_game_sheet_shows_a_card_and_refuses_unknown_characters(harness: BotHarness) -> None:
+    await running(harness)
+    sheet = accepted(await run(harness, ANN, "game sheet", character="cid"))
+    assert sheet.files[0][0] == "sheet-Cid.png" and sheet.files[0][1].startswith(PNG_SIGNATURE)
+    assert "sniper" in sheet.text
+    refused(await run(harness, ANN, "game sheet", character="Zed"), "Zed")
+    refused(await run(harness, EVE, "game sheet"), "not playing")
+
+
+async def test_gm_undo_asks_with_a_button_and_the_click_undoes(harness: BotHarness) -> None:
+    await running(harness)
+    accepted(await run(harness, GM, "gm set", character="Cid", ap=5, reason="test"))
+    accepted(await run(harness, CID, "sc order", text="move L3"))
+    refused(await run(harness, CID, "gm undo"), "Only game masters")
+    ask = await run(harness, GM, "gm undo")
+    assert ask.refused and "move L3" in ask.text
+    message, custom_id = ask.button()
+    refused(await harness.interact(click(message, custom_id, CID)), "Only game masters")
+    accepted(await harness.interact(click(message, custom_id, GM)))
+    sheet = await run(harness, CID, "game sheet")
+    assert "L2" in sheet.text
+
+
+async def test_gm_export_sends_the_game_as_a_json_file_and_gm_import_reads_it(harness: BotHarness,
+                                                                              recorder) -> None:
+    await running(harness)
+    exported = await run(harness, GM, "gm export")
+    assert exported.refused  # private: the log names every player's orders
+    (name, data), = exported.files
+    document = json.loads(data)
+    assert name.endswith(".json") and set(document["view"]["characters"]) == {"Ann", "Bob", "Cid", "Dee"}
+    upload = Upload(name, data)
+    recorder.uploads[upload.url] = data
+    imported = accepted(await harness.interact(slash("gm import", GM, {"file": upload}, channel_id=CHANNEL_ID + 1)))
+    assert "Orion" in imported.text
+    copy = harness.bot.service.store.game_in_channel(GUILD_ID, CHANNEL_ID + 1)
+    assert copy.state == harness.bot.service.store.game_in_channel(GUILD_ID, CHANNEL_ID).state
+
+
+async def test_gm_kick_takes_a_member_option_and_confirms_with_a_button(harness: BotHarness) -> None:
+    await lobby(harness)
+    ask = await run(harness, GM, "gm kick", user=DEE)
+    assert ask.refused and "Dee" in ask.text
+    message, custom_id = ask.button()
+    kicked = accepted(await harness.interact(click(message, custom_id, GM)))
+    assert "Dee" in kicked.text
+    refused(await run(harness, GM, "gm kick", user=DEE), "")
+    assert {s.actor for s in harness.bot.service.store.seats(1)} == {"Ann", "Bob", "Cid"}
+
+
+async def test_game_help_lists_every_command_within_discord_limits(harness: BotHarness) -> None:
+    helped = await run(harness, BOB, "game help")
+    assert helped.refused  # private
+    assert all(len(c.content) <= 2000 for c in helped.messages)
+    for path in table():
+        assert f"`/{path}`" in helped.text
+
