@@ -45,6 +45,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     _draws_parser(sub)
 
+    demo = sub.add_parser("demo", help="play a short Space Chess game on real past FDJ draws and write its images")
+    demo.add_argument("--out", type=Path, default=Path("demo-out"), help="folder for the images (default ./demo-out)")
+    demo.add_argument("--lang", choices=("fr", "en"), help="reply language (default: French)")
+
     commands = sub.add_parser("commands", help="show the slash commands the bot registers on Discord")
     commands.add_argument("--json", action="store_true", help="print the exact JSON payload synced to Discord")
     return parser
@@ -57,6 +61,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _scenario(args)
         if args.command == "commands":
             return _commands(args)
+        if args.command == "demo":
+            from bot.demo import run_demo
+
+            return 1 if run_demo(args.out, args.lang) else 0
         from bot.app import settings_from, setup_logging
 
         settings = settings_from(args.config)

@@ -2,7 +2,8 @@
 
 A line reads ``[in CHANNEL] [as USER] /group sub option:value option:"quoted value"``; ``in`` and
 ``as`` stick to later lines until changed, ``#`` starts a comment. Attachment options take a file
-path. Names become stable ids (a hash), so a SQLite file keeps working across console sessions.
+path; member options take ``@name``. ``click [N]`` presses the N-th button (default 1) of the last
+reply that had buttons, as the current user — what a click does on Discord. Names become stable ids (a hash), so a SQLite file keeps working across console sessions.
 Everything else is the service layer's: this module only parses lines and prints replies.
 """
 
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.i18n import translate
-from bot.service import Attachment, Context, GameService, Reply, Visibility
+from bot.service import Attachment, Button, Context, GameService, Reply, Visibility
 from bot.service.commands import table
 
 CONSOLE_GUILD = 1
@@ -101,6 +102,7 @@ class Console:
     stream: TextIO = field(default_factory=lambda: sys.stdout)
     _names: dict[int, str] = field(default_factory=dict)
     _image_count: int = 0
+    _buttons: tuple[Button, ...] = ()
 
     def context(self) -> Context:
         user_id = stable_id("user", self.user)
@@ -136,13 +138,21 @@ class Console:
                 return True
         ctx = self.context()
         try:
-            parsed = parse_command(line, self.base_dir)
+            parsed = self._click(line) if line.split()[0].lower() == "click" else parse_command(line, self.base_dir)
         except LineError as err:
             self._print(f"! {translate(err.key, self.service.language(ctx), err.params)}")
             return False
         reply = self.service.handle(ctx, parsed.command, parsed.options)
         self.show(ctx, reply)
         return reply.ok
+
+    def _click(self, line: str) -> ParsedLine:
+        words = line.split()
+        number = words[1] if len(words) > 1 else "1"
+        if not number.isdigit() or not 1 <= int(number) <= len(self._buttons):
+            raise LineError("console.no_such_button", number=number, count=len(self._buttons))
+        button = self._buttons[int(number) - 1]
+        return ParsedLine(button.command, dict(button.options))
 
     def run_lines(self, lines: Iterable[str]) -> int:
         """Run a script; the number of refused lines."""
@@ -153,6 +163,8 @@ class Console:
         prefix = "! " if not reply.ok else ("(only you) " if reply.visibility is Visibility.PRIVATE else "")
         for message in reply.messages:
             self._print(prefix + self._names_for_ids(translate(message.key, language, message.params)))
+        if reply.buttons:
+            self._buttons = reply.buttons
         for button in reply.buttons:
             label = translate(button.label.key, language, button.label.params)
             opts = " ".join(f"{k}:{shlex.quote(str(v))}" for k, v in button.options.items())

@@ -25,6 +25,7 @@ KIND = SPACECHESS_PRESENTER.kind
 CONFIRM_COST = 3  # a move costing this much AP or more asks for a confirmation
 DIRECTIONS = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
 LOADOUT_WEAPONS = tuple(w for w in WEAPONS if w != "chainsword")
+PICKUP_DROPS = tuple(i for i in ITEMS if i != "grade") + LOADOUT_WEAPONS
 
 
 def seat(svc: GameService, ctx: Context) -> tuple[GameRecord, str]:
@@ -75,10 +76,12 @@ def sc_deploy(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     return setup_input(svc, ctx, "deploy", {"at": opts["cell"]})
 
 
-@command("sc move", Option("to", required=True, max_length=8), Option("confirm", "integer"))
+@command("sc move", Option("to", required=True, max_length=8), Option("drop", choices=PICKUP_DROPS),
+         Option("confirm", "integer"))
 def sc_move(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    """A move; `drop` names the item (or weapon) left behind to take a pickup at the end (SC-33)."""
     game, actor = seat(svc, ctx)
-    text = f"move {opts['to']}"
+    text = f"move {opts['to']}" + (f" drop {opts['drop']}" if "drop" in opts else "")
     if "confirm" in opts:
         if opts["confirm"] != game.version:
             raise ServiceError("error.stale_confirmation")
@@ -90,7 +93,7 @@ def sc_move(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     if moved.params["cost"] < CONFIRM_COST:
         return play(svc, ctx, text)
     button = Button(Message("button.confirm_move", {"cost": moved.params["cost"]}), "sc move",
-                    {"to": opts["to"], "confirm": game.version})
+                    {**opts, "confirm": game.version})
     message = Message("sc.move.preview", {"path": moved.params["path"], "cost": moved.params["cost"],
                                           "to": moved.params["to"]})
     return Reply((message,), visibility=Visibility.PRIVATE, buttons=(button,))

@@ -132,3 +132,13 @@ def test_cli_reports_a_bad_config_file(tmp_path, capsys):
     assert main(["db", "upgrade", "--config", str(config)]) == 2
     err = capsys.readouterr().err
     assert str(config) in err and "bot.language" in err
+
+
+def test_click_presses_a_button_of_the_last_reply(console):
+    console.run_lines(["/gm create kind:tally name:Demo", "as alice /game join name:Alice"])
+    assert not console.run_line("as gm click")  # no button yet
+    assert "no button 1 to click" in output(console)
+    console.run_line("/gm undo")
+    assert console.run_line("click 1")
+    assert "Undone: 1 action(s)." in output(console)
+    assert not console.run_line("click 2")
