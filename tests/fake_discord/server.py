@@ -16,23 +16,22 @@ import re
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from aiohttp import WSMsgType, web
 
 from tests.fake_discord import interactions
-from tests.fake_discord.payloads import (
-    EPHEMERAL,
-    LOADING,
-    MEMBER,
-    Channel,
-    Guild,
-    Member,
-    User,
-    attachment,
-    message,
-    snowflake,
+from tests.fake_discord.messages import MessageStore
+from tests.fake_discord.payloads import EPHEMERAL, LOADING, MEMBER, Channel, Guild, Member, User, snowflake
+from tests.fake_discord.records import (
+    BODY,
+    FILES,
+    ApiError,
+    Call,
+    Fault,
+    InteractionLog,
+    UploadedFile,
+    json_response,
 )
 
 API_PREFIX = "/api/v10"
@@ -42,71 +41,6 @@ DEFAULT_SIZE_LIMIT = 10 * 1024 * 1024
 HEARTBEAT_MS = 41_250
 
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class UploadedFile:
-    field: str
-    filename: str
-    content_type: str
-    data: bytes
-
-
-#: A request's decoded body and uploaded files, read once by the recording middleware.
-BODY = web.RequestKey("body", object)
-FILES = web.RequestKey("files", tuple)
-
-
-@dataclass(frozen=True)
-class Call:
-    """One REST request as the fake received it, with the status it answered."""
-
-    method: str
-    path: str  # after /api/v10
-    query: Mapping[str, str]
-    json: Any
-    files: tuple[UploadedFile, ...]
-    status: int
-
-    def matches(self, method: str, pattern: str) -> bool:
-        return self.method == method and re.fullmatch(pattern, self.path) is not None
-
-
-@dataclass
-class Fault:
-    """Answer the next `left` matching requests with `status` instead of serving them."""
-
-    method: str
-    pattern: str
-    status: int
-    retry_after: float
-    left: int
-
-
-@dataclass
-class InteractionLog:
-    """What the bot did with one interaction: its callback, the messages it created or edited."""
-
-    payload: dict[str, Any]
-    callback_type: int | None = None
-    original_id: int | None = None
-    original_deleted: bool = False
-    followups: list[int] = field(default_factory=list)
-    choices: list[dict[str, Any]] | None = None
-
-
-class ApiError(Exception):
-    def __init__(self, status: int, code: int, text: str) -> None:
-        super().__init__(text)
-        self.status = status
-        self.code = code
-        self.text = text
-
-
-def _json_response(data: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> web.Response:
-    # discord.py decodes JSON only when the Content-Type is exactly application/json (no charset)
-    all_headers = {"Content-Type": "application/json", **(headers or {})}
-    return web.Response(body=json.dumps(data).encode(), status=status, headers=all_headers)
 
 
 class FakeDiscord:
@@ -120,12 +54,11 @@ class FakeDiscord:
         self.guild = Guild(guild_id, "Fake server", self.owner.id, channels=[Channel(snowflake(), "general", guild_id)])
         self.guild.members.append(Member(self.owner))
         self.size_limit = size_limit
+        self.store = MessageStore(self.bot_user, guild_id, lambda: self.base_url, size_limit)
         self.calls: list[Call] = []
-        self.messages: dict[int, dict[str, Any]] = {}
         self.interactions: dict[int, InteractionLog] = {}
         self.commands: dict[int | None, list[dict[str, Any]]] = {}  # None: global, else a guild id
         self.identifies: list[dict[str, Any]] = []
-        self._files: dict[int, bytes] = {}
         self._faults: list[Fault] = []
         self._cond = threading.Condition()
         self._loop = asyncio.new_event_loop()
@@ -268,14 +201,12 @@ class FakeDiscord:
 
     def host_attachment(self, filename: str, data: bytes, content_type: str = "text/plain") -> dict[str, Any]:
         """Upload a file to the fake CDN, as a Discord client does before sending an attachment option."""
-        attachment_id = snowflake()
         with self._cond:
-            self._files[attachment_id] = data
-        return attachment(attachment_id, filename, data, self._cdn_url(attachment_id, filename), content_type)
+            return self.store.host(filename, data, content_type)
 
     def file_bytes(self, attachment_data: Mapping[str, Any]) -> bytes:
         with self._cond:
-            return self._files[int(attachment_data["id"])]
+            return self.store.files[int(attachment_data["id"])]
 
     # -- interactions --------------------------------------------------------------------------
     def slash(
@@ -297,7 +228,7 @@ class FakeDiscord:
     def click(self, member: Member, message_data: Mapping[str, Any], custom_id: str, *, locale: str = "fr") -> int:
         """Click the button `custom_id` of a message the bot sent (the message as the fake stored it)."""
         with self._cond:
-            stored = dict(self.messages[int(message_data["id"])])
+            stored = dict(self.store.messages[int(message_data["id"])])
         data = interactions.component_data(stored, custom_id)
         channel = self.guild.channel(int(stored["channel_id"]))
         return self._interact(interactions.MESSAGE_COMPONENT, data, member, channel, locale, stored)
@@ -335,13 +266,13 @@ class FakeDiscord:
     def _reply(self, interaction_id: int) -> dict[str, Any] | None:
         log = self.interactions[interaction_id]
         if log.callback_type in (4, 7) and log.original_id is not None:
-            return self.messages[log.original_id]
+            return self.store.messages[log.original_id]
         if log.callback_type == 5:
-            original = None if log.original_deleted else self.messages.get(log.original_id or 0)
+            original = None if log.original_deleted else self.store.messages.get(log.original_id or 0)
             if original is not None and not original["flags"] & LOADING:
                 return original
             if log.original_deleted and log.followups:
-                return self.messages[log.followups[0]]
+                return self.store.messages[log.followups[0]]
         return None
 
     def acknowledged(self, interaction_id: int) -> int | None:
@@ -352,7 +283,7 @@ class FakeDiscord:
     def channel_messages(self, channel: Channel) -> list[dict[str, Any]]:
         """The messages of a channel that still exist, oldest first."""
         with self._cond:
-            return [m for m in self.messages.values() if m["channel_id"] == str(channel.id)]
+            return [m for m in self.store.messages.values() if m["channel_id"] == str(channel.id)]
 
     def choices(self, interaction_id: int, *, timeout: float = 15.0) -> list[dict[str, Any]]:
         """The autocomplete suggestions the bot answered (type 8 callback)."""
@@ -362,9 +293,6 @@ class FakeDiscord:
     # -- internals: loop side ------------------------------------------------------------------
     def _run(self, coro: Any) -> Any:
         return asyncio.run_coroutine_threadsafe(coro, self._loop).result(10)
-
-    def _cdn_url(self, attachment_id: int, filename: str) -> str:
-        return f"{self.base_url}/attachments/{self.guild.channels[0].id}/{attachment_id}/{filename}"
 
     async def _dispatch(self, event: str, data: Mapping[str, Any]) -> None:
         with self._cond:
@@ -401,7 +329,7 @@ class FakeDiscord:
         for method, path, handler in routes:
             app.router.add_route(method, API_PREFIX + path, handler)
         app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._unknown_route)
-        app.router.add_get("/attachments/{channel}/{attachment}/{filename}", self._cdn)
+        app.router.add_get("/attachments/{attachment}/{filename}", self._cdn)
         app.router.add_get(GATEWAY_PATH, self._gateway)
         return app
 
@@ -423,7 +351,7 @@ class FakeDiscord:
             try:
                 response = await handler(request)
             except ApiError as err:
-                response = _json_response({"message": err.text, "code": err.code}, err.status)
+                response = json_response({"message": err.text, "code": err.code}, err.status)
         with self._cond:
             self.calls.append(Call(request.method, path, dict(request.query), body, files, response.status))
             self._cond.notify_all()
@@ -451,7 +379,7 @@ class FakeDiscord:
     @staticmethod
     def _fault_response(fault: Fault) -> web.Response:
         if fault.status != 429:
-            return _json_response({"message": f"{fault.status}: Internal Server Error", "code": 0}, fault.status)
+            return json_response({"message": f"{fault.status}: Internal Server Error", "code": 0}, fault.status)
         headers = {
             "Via": "1.1 google",  # discord.py treats a 429 without it as a Cloudflare ban
             "Retry-After": str(max(1, round(fault.retry_after))),
@@ -463,14 +391,14 @@ class FakeDiscord:
             "X-RateLimit-Scope": "user",
         }
         body = {"message": "You are being rate limited.", "retry_after": fault.retry_after, "global": False}
-        return _json_response(body, 429, headers)
+        return json_response(body, 429, headers)
 
     # -- REST handlers ------------------------------------------------------------------------------
     async def _get_me(self, request: web.Request) -> web.Response:
-        return _json_response({**self.bot_user.to_json(), "verified": True, "mfa_enabled": False})
+        return json_response({**self.bot_user.to_json(), "verified": True, "mfa_enabled": False})
 
     async def _get_application(self, request: web.Request) -> web.Response:
-        return _json_response({
+        return json_response({
             "id": str(self.application_id), "name": self.bot_user.name, "icon": None, "description": "",
             "bot_public": True, "bot_require_code_grant": False, "owner": self.owner.to_json(),
             "verify_key": "0" * 64, "flags": 0, "bot": self.bot_user.to_json(),
@@ -478,7 +406,7 @@ class FakeDiscord:
 
     async def _get_gateway(self, request: web.Request) -> web.Response:
         limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
-        return _json_response({"url": self.gateway_url, "shards": 1, "session_start_limit": limit})
+        return json_response({"url": self.gateway_url, "shards": 1, "session_start_limit": limit})
 
     def _check_app(self, request: web.Request) -> None:
         if request.match_info["app"] != str(self.application_id):
@@ -498,13 +426,13 @@ class FakeDiscord:
             stored.append({**command, **extra})
         with self._cond:
             self.commands[scope] = stored
-        return _json_response(stored)
+        return json_response(stored)
 
     async def _get_commands(self, request: web.Request) -> web.Response:
         self._check_app(request)
         scope = int(request.match_info["guild"]) if "guild" in request.match_info else None
         with self._cond:
-            return _json_response(self.commands.get(scope, []))
+            return json_response(self.commands.get(scope, []))
 
     def _interaction(self, interaction_id: int, token: str) -> InteractionLog:
         log = self.interactions.get(interaction_id)
@@ -523,12 +451,12 @@ class FakeDiscord:
             created = None
             if kind in (4, 5):
                 flags = int(data.get("flags") or 0) | (LOADING if kind == 5 else 0)
-                created = self._new_message(int(log.payload["channel_id"]), {**data, "flags": flags},
+                created = self.store.create(int(log.payload["channel_id"]), {**data, "flags": flags},
                                             request[FILES], interaction=log.payload)
                 log.original_id = int(created["id"])
             elif kind == 7:
                 log.original_id = int(log.payload["message"]["id"])
-                created = self._change_message(log.original_id, data, request[FILES])
+                created = self.store.change(log.original_id, data, request[FILES])
             elif kind == 8:
                 log.choices = list(data.get("choices") or [])
             elif kind != 6:
@@ -542,7 +470,7 @@ class FakeDiscord:
         }}
         if created is not None:
             answer["resource"] = {"type": kind, "message": created}
-        return _json_response(answer)
+        return json_response(answer)
 
     def _webhook(self, request: web.Request) -> InteractionLog:
         self._check_app(request)
@@ -557,7 +485,7 @@ class FakeDiscord:
             if log.original_id is None or log.original_deleted:
                 raise ApiError(404, 10008, "Unknown Message")
             return log.original_id
-        if int(ref) not in self.messages:
+        if int(ref) not in self.store.messages:
             raise ApiError(404, 10008, "Unknown Message")
         return int(ref)
 
@@ -566,26 +494,26 @@ class FakeDiscord:
             log = self._webhook(request)
             if log.callback_type is None:
                 raise ApiError(404, 10015, "Unknown Webhook")
-            original = None if log.original_deleted else self.messages.get(log.original_id or 0)
+            original = None if log.original_deleted else self.store.messages.get(log.original_id or 0)
             if log.callback_type == 5 and original is not None and original["flags"] & LOADING:
                 # Discord: the first follow-up after a deferral replaces the "thinking..." message
-                created = self._change_message(int(original["id"]), request[BODY] or {}, request[FILES])
+                created = self.store.change(int(original["id"]), request[BODY] or {}, request[FILES])
             else:
-                created = self._new_message(int(log.payload["channel_id"]), request[BODY] or {}, request[FILES],
+                created = self.store.create(int(log.payload["channel_id"]), request[BODY] or {}, request[FILES],
                                             interaction=log.payload)
                 log.followups.append(int(created["id"]))
-        return _json_response(created)
+        return json_response(created)
 
     async def _get_webhook_message(self, request: web.Request) -> web.Response:
         with self._cond:
             log = self._webhook(request)
-            return _json_response(self.messages[self._webhook_message_id(log, request.match_info["message"])])
+            return json_response(self.store.messages[self._webhook_message_id(log, request.match_info["message"])])
 
     async def _edit_webhook_message(self, request: web.Request) -> web.Response:
         with self._cond:
             log = self._webhook(request)
             message_id = self._webhook_message_id(log, request.match_info["message"])
-            return _json_response(self._change_message(message_id, request[BODY] or {}, request[FILES]))
+            return json_response(self.store.change(message_id, request[BODY] or {}, request[FILES]))
 
     async def _delete_webhook_message(self, request: web.Request) -> web.Response:
         with self._cond:
@@ -593,7 +521,7 @@ class FakeDiscord:
             message_id = self._webhook_message_id(log, request.match_info["message"])
             if message_id == log.original_id:
                 log.original_deleted = True
-            del self.messages[message_id]
+            del self.store.messages[message_id]
         return web.Response(status=204)
 
     def _channel_id(self, request: web.Request) -> int:
@@ -605,33 +533,33 @@ class FakeDiscord:
     def _channel_message(self, request: web.Request) -> int:
         channel_id = self._channel_id(request)
         message_id = int(request.match_info["message"])
-        found = self.messages.get(message_id)
+        found = self.store.messages.get(message_id)
         if found is None or int(found["channel_id"]) != channel_id:
             raise ApiError(404, 10008, "Unknown Message")
         return message_id
 
     async def _post_message(self, request: web.Request) -> web.Response:
         with self._cond:
-            created = self._new_message(self._channel_id(request), request[BODY] or {}, request[FILES])
-        return _json_response(created)
+            created = self.store.create(self._channel_id(request), request[BODY] or {}, request[FILES])
+        return json_response(created)
 
     async def _get_message(self, request: web.Request) -> web.Response:
         with self._cond:
-            return _json_response(self.messages[self._channel_message(request)])
+            return json_response(self.store.messages[self._channel_message(request)])
 
     async def _edit_message(self, request: web.Request) -> web.Response:
         with self._cond:
             message_id = self._channel_message(request)
-            return _json_response(self._change_message(message_id, request[BODY] or {}, request[FILES]))
+            return json_response(self.store.change(message_id, request[BODY] or {}, request[FILES]))
 
     async def _delete_message(self, request: web.Request) -> web.Response:
         with self._cond:
-            del self.messages[self._channel_message(request)]
+            del self.store.messages[self._channel_message(request)]
         return web.Response(status=204)
 
     async def _pin(self, request: web.Request) -> web.Response:
         with self._cond:
-            self.messages[self._channel_message(request)]["pinned"] = True
+            self.store.messages[self._channel_message(request)]["pinned"] = True
         return web.Response(status=204)
 
     async def _unknown_route(self, request: web.Request) -> web.Response:
@@ -639,63 +567,10 @@ class FakeDiscord:
 
     async def _cdn(self, request: web.Request) -> web.Response:
         with self._cond:
-            data = self._files.get(int(request.match_info["attachment"]))
+            data = self.store.files.get(int(request.match_info["attachment"]))
         if data is None:
             return web.Response(status=404, text="Not Found")
         return web.Response(body=data, headers={"Content-Type": "application/octet-stream"})
-
-    # -- messages (called with the lock held) ---------------------------------------------------------------
-    def _uploads(self, body: Mapping[str, Any], files: Sequence[UploadedFile]) -> list[dict[str, Any]]:
-        """New attachments: ``files[n]`` parts, named by the body's ``attachments`` entries of id n."""
-        names = {str(a.get("id")): a for a in body.get("attachments") or ()}
-        uploaded = []
-        for file in files:
-            index = file.field.removeprefix("files[").removesuffix("]")
-            if len(file.data) > self.size_limit:
-                raise ApiError(413, 40005, "Request entity too large")
-            filename = names.get(index, {}).get("filename") or file.filename
-            attachment_id = snowflake()
-            self._files[attachment_id] = file.data
-            uploaded.append(attachment(attachment_id, filename, file.data, self._cdn_url(attachment_id, filename),
-                                       file.content_type))
-        return uploaded
-
-    def _new_message(
-        self, channel_id: int, body: Mapping[str, Any], files: Sequence[UploadedFile],
-        *, interaction: Mapping[str, Any] | None = None,
-    ) -> dict[str, Any]:
-        if not (body.get("content") or files or body.get("embeds") or body.get("components")
-                or int(body.get("flags") or 0) & LOADING):
-            raise ApiError(400, 50006, "Cannot send an empty message")
-        if len(body.get("content") or "") > 2000:
-            raise ApiError(400, 50035, "Invalid Form Body (content: Must be 2000 or fewer in length.)")
-        meta = None
-        if interaction is not None:
-            user = interaction["member"]["user"]
-            meta = {"id": interaction["id"], "type": interaction["type"], "user": user}
-        created = message(snowflake(), channel_id, self.bot_user, body, self._uploads(body, files),
-                          guild_id=self.guild.id, interaction=meta)
-        self.messages[int(created["id"])] = created
-        return created
-
-    def _change_message(self, message_id: int, body: Mapping[str, Any], files: Sequence[UploadedFile]
-                        ) -> dict[str, Any]:
-        current = self.messages[message_id]
-        if len(body.get("content") or "") > 2000:
-            raise ApiError(400, 50035, "Invalid Form Body (content: Must be 2000 or fewer in length.)")
-        kept = current["attachments"]
-        if "attachments" in body:
-            wanted = {str(a.get("id")) for a in body["attachments"] or ()}
-            kept = [a for a in kept if a["id"] in wanted]
-        changed = message(message_id, int(current["channel_id"]), self.bot_user,
-                          {**current, **{k: v for k, v in body.items() if k in ("content", "embeds", "components")},
-                           "flags": (current["flags"] & ~LOADING) | int(body.get("flags") or 0)},
-                          [*kept, *self._uploads(body, files)], guild_id=self.guild.id,
-                          interaction=current.get("interaction_metadata"))
-        changed["edited_timestamp"] = changed["timestamp"]
-        changed["timestamp"] = current["timestamp"]
-        self.messages[message_id] = changed
-        return changed
 
     # -- gateway ------------------------------------------------------------------------------
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:

@@ -1,0 +1,81 @@
+"""Messages and uploaded files as Discord keeps them, with the checks Discord makes on a post."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from tests.fake_discord.payloads import LOADING, User, attachment, message, snowflake
+from tests.fake_discord.records import ApiError, UploadedFile
+
+CONTENT_MAX = 2000
+
+
+class MessageStore:
+    """Not thread-safe: the fake calls it with its lock held."""
+
+    def __init__(self, author: User, guild_id: int, base_url: Callable[[], str], size_limit: int) -> None:
+        self.author = author
+        self.guild_id = guild_id
+        self.base_url = base_url
+        self.size_limit = size_limit
+        self.messages: dict[int, dict[str, Any]] = {}
+        self.files: dict[int, bytes] = {}
+
+    def host(self, filename: str, data: bytes, content_type: str) -> dict[str, Any]:
+        """Keep a file on the CDN; its attachment object."""
+        attachment_id = snowflake()
+        self.files[attachment_id] = data
+        return attachment(attachment_id, filename, data, f"{self.base_url()}/attachments/{attachment_id}/{filename}",
+                          content_type)
+
+    def _uploads(self, body: Mapping[str, Any], files: Sequence[UploadedFile]) -> list[dict[str, Any]]:
+        """New attachments: ``files[n]`` parts, named by the body's ``attachments`` entries of id n."""
+        names = {str(a.get("id")): a for a in body.get("attachments") or ()}
+        uploaded = []
+        for file in files:
+            if len(file.data) > self.size_limit:
+                raise ApiError(413, 40005, "Request entity too large")
+            index = file.field.removeprefix("files[").removesuffix("]")
+            filename = names.get(index, {}).get("filename") or file.filename
+            uploaded.append(self.host(filename, file.data, file.content_type))
+        return uploaded
+
+    @staticmethod
+    def _check_length(body: Mapping[str, Any]) -> None:
+        if len(body.get("content") or "") > CONTENT_MAX:
+            raise ApiError(400, 50035, f"Invalid Form Body (content: Must be {CONTENT_MAX} or fewer in length.)")
+
+    def create(
+        self, channel_id: int, body: Mapping[str, Any], files: Sequence[UploadedFile],
+        *, interaction: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        if not (body.get("content") or files or body.get("embeds") or body.get("components")
+                or int(body.get("flags") or 0) & LOADING):
+            raise ApiError(400, 50006, "Cannot send an empty message")
+        self._check_length(body)
+        meta = None
+        if interaction is not None:
+            meta = {"id": interaction["id"], "type": interaction["type"], "user": interaction["member"]["user"]}
+        created = message(snowflake(), channel_id, self.author, body, self._uploads(body, files),
+                          guild_id=self.guild_id, interaction=meta)
+        self.messages[int(created["id"])] = created
+        return created
+
+    def change(self, message_id: int, body: Mapping[str, Any], files: Sequence[UploadedFile]) -> dict[str, Any]:
+        """An edit: given fields replace the old ones, ``attachments`` lists the ones kept; "loading" ends."""
+        current = self.messages[message_id]
+        self._check_length(body)
+        kept = current["attachments"]
+        if "attachments" in body:
+            wanted = {str(a.get("id")) for a in body["attachments"] or ()}
+            kept = [a for a in kept if a["id"] in wanted]
+        fields = {k: v for k, v in body.items() if k in ("content", "embeds", "components")}
+        flags = (current["flags"] & ~LOADING) | int(body.get("flags") or 0)
+        changed = message(message_id, int(current["channel_id"]), self.author, {**current, **fields, "flags": flags},
+                          [*kept, *self._uploads(body, files)], guild_id=self.guild_id,
+                          interaction=current.get("interaction_metadata"))
+        changed["edited_timestamp"] = changed["timestamp"]
+        changed["timestamp"] = current["timestamp"]
+        self.messages[message_id] = changed
+        return changed

@@ -1,0 +1,76 @@
+"""What the fake Discord records and answers: calls, faults, interactions, API errors."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+
+@dataclass(frozen=True)
+class UploadedFile:
+    field: str
+    filename: str
+    content_type: str
+    data: bytes
+
+
+#: A request's decoded body and uploaded files, read once by the recording middleware.
+BODY = web.RequestKey("body", object)
+FILES = web.RequestKey("files", tuple)
+
+
+@dataclass(frozen=True)
+class Call:
+    """One REST request as the fake received it, with the status it answered."""
+
+    method: str
+    path: str  # after /api/v10
+    query: Mapping[str, str]
+    json: Any
+    files: tuple[UploadedFile, ...]
+    status: int
+
+    def matches(self, method: str, pattern: str) -> bool:
+        return self.method == method and re.fullmatch(pattern, self.path) is not None
+
+
+@dataclass
+class Fault:
+    """Answer the next `left` matching requests with `status` instead of serving them."""
+
+    method: str
+    pattern: str
+    status: int
+    retry_after: float
+    left: int
+
+
+@dataclass
+class InteractionLog:
+    """What the bot did with one interaction: its callback, the messages it created or edited."""
+
+    payload: dict[str, Any]
+    callback_type: int | None = None
+    original_id: int | None = None
+    original_deleted: bool = False
+    followups: list[int] = field(default_factory=list)
+    choices: list[dict[str, Any]] | None = None
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: int, text: str) -> None:
+        super().__init__(text)
+        self.status = status
+        self.code = code
+        self.text = text
+
+
+def json_response(data: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> web.Response:
+    # discord.py decodes JSON only when the Content-Type is exactly application/json (no charset)
+    all_headers = {"Content-Type": "application/json", **(headers or {})}
+    return web.Response(body=json.dumps(data).encode(), status=status, headers=all_headers)
