@@ -11,7 +11,13 @@ from engine.spacechess.awards import card_range
 
 def test_sc12_card_ranges() -> None:
     assert [(card_range(k)[0], card_range(k)[-1]) for k in range(1, 8)] == [
-        (1, 7), (8, 14), (15, 21), (22, 28), (29, 35), (36, 42), (43, 49),
+        (1, 7),
+        (8, 14),
+        (15, 21),
+        (22, 28),
+        (29, 35),
+        (36, 42),
+        (43, 49),
     ]
 
 
@@ -72,7 +78,11 @@ def test_sc15_vehicle_skips_and_empties_friendship_skips_and_keeps(sc) -> None:
 
 
 def test_sc16_dead_get_nothing_and_counters_reset(sc) -> None:
-    state = sc.build(sc.soldier("k", 1, "A1", weapon="heavy_bolter", ap=9), sc.soldier("v", 2, "A3", hp=4, ap=2), sc.soldier("w", 2, "H8"))
+    state = sc.build(
+        sc.soldier("k", 1, "A1", weapon="heavy_bolter", ap=9),
+        sc.soldier("v", 2, "A3", hp=4, ap=2),
+        sc.soldier("w", 2, "H8"),
+    )
     state = sc.play(state, "k", "shoot v").state
     new_state, breakdown = apply_draw(state, [1, 2, 3, 4, 5])
     line = next(entry for entry in breakdown if entry["id"] == "v")
@@ -86,7 +96,11 @@ def test_draw_input_event_carries_the_breakdown(sc) -> None:
     outcome = SPACECHESS.apply_input(state, "draw", None, {"numbers": [1, 2, 3, 4, 5], "bonus": None})
     (award,) = outcome.events
     assert award.kind == "draw_award"
-    assert (award.params["turn"], award.params["numbers"], award.params["bonus"]) == (1, [1, 2, 3, 4, 5], None)
+    assert (award.params["turn"], award.params["numbers"], award.params["bonus"]) == (
+        1,
+        [1, 2, 3, 4, 5],
+        None,
+    )
     assert [line["id"] for line in award.params["breakdown"]] == ["a", "G1", "G2"]
 
 

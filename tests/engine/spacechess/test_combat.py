@@ -6,7 +6,9 @@ import pytest
 
 
 def test_sc20_worked_example_heavy_bolter_against_medium_armour(sc) -> None:
-    state = sc.build(sc.soldier("hb", 1, "A1", weapon="heavy_bolter", ap=9), sc.soldier("m", 2, "A5", armour="medium"))
+    state = sc.build(
+        sc.soldier("hb", 1, "A1", weapon="heavy_bolter", ap=9), sc.soldier("m", 2, "A5", armour="medium")
+    )
     outcome = sc.play(state, "hb", "shoot m")
     assert sc.kinds(outcome) == ["shot", "damaged"]
     assert outcome.events[1].params == {"id": "m", "amount": 3, "hp": 17, "cause": "shot", "by": "hb"}
@@ -60,7 +62,9 @@ def test_sc21_corner_touch_does_not_block_but_crossing_does(sc) -> None:
     corners = sc.open_map(obstacles=("A2", "B1"))
     state = sc.build(sc.soldier("s", 1, "A1", ap=9), sc.soldier("t", 2, "C3"), map_text=corners)
     assert sc.play(state, "s", "shoot t").events[0].params["line"] == ["B2"]
-    blocked = sc.build(sc.soldier("s", 1, "A1", ap=9), sc.soldier("t", 2, "C3"), map_text=sc.open_map(obstacles=("B2",)))
+    blocked = sc.build(
+        sc.soldier("s", 1, "A1", ap=9), sc.soldier("t", 2, "C3"), map_text=sc.open_map(obstacles=("B2",))
+    )
     error = sc.refused(blocked, "order", "s", {"text": "shoot t"})
     assert (error.code, error.params["blocked_at"]) == ("no_line_of_fire", "B2")
 
@@ -97,7 +101,9 @@ def test_sc22_perforating_stopped_by_obstacles(sc) -> None:
 
 def test_sc23_grenade_square_and_victims(sc) -> None:
     state = sc.build(
-        sc.soldier("g", 1, "D4", ap=9), sc.soldier("a", 1, "C5", armour="medium"), sc.soldier("e", 2, "D5", armour="heavy")
+        sc.soldier("g", 1, "D4", ap=9),
+        sc.soldier("a", 1, "C5", armour="medium"),
+        sc.soldier("e", 2, "D5", armour="heavy"),
     )
     outcome = sc.play(state, "g", "grenade C5")
     assert outcome.events[0].params["area"] == ["C5", "D5", "C4", "D4"]
@@ -112,17 +118,26 @@ def test_sc23_grenade_area_on_board_and_within_three(sc, cell: str, code: str) -
 
 
 def test_sc23_sc24_one_grenade_per_turn_one_ap(sc) -> None:
-    state = sc.build(sc.soldier("g", 1, "D4", ap=1), sc.soldier("n", 1, "A1", items=["jetpack", "scope"], ap=9))
+    state = sc.build(
+        sc.soldier("g", 1, "D4", ap=1), sc.soldier("n", 1, "A1", items=["jetpack", "scope"], ap=9)
+    )
     after = sc.play(state, "g", "grenade F7").state
     assert sc.view_of(after, "g")["ap"] == 0
     assert sc.refused(after, "order", "g", {"text": "grenade F7"}).code == "not_enough_ap"
     rich = sc.build(sc.soldier("g", 1, "D4", ap=9))
-    assert sc.refused(sc.play(rich, "g", "grenade F7").state, "order", "g", {"text": "grenade F7"}).code == "shot_limit"
+    assert (
+        sc.refused(sc.play(rich, "g", "grenade F7").state, "order", "g", {"text": "grenade F7"}).code
+        == "shot_limit"
+    )
     assert sc.refused(state, "order", "n", {"text": "grenade B2"}).code == "missing_item"
 
 
 def test_sc28_death_frees_the_cell_and_silences_the_dead(sc) -> None:
-    state = sc.build(sc.soldier("k", 1, "A1", weapon="heavy_bolter", ap=9), sc.soldier("v", 2, "A3", hp=4), sc.soldier("w", 2, "H8"))
+    state = sc.build(
+        sc.soldier("k", 1, "A1", weapon="heavy_bolter", ap=9),
+        sc.soldier("v", 2, "A3", hp=4),
+        sc.soldier("w", 2, "H8"),
+    )
     outcome = sc.play(state, "k", "shoot v")
     assert outcome.events[-1].params == {"id": "v", "at": "A3", "cause": "shot", "by": "k"}
     view = sc.view_of(outcome.state, "v")
@@ -135,5 +150,8 @@ def test_sc28_death_frees_the_cell_and_silences_the_dead(sc) -> None:
 def test_sc4_diagonals_count_one_for_ranges_and_adjacency(sc) -> None:
     state = sc.build(sc.general("g", 1, "C3", ap=9), sc.soldier("d", 2, "D4"), sc.soldier("far", 2, "H8"))
     assert sc.play(state, "g", "shoot d").events[1].params["amount"] == 6
-    sniper = sc.build(sc.soldier("s", 1, "A1", weapon="sniper", items=["grenades", "vigour"], ap=9), sc.soldier("t", 2, "H8"))
+    sniper = sc.build(
+        sc.soldier("s", 1, "A1", weapon="sniper", items=["grenades", "vigour"], ap=9),
+        sc.soldier("t", 2, "H8"),
+    )
     assert sc.play(sniper, "s", "shoot t").events[0].params["line"] == ["B2", "C3", "D4", "E5", "F6", "G7"]

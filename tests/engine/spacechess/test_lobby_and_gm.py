@@ -5,7 +5,14 @@ from __future__ import annotations
 from engine.spacechess import SPACECHESS
 
 MAP = "......\n" * 6
-LOADOUT = {"weapon": "bolter", "armour": "light", "items": ["grade", "vigour"], "grade": "colonel", "ability": "rage", "cards": [1, 2]}
+LOADOUT = {
+    "weapon": "bolter",
+    "armour": "light",
+    "items": ["grade", "vigour"],
+    "grade": "colonel",
+    "ability": "rage",
+    "cards": [1, 2],
+}
 
 
 def lobby():
@@ -23,8 +30,16 @@ def test_sc5_sc10_sc27_a_whole_lobby(sc) -> None:
     error = sc.refused(state, "start", None, {})
     assert error.code == "not_ready"
     assert error.params["missing"] == [
-        "cards:g1", "deploy:g1", "cards:g2", "deploy:g2",
-        "cards:col", "weapon:col", "armour:col", "ability:col", "items:col", "deploy:col",
+        "cards:g1",
+        "deploy:g1",
+        "cards:g2",
+        "deploy:g2",
+        "cards:col",
+        "weapon:col",
+        "armour:col",
+        "ability:col",
+        "items:col",
+        "deploy:col",
     ]
     state = apply(state, "equip", {"id": "col", **LOADOUT}).state
     state = apply(state, "equip", {"id": "g1", "cards": [3, 4]}).state
@@ -43,7 +58,11 @@ def test_sc5_missing_generals_are_listed(sc) -> None:
 
 
 def test_sc10_deployment_rows(sc) -> None:
-    state = apply(apply(lobby(), "join", {"id": "a", "team": 1, "role": "soldier"}).state, "join", {"id": "b", "team": 2, "role": "soldier"}).state
+    state = apply(
+        apply(lobby(), "join", {"id": "a", "team": 1, "role": "soldier"}).state,
+        "join",
+        {"id": "b", "team": 2, "role": "soldier"},
+    ).state
     error = sc.refused(state, "deploy", None, {"id": "a", "at": "A3"})
     assert (error.code, error.params) == ("bad_deployment", {"cell": "A3", "rows": [1, 2]})
     assert sc.refused(state, "deploy", None, {"id": "b", "at": "A4"}).params["rows"] == [5, 6]
@@ -57,7 +76,10 @@ def test_lobby_input_faults(sc) -> None:
     state = lobby()
     assert sc.refused(state, "join", None, {"id": "a b", "team": 1, "role": "soldier"}).code == "bad_id"
     assert sc.refused(state, "join", None, {"id": "a", "team": 3, "role": "soldier"}).code == "bad_input"
-    assert sc.refused(state, "join", None, {"id": "a", "team": 1}).params == {"key": "role", "reason": "missing"}
+    assert sc.refused(state, "join", None, {"id": "a", "team": 1}).params == {
+        "key": "role",
+        "reason": "missing",
+    }
     assert sc.refused(state, "leave", None, {"id": "nobody"}).code == "unknown_character"
     state = apply(state, "join", {"id": "a", "team": 1, "role": "soldier"}).state
     error = sc.refused(state, "equip", None, {"id": "a", **LOADOUT, "items": ["scope", "scope"]})
@@ -94,7 +116,9 @@ def test_sc33_gm_places_pickups(sc) -> None:
     state = sc.build(sc.soldier("s", 1, "A1"), map_text=sc.open_map(obstacles=("C3",)))
     outcome = apply(state, "pickup", {"at": "B2", "kind": "ap", "amount": 3})
     assert SPACECHESS.view(outcome.state)["pickups"] == [{"at": "B2", "kind": "ap", "amount": 3}]
-    assert sc.refused(outcome.state, "pickup", None, {"at": "B2", "kind": "hp", "amount": 3}).code == "occupied"
+    assert (
+        sc.refused(outcome.state, "pickup", None, {"at": "B2", "kind": "hp", "amount": 3}).code == "occupied"
+    )
     assert sc.refused(state, "pickup", None, {"at": "C3", "kind": "hp", "amount": 3}).code == "path_blocked"
     error = sc.refused(state, "pickup", None, {"at": "B2", "kind": "item", "item": "laser"})
     assert (error.code, error.params["field"]) == ("bad_pickup", "item")
@@ -113,7 +137,9 @@ def test_sc33_pickup_rules_when_a_move_ends_there(sc) -> None:
     )
     held = sc.play(state, "s", "move A2")
     assert held.events[-1].params["reason"] == "already_held"
-    assert sc.refused(state, "order", "s", {"text": "move A2 drop grenades"}).params["reason"] == "already_held"
+    assert (
+        sc.refused(state, "order", "s", {"text": "move A2 drop grenades"}).params["reason"] == "already_held"
+    )
     free_hand = sc.play(state, "one", "move E2")
     assert sc.view_of(free_hand.state, "one")["items"] == ["grade", "jetpack"]
     assert sc.refused(state, "order", "one", {"text": "move E2 drop scope"}).params["reason"] == "free_hand"
@@ -123,10 +149,18 @@ def test_sc33_pickup_rules_when_a_move_ends_there(sc) -> None:
 
 
 def test_sc9_pickup_only_equipment_needs_the_ruleset_option(sc) -> None:
-    loadout = {**LOADOUT, "weapon": "grizzly_bolter", "items": ["psycho_brain", "reserve_magazines"], "grade": None}
+    loadout = {
+        **LOADOUT,
+        "weapon": "grizzly_bolter",
+        "items": ["psycho_brain", "reserve_magazines"],
+        "grade": None,
+    }
     state = apply(lobby(), "join", {"id": "a", "team": 1, "role": "soldier"}).state
     error = sc.refused(state, "equip", None, {"id": "a", **loadout})
     assert (error.params["field"], error.params["reason"]) == ("weapon", "pickup_only")
     allowed = SPACECHESS.setup({"phase": "setup", "map": MAP, "rules": {"loadout_pickups": True}})
     allowed = apply(allowed, "join", {"id": "a", "team": 1, "role": "soldier"}).state
-    assert SPACECHESS.view(apply(allowed, "equip", {"id": "a", **loadout}).state)["characters"]["a"]["weapon"] == "grizzly_bolter"
+    assert (
+        SPACECHESS.view(apply(allowed, "equip", {"id": "a", **loadout}).state)["characters"]["a"]["weapon"]
+        == "grizzly_bolter"
+    )

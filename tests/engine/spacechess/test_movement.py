@@ -10,7 +10,18 @@ from engine.spacechess.movement import path_cost
 
 @pytest.mark.parametrize(
     ("speed", "cells", "cost"),
-    [(-1, 1, 2), (-1, 2, 3), (-1, 3, 4), (1, 2, 1), (1, 3, 2), (1, 4, 3), (1, 1, 1), (0, 5, 5), (-3, 1, 4), (2, 2, 1)],
+    [
+        (-1, 1, 2),
+        (-1, 2, 3),
+        (-1, 3, 4),
+        (1, 2, 1),
+        (1, 3, 2),
+        (1, 4, 3),
+        (1, 1, 1),
+        (0, 5, 5),
+        (-3, 1, 4),
+        (2, 2, 1),
+    ],
 )
 def test_sc17_cost_matches_the_source_examples(speed: int, cells: int, cost: int) -> None:
     """SC-17: 'reduces by -1: 2 AP for one cell, 3 for two... +1: two cells for 1 AP, three for 2'."""
@@ -18,7 +29,8 @@ def test_sc17_cost_matches_the_source_examples(speed: int, cells: int, cost: int
 
 
 @pytest.mark.parametrize(
-    ("speed", "cells", "cost"), [(0, 1, 1), (0, 2, 1), (0, 3, 2), (0, 4, 2), (-1, 4, 3), (1, 6, 2), (-3, 3, 5)]
+    ("speed", "cells", "cost"),
+    [(0, 1, 1), (0, 2, 1), (0, 3, 2), (0, 4, 2), (-1, 4, 3), (1, 6, 2), (-3, 3, 5)],
 )
 def test_sc19_vehicle_halves_the_cells_rounding_up(speed: int, cells: int, cost: int) -> None:
     assert path_cost(cells, speed, vehicle=True) == cost
@@ -52,13 +64,17 @@ def test_sc17_no_diagonal_squeeze_between_obstacles(sc) -> None:
 
 
 def test_sc17_sealed_cell_is_path_blocked(sc) -> None:
-    state = sc.build(sc.soldier("m", 1, "A1", ap=9), map_text=sc.open_map(obstacles=("A3", "B3", "B4", "B5", "A5")))
+    state = sc.build(
+        sc.soldier("m", 1, "A1", ap=9), map_text=sc.open_map(obstacles=("A3", "B3", "B4", "B5", "A5"))
+    )
     error = sc.refused(state, "order", "m", {"text": "move A4"})
     assert (error.code, error.params["reason"]) == ("path_blocked", "no_path")
 
 
 def test_sc3_destination_held_or_obstacle_or_same_cell(sc) -> None:
-    state = sc.build(sc.soldier("m", 1, "A1", ap=9), sc.soldier("o", 2, "A2"), map_text=sc.open_map(obstacles=("C3",)))
+    state = sc.build(
+        sc.soldier("m", 1, "A1", ap=9), sc.soldier("o", 2, "A2"), map_text=sc.open_map(obstacles=("C3",))
+    )
     assert sc.refused(state, "order", "m", {"text": "move A2"}).params == {"cell": "A2", "by": "o"}
     assert sc.refused(state, "order", "m", {"text": "move C3"}).code == "path_blocked"
     assert sc.refused(state, "order", "m", {"text": "move A1"}).code == "same_cell"

@@ -16,7 +16,13 @@ def test_sc25_friendship_overflow_is_reported(sc) -> None:
 
 @pytest.mark.parametrize(
     ("target", "code"),
-    [("G1", "not_allowed"), ("e", "not_allowed"), ("far", "not_adjacent"), ("f", "not_allowed"), ("zed", "unknown_character")],
+    [
+        ("G1", "not_allowed"),
+        ("e", "not_allowed"),
+        ("far", "not_adjacent"),
+        ("f", "not_allowed"),
+        ("zed", "unknown_character"),
+    ],
 )
 def test_sc25_friendship_only_to_an_adjacent_soldier_ally(sc, target: str, code: str) -> None:
     state = sc.build(
@@ -38,7 +44,10 @@ def test_sc25_ability_once_per_turn_and_only_ones_own(sc) -> None:
     used = sc.play(state, "r", "rage").state
     assert sc.view_of(used, "r")["skip_next_draw"] is True
     assert sc.refused(used, "order", "r", {"text": "rage"}).code == "already_used"
-    assert sc.refused(state, "order", "r", {"text": "vehicle"}).params == {"reason": "no_ability", "ability": "vehicle"}
+    assert sc.refused(state, "order", "r", {"text": "vehicle"}).params == {
+        "reason": "no_ability",
+        "ability": "vehicle",
+    }
 
 
 def test_sc26_powers_are_for_generals(sc) -> None:
@@ -80,10 +89,20 @@ def test_sc26_logistics_discount_not_cumulative(sc) -> None:
 
 def test_sc26_intimidation_radius_five_not_six(sc) -> None:
     state = sc.build(sc.general("g", 2, "E8", ap=9), sc.soldier("a", 1, "E3"), sc.soldier("b", 1, "E2"))
-    assert sc.refused(state, "order", "g", {"text": "intimidate b E1"}).params == {"target": "b", "distance": 6, "range": 5}
+    assert sc.refused(state, "order", "g", {"text": "intimidate b E1"}).params == {
+        "target": "b",
+        "distance": 6,
+        "range": 5,
+    }
     outcome = sc.play(state, "g", "intimidate a B3")
     assert outcome.events[0].params == {
-        "id": "g", "power": "intimidate", "cost": 2, "ap": 7, "target": "a", "from": "E3", "to": "B3",
+        "id": "g",
+        "power": "intimidate",
+        "cost": 2,
+        "ap": 7,
+        "target": "a",
+        "from": "E3",
+        "to": "B3",
     }
 
 
@@ -115,4 +134,6 @@ def test_sc26_encourage_and_hack_once_pending(sc) -> None:
     state = sc.build(sc.general("g", 1, "D4", ap=9))
     after = sc.play(state, "g", "encourage").state
     assert sc.refused(after, "order", "g", {"text": "encourage"}).code == "already_used"
-    assert sc.refused(sc.play(state, "g", "hack").state, "order", "g", {"text": "hack"}).code == "already_used"
+    assert (
+        sc.refused(sc.play(state, "g", "hack").state, "order", "g", {"text": "hack"}).code == "already_used"
+    )

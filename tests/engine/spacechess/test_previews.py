@@ -23,7 +23,11 @@ def test_preview_move_matches_the_move(sc) -> None:
     state = board(sc)
     preview = previews.preview_move(state, "s", parse_cell("E3"))
     (moved, *_) = sc.play(state, "s", "move E3").events
-    assert (preview["path"], preview["cost"], preview["affordable"]) == (moved.params["path"], moved.params["cost"], True)
+    assert (preview["path"], preview["cost"], preview["affordable"]) == (
+        moved.params["path"],
+        moved.params["cost"],
+        True,
+    )
     too_far = previews.preview_move(state, "s", parse_cell("J8"))
     assert too_far["affordable"] is False
     with pytest.raises(OrderError):

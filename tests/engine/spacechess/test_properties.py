@@ -33,17 +33,60 @@ MAP = "".join(
 CHARACTERS = [
     {"id": "g1", "team": 1, "role": "general", "at": "E1", "ap": 9, "cards": [1, 2]},
     {"id": "g2", "team": 2, "role": "general", "at": "F10", "ap": 9, "cards": [3, 4]},
-    {"id": "a", "team": 1, "role": "soldier", "at": "B2", "weapon": "bolter", "armour": "light",
-     "items": ["grenades", "jetpack"], "ability": "vehicle", "cards": [1, 5], "ap": 9},
-    {"id": "b", "team": 1, "role": "soldier", "at": "F2", "weapon": "heavy_bolter", "armour": "medium",
-     "items": ["perforating", "logistics"], "ability": "friendship", "cards": [2, 6], "ap": 6},
-    {"id": "c", "team": 2, "role": "soldier", "at": "C9", "weapon": "sniper", "armour": "heavy",
-     "items": ["scope", "grenades"], "ability": "rage", "cards": [3, 7], "ap": 9},
-    {"id": "d", "team": 2, "role": "soldier", "at": "H9", "weapon": "bolter", "armour": "light",
-     "items": ["grade", "vigour"], "grade": "lieutenant", "ability": "friendship", "cards": [4, 7], "ap": 4},
+    {
+        "id": "a",
+        "team": 1,
+        "role": "soldier",
+        "at": "B2",
+        "weapon": "bolter",
+        "armour": "light",
+        "items": ["grenades", "jetpack"],
+        "ability": "vehicle",
+        "cards": [1, 5],
+        "ap": 9,
+    },
+    {
+        "id": "b",
+        "team": 1,
+        "role": "soldier",
+        "at": "F2",
+        "weapon": "heavy_bolter",
+        "armour": "medium",
+        "items": ["perforating", "logistics"],
+        "ability": "friendship",
+        "cards": [2, 6],
+        "ap": 6,
+    },
+    {
+        "id": "c",
+        "team": 2,
+        "role": "soldier",
+        "at": "C9",
+        "weapon": "sniper",
+        "armour": "heavy",
+        "items": ["scope", "grenades"],
+        "ability": "rage",
+        "cards": [3, 7],
+        "ap": 9,
+    },
+    {
+        "id": "d",
+        "team": 2,
+        "role": "soldier",
+        "at": "H9",
+        "weapon": "bolter",
+        "armour": "light",
+        "items": ["grade", "vigour"],
+        "grade": "lieutenant",
+        "ability": "friendship",
+        "cards": [4, 7],
+        "ap": 4,
+    },
 ]
 IDS = [c["id"] for c in CHARACTERS]
-START = SPACECHESS.setup({"map": MAP, "characters": CHARACTERS, "pickups": [{"at": "E4", "kind": "ap", "amount": 4}]})
+START = SPACECHESS.setup(
+    {"map": MAP, "characters": CHARACTERS, "pickups": [{"at": "E4", "kind": "ap", "amount": 4}]}
+)
 CAP = START.rules.ap_cap
 
 DIRECTIONS = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]

@@ -17,8 +17,15 @@ def test_defaults_are_the_source_tables() -> None:
     assert rules.armours["heavy"].reduction == 2 and not rules.armours["heavy"].jetpack
     assert not rules.weapons["grizzly_bolter"].jetpack
     assert rules.item("grenades", "damage") == 6 and rules.item("grenades", "reach") == 3
-    assert [rules.power(p, "cost") for p in ("airstrike", "encourage", "intimidate", "hack", "heal", "teleport")] == [
-        7, 4, 2, 6, 2, 5,
+    assert [
+        rules.power(p, "cost") for p in ("airstrike", "encourage", "intimidate", "hack", "heal", "teleport")
+    ] == [
+        7,
+        4,
+        2,
+        6,
+        2,
+        5,
     ]
 
 

@@ -14,8 +14,15 @@ MAP = "......\n" * 6
 
 def soldier(**fields: Any) -> dict[str, Any]:
     base = {
-        "id": "s", "team": 1, "role": "soldier", "at": "A1", "weapon": "bolter", "armour": "light",
-        "items": ["grenades", "scope"], "ability": "rage", "cards": [1, 2],
+        "id": "s",
+        "team": 1,
+        "role": "soldier",
+        "at": "A1",
+        "weapon": "bolter",
+        "armour": "light",
+        "items": ["grenades", "scope"],
+        "ability": "rage",
+        "cards": [1, 2],
     }
     return {**base, **fields}
 
@@ -140,7 +147,11 @@ def test_sc27_sc8_running_document_applies_the_start() -> None:
 
 def test_setup_phase_accepts_partial_characters() -> None:
     state = SPACECHESS.setup(
-        {"phase": "setup", "map": MAP, "characters": [{"id": "s", "team": 1, "role": "soldier", "weapon": "sniper"}]}
+        {
+            "phase": "setup",
+            "map": MAP,
+            "characters": [{"id": "s", "team": 1, "role": "soldier", "weapon": "sniper"}],
+        }
     )
     view = SPACECHESS.view(state)["characters"]["s"]
     assert (view["weapon"], view["armour"], view["at"], view["items"]) == ("sniper", None, None, [])

@@ -12,8 +12,20 @@ from engine.spacechess import SPACECHESS
 from engine.spacechess.events import EVENT_KINDS, event
 
 VIEW_CHARACTER_KEYS = {
-    "at", "hp", "max_hp", "ap", "alive", "team", "role", "weapon", "armour", "items", "ability", "cards",
-    "shots_this_turn", "skip_next_draw",
+    "at",
+    "hp",
+    "max_hp",
+    "ap",
+    "alive",
+    "team",
+    "role",
+    "weapon",
+    "armour",
+    "items",
+    "ability",
+    "cards",
+    "shots_this_turn",
+    "skip_next_draw",
 }
 
 
@@ -68,7 +80,10 @@ def test_public_view_shape(sc) -> None:
     assert all(VIEW_CHARACTER_KEYS <= c.keys() for c in view["characters"].values())
     assert view["characters"]["s"]["skip_next_draw"] is True
     assert view["characters"]["t"]["hp"] == 19
-    assert view["pickups"] == [{"at": "A1", "kind": "weapon", "weapon": "sniper"}, {"at": "B1", "kind": "ap", "amount": 2}]
+    assert view["pickups"] == [
+        {"at": "A1", "kind": "weapon", "weapon": "sniper"},
+        {"at": "B1", "kind": "ap", "amount": 2},
+    ]
     json.dumps(view)
 
 
