@@ -1,0 +1,185 @@
+"""How replies reach Discord: language, mentions, the 2000-character limit, deferral, restarts.
+
+The deferral tests hold the service until the recorder has seen the deferral callback, so the order
+"defer, then the slow answer" is proven by construction rather than by timing.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Mapping
+from datetime import date, timedelta
+from typing import Any
+
+from bot.service import Context, GameService, Reply
+from bot.store import Store
+from tests.bot.discord.harness import (
+    DEFERRED_CHANNEL_MESSAGE,
+    PNG_SIGNATURE,
+    BotHarness,
+    Call,
+    DiscordRecorder,
+)
+from tests.bot.discord.lobby import ANN, BOB, CID, DEE, EVE, GM, GM_FR, SEATS, accepted, lobby, run, running
+from tests.bot.discord.payloads import CHANNEL_ID, GUILD_ID, Member, click, slash
+
+EVE_FR = Member(EVE.id, EVE.name, locale="fr")
+MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def mentions_of(call: Call) -> Mapping[str, Any]:
+    return call.message["allowed_mentions"]
+
+
+async def test_replies_follow_the_members_discord_locale(harness: BotHarness) -> None:
+    assert "Only game masters can use this command." in (await run(harness, EVE, "gm create", kind="sc",
+                                                                   name="X")).text
+    assert "Seuls les maîtres du jeu" in (await run(harness, EVE_FR, "gm create", kind="sc", name="X")).text
+    created = await run(harness, GM_FR, "gm create", kind="spacechess", name="Orion")
+    assert "Partie **Orion** (spacechess) créée" in created.text
+    assert "No player has joined yet." in (await run(harness, GM, "game info")).text
+    assert "Aucun joueur" in (await run(harness, GM_FR, "game info")).text
+
+
+async def test_a_character_named_everyone_is_refused_at_join(harness: BotHarness) -> None:
+    accepted(await run(harness, GM, "gm create", kind="spacechess", name="Orion"))
+    for name in ("@everyone", "@here", f"<@{BOB.id}>"):
+        exchange = await run(harness, ANN, "game join", name=name, team="1", role="general")
+        assert exchange.refused and "A name may only hold letters" in exchange.text, name
+    assert harness.bot.service.store.seats(1) == []
+
+
+async def test_no_reply_may_ping_everyone_or_a_role(harness: BotHarness, recorder: DiscordRecorder) -> None:
+    """Every message of a whole lobby: allowed_mentions never parses @everyone or roles, and the
+    join announcements name players without pinging them."""
+    await lobby(harness)
+    sent = [c for c in recorder.calls if c.message is not None]
+    assert len(sent) >= 13
+    for call in sent:
+        assert mentions_of(call)["parse"] == [] and mentions_of(call).get("roles", []) == []
+    named = [c for c in sent if MENTION.search(c.content or "")]
+    assert {int(u) for c in named for u in MENTION.findall(c.content)} == {m.id for m, *_ in SEATS}
+    assert all(mentions_of(c)["users"] == [] for c in named)
+
+
+async def test_a_draw_pings_exactly_the_players_who_gained_ap(harness: BotHarness) -> None:
+    await running(harness)
+    evening = (date.today() - timedelta(days=1)).isoformat()
+    ask = await run(harness, GM, "gm draw", numbers="29 33 36 40 41", date=evening)
+    message, custom_id = ask.button()
+    post = accepted(await harness.interact(click(message, custom_id, GM)))
+    pinged = {int(u) for c in post.messages for u in mentions_of(c)["users"]}
+    assert pinged == {CID.id}  # cards 5 and 6 are Cid's (SC-11)
+    assert pinged <= {int(u) for u in MENTION.findall(post.text)}
+
+
+async def test_a_long_private_reply_is_split_into_ephemeral_followups(harness: BotHarness) -> None:
+    await running(harness)
+    for n in range(10):
+        accepted(await run(harness, GM, "gm set", character="Cid", ap=n, reason=f"{n:02d} " + "x" * 190))
+    history = await run(harness, ANN, "game history")
+    assert history.kinds()[0] == "callback:4" and set(history.kinds()[1:]) == {"followup"}
+    assert len(history.messages) >= 2 and all(c.ephemeral for c in history.messages)
+    assert all(len(c.content) <= 2000 for c in history.messages)
+    assert all(f"{n:02d} xxx" in history.text for n in range(10))
+
+
+class HeldService(GameService):
+    """A service whose commands wait, while `holding`, until the bot has deferred the interaction."""
+
+    def __init__(self, store: Store, recorder: DiscordRecorder) -> None:
+        super().__init__(store, seed_source=lambda: 99)
+        self.holding = False
+        self.deferred = threading.Event()
+        self.released_by_deferral: list[bool] = []
+        recorder.listeners.append(self._saw)
+
+    def _saw(self, call: Call) -> None:
+        if call.callback_type == DEFERRED_CHANNEL_MESSAGE:
+            self.deferred.set()
+
+    def handle(self, ctx: Context, path: str, raw_options: Mapping[str, Any] | None = None) -> Reply:
+        if self.holding:
+            self.released_by_deferral.append(self.deferred.wait(timeout=30))
+            self.deferred.clear()
+        return super().handle(ctx, path, raw_options)
+
+
+async def _held(sqlite_store: Store, recorder: DiscordRecorder) -> tuple[BotHarness, HeldService]:
+    service = HeldService(sqlite_store, recorder)
+    return BotHarness(service, recorder), service
+
+
+async def test_a_slow_public_reply_is_deferred_first_then_edits_the_original(sqlite_store: Store,
+                                                                             recorder: DiscordRecorder) -> None:
+    harness, service = await _held(sqlite_store, recorder)
+    async with harness:
+        await running(harness)
+        harness.bot.direct_reply_seconds = 0.01
+        service.holding = True
+        board = await run(harness, ANN, "game board")
+    assert board.kinds() == ["callback:5", "PATCH @original"] and service.released_by_deferral == [True]
+    deferral, edit = board.calls
+    assert not deferral.ephemeral  # a public "thinking..." message
+    assert edit.content.startswith("**Orion** — turn") and edit.files[0][1].startswith(PNG_SIGNATURE)
+    assert edit.body["attachments"][0]["filename"] == edit.files[0][0]
+
+
+async def test_a_slow_private_reply_replaces_the_public_deferral(sqlite_store: Store,
+                                                                recorder: DiscordRecorder) -> None:
+    harness, service = await _held(sqlite_store, recorder)
+    async with harness:
+        harness.bot.direct_reply_seconds = 0.01
+        service.holding = True
+        refusal = await run(harness, EVE, "gm create", kind="spacechess", name="Orion")
+    assert refusal.kinds() == ["callback:5", "DELETE @original", "followup"]
+    assert service.released_by_deferral == [True]
+    followup = refusal.calls[-1]
+    assert followup.ephemeral and followup.content == "Only game masters can use this command."
+
+
+async def test_a_slow_button_click_is_deferred_too(sqlite_store: Store, recorder: DiscordRecorder) -> None:
+    harness, service = await _held(sqlite_store, recorder)
+    async with harness:
+        await running(harness)
+        accepted(await run(harness, GM, "gm set", character="Cid", ap=9, reason="test"))
+        message, custom_id = (await run(harness, CID, "sc move", to="L6")).button()
+        harness.bot.direct_reply_seconds = 0.01
+        service.holding = True
+        moved = await harness.interact(click(message, custom_id, CID))
+    assert moved.kinds() == ["callback:5", "PATCH @original"] and service.released_by_deferral == [True]
+    assert "L6" in moved.text
+
+
+async def test_buttons_keep_working_after_a_restart(service: GameService, recorder: DiscordRecorder) -> None:
+    """The command is in the custom id: a new GameBot that never saw the view runs the click."""
+    async with BotHarness(service, recorder) as before:
+        before.bot.direct_reply_seconds = 60.0
+        await running(before)
+        accepted(await run(before, GM, "gm set", character="Cid", ap=9, reason="test"))
+        message, custom_id = (await run(before, CID, "sc move", to="L6")).button()
+    async with BotHarness(service, recorder) as after:
+        after.bot.direct_reply_seconds = 60.0
+        moved = accepted(await after.interact(click(message, custom_id, CID)))
+    assert "L6" in moved.text
+    game = service.store.game_in_channel(GUILD_ID, CHANNEL_ID)
+    assert service.handle(Context(DEE.id, "dee", GUILD_ID, CHANNEL_ID), "game sheet", {"character": "Cid"}
+                          ).messages[0].params["at"] == "L6"
+    assert game.status == "running"
+
+
+async def test_a_button_click_by_another_member_runs_as_that_member(harness: BotHarness) -> None:
+    """A preview's button carries the command, not the person: someone else clicking it acts as
+    themselves, so a spectator is refused as a non-player."""
+    await running(harness)
+    accepted(await run(harness, GM, "gm set", character="Cid", ap=9, reason="test"))
+    message, custom_id = (await run(harness, CID, "sc move", to="L6")).button()
+    refusal = await harness.interact(click(message, custom_id, EVE))
+    assert refusal.refused and "not playing" in refusal.text
+
+
+async def test_an_option_of_another_channel_plays_that_channels_game(harness: BotHarness) -> None:
+    accepted(await run(harness, GM, "gm create", kind="spacechess", name="Orion"))
+    elsewhere = await harness.interact(slash("game info", GM, {}, channel_id=CHANNEL_ID + 5))
+    assert elsewhere.refused and "There is no game" in elsewhere.text
