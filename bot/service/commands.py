@@ -62,6 +62,7 @@ COMMAND_MODULES = (
     "bot.service.gm",
     "bot.service.spacechess",
     "bot.service.draws",
+    "bot.service.status",
 )
 
 

@@ -156,3 +156,18 @@ class Claim(SQLModel, table=True):
         index=True,
     )
     claimed_at: datetime = _column(UTCDateTime)
+
+
+class StatusMessage(SQLModel, table=True):
+    """The pinned status message of a game's channel, edited in place after each change."""
+
+    __tablename__ = "status_messages"
+
+    game_id: int = Field(
+        sa_column=Column(
+            Integer, ForeignKey("games.id", ondelete="CASCADE", name="fk_status_messages_game_id"), primary_key=True
+        )
+    )
+    channel_id: int = _column(BigInteger)
+    message_id: int = _column(BigInteger)
+    updated_at: datetime = _column(UTCDateTime)

@@ -36,6 +36,7 @@ from bot.store.models import (
     GuildSettings,
     LogEntry,
     Seat,
+    StatusMessage,
 )
 
 LANGUAGES = ("fr", "en")
@@ -536,6 +537,21 @@ class Store:
         except Conflict:  # AlreadyClaimed, or a racing process inserted the key first
             return False
         return True
+
+    def status_message(self, game_id: int) -> int | None:
+        """The id of the game's pinned status message, if one was posted."""
+        with self._read() as session:
+            row = session.get(StatusMessage, game_id)
+            return row.message_id if row is not None else None
+
+    def set_status_message(self, game_id: int, channel_id: int, message_id: int) -> None:
+        with self._write(None) as session:
+            row = session.get(StatusMessage, game_id)
+            if row is None:
+                session.add(StatusMessage(game_id=game_id, channel_id=channel_id, message_id=message_id,
+                                          updated_at=_now()))
+            else:
+                row.channel_id, row.message_id, row.updated_at = channel_id, message_id, _now()
 
     def is_claimed(self, key: str) -> bool:
         with self._read() as session:

@@ -28,7 +28,7 @@ from bot.store import (
 from bot.store.models import GuildSettings
 
 MakeGame = Callable[..., GameRecord]
-TABLES = {"guild_settings", "games", "seats", "game_log", "draws", "claims", "alembic_version"}
+TABLES = {"guild_settings", "games", "seats", "game_log", "draws", "claims", "status_messages", "alembic_version"}
 
 
 def table_names(url: str) -> set[str]:
