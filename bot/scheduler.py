@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 from collections.abc import Callable
+from typing import Any
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
@@ -29,7 +30,7 @@ log = logging.getLogger("spacechess.scheduler")
 
 NEXT_JOB = "draws-next"
 #: A late poll (the machine slept, the loop was busy) still runs, once, however late it is.
-JOB_OPTIONS = {"misfire_grace_time": None, "coalesce": True}
+JOB_OPTIONS: dict[str, Any] = {"misfire_grace_time": None, "coalesce": True}
 RETRY_JOB = "draws-retry"
 
 
@@ -61,29 +62,35 @@ class DrawScheduler:
     def start(self) -> None:
         """Call from inside the running event loop: the first tick runs at once (recovery after a restart),
         in the loop's executor like every later one, so a slow download never blocks the bot."""
-        self.scheduler.add_job(self.tick, "date", run_date=self.clock(), id=NEXT_JOB, replace_existing=True,
-                               **JOB_OPTIONS)
+        self._add(NEXT_JOB, self.clock())
         self.scheduler.start()
 
     def shutdown(self) -> None:
         self.scheduler.shutdown(wait=False)
 
     def tick(self) -> None:
-        """One scheduled run (blocking: APScheduler runs it in a worker thread)."""
-        self.poller.poll()
-        now = self.clock()
-        self.poller.alert_overdue(now)
-        self.plan(now)
+        """One scheduled run (blocking: APScheduler runs it in a worker thread). Whatever fails (the
+        database unreachable...), the next runs are planned: a scheduler that stops planning is silent."""
+        try:
+            self.poller.poll()
+            self.poller.alert_overdue(self.clock())
+        except Exception:
+            log.exception("draw tick failed: retry in %s", self.retry)
+            now = self.clock()
+            self._add(NEXT_JOB, self.poller.applier.schedule.next_after(now))
+            self._add(RETRY_JOB, now + self.retry)
+            return
+        self.plan(self.clock())
+
+    def _add(self, job_id: str, when: dt.datetime) -> None:
+        self.scheduler.add_job(self.tick, "date", run_date=when, id=job_id, replace_existing=True, **JOB_OPTIONS)
 
     def plan(self, now: dt.datetime) -> None:
         """(Re)place the in-memory jobs: the next expected draw, and a retry while one is awaited."""
-        next_draw = self.poller.applier.schedule.next_after(now)
-        self.scheduler.add_job(self.tick, "date", run_date=next_draw, id=NEXT_JOB, replace_existing=True,
-                               **JOB_OPTIONS)
+        self._add(NEXT_JOB, self.poller.applier.schedule.next_after(now))
         waiting = self.poller.waiting(now)
         if waiting:
-            self.scheduler.add_job(self.tick, "date", run_date=now + self.retry, id=RETRY_JOB, replace_existing=True,
-                                   **JOB_OPTIONS)
+            self._add(RETRY_JOB, now + self.retry)
             log.info("draw of %s not found yet: retry in %s", waiting[0].isoformat(), self.retry)
         elif self.scheduler.get_job(RETRY_JOB) is not None:
             self.scheduler.remove_job(RETRY_JOB)

@@ -130,6 +130,19 @@ def test_tick_plans_a_retry_while_the_draw_is_awaited_and_the_next_draw_always(s
     assert {job.id for job in scheduler.scheduler.get_jobs()} == {NEXT_JOB}
 
 
+class BrokenSource:
+    def fetch(self, previous: FetchMemo | None = None) -> FetchResult:
+        raise RuntimeError("database or network gone in an unforeseen way")
+
+
+def test_a_failing_tick_still_plans_its_retry_and_the_next_draw(store: Store) -> None:
+    now = dt.datetime(2024, 3, 7, 10, 0, tzinfo=dt.UTC)
+    scheduler = make_scheduler(store, now, BrokenSource())
+    scheduler.tick()
+    jobs = {job.id: job.trigger.run_date for job in scheduler.scheduler.get_jobs()}
+    assert jobs == {NEXT_JOB: dt.datetime(2024, 3, 9, 19, 35, tzinfo=dt.UTC), RETRY_JOB: now + RETRY}
+
+
 def test_restart_applies_what_was_published_while_down_in_date_order(store: Store) -> None:
     """The scheduler keeps nothing of its own: a new one over the same database finds the draws the
     previous process never applied and applies them, oldest first, then plans the next poll."""
