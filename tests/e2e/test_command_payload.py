@@ -9,7 +9,6 @@ import sys
 
 import pytest
 
-from bot.discord_adapter.payload import command_payload
 from tests.e2e.botproc import REPO_ROOT, BotProcess, write_config
 from tests.e2e.discord_limits import LOCALES, is_valid_name, problems
 from tests.e2e.table import Table
@@ -18,7 +17,13 @@ from tests.fake_discord.server import FakeDiscord
 
 @pytest.fixture(scope="module")
 def payload() -> list[dict]:
-    return command_payload()
+    """What `spacechess commands --json` prints, from a fresh process: tests in this process may have
+    registered throwaway commands of their own."""
+    printed = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "commands", "--json"], cwd=REPO_ROOT, capture_output=True, check=True,
+        timeout=60,
+    )
+    return json.loads(printed.stdout)
 
 
 def test_the_payload_is_within_discord_limits(payload):
@@ -95,17 +100,13 @@ def test_the_limit_check_finds_each_breakage(payload, breakage):
     assert problems(_bad(payload, BREAKAGES[breakage])), breakage
 
 
-def test_the_printed_payload_is_the_one_the_bot_synced(fake, bot):
+def test_the_printed_payload_is_the_one_the_bot_synced(payload, fake, bot):
     """`spacechess commands --json` against the body of the PUT the real process sent at start."""
-    printed = subprocess.run(
-        [sys.executable, "-m", "bot.cli", "commands", "--json"], cwd=REPO_ROOT, capture_output=True, check=True,
-        timeout=60,
-    )
     (sync,) = [c for c in fake.calls_to("PUT", r"/applications/\d+/commands") if c.status == 200]
-    assert json.loads(printed.stdout) == sync.json
+    assert payload == sync.json
 
 
-def test_a_server_sync_sends_the_same_payload_to_the_server_route(tmp_path):
+def test_a_server_sync_sends_the_same_payload_to_the_server_route(payload, tmp_path):
     """With `guild_ids` the bot PUTs to /applications/{app}/guilds/{guild}/commands, and the server's
     commands then answer interactions."""
     with FakeDiscord() as fake:
@@ -113,7 +114,7 @@ def test_a_server_sync_sends_the_same_payload_to_the_server_route(tmp_path):
         try:
             bot.start()
             (sync,) = fake.calls_to("PUT", rf"/applications/\d+/guilds/{fake.guild.id}/commands")
-            assert sync.json == command_payload()
+            assert sync.json == payload
             assert fake.calls_to("PUT", r"/applications/\d+/commands") == []
             table = Table(fake, bot, fake.add_channel("guild-commands"))
             table.refused(fake.add_member("visitor"), "game info", "error.no_game_here")

@@ -96,7 +96,7 @@ class FakeDiscord:
         asyncio.set_event_loop(self._loop)
 
         async def begin() -> None:
-            self._runner = web.AppRunner(self._app(), handle_signals=False)
+            self._runner = web.AppRunner(self._app(), handle_signals=False, access_log=None)
             await self._runner.setup()
             site = web.TCPSite(self._runner, "127.0.0.1", 0)
             await site.start()
