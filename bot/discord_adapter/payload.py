@@ -2,8 +2,10 @@
 
 Discord refuses a whole sync when one name or description breaks its limits, and only says so at
 start-up in production. Building the payload offline lets `spacechess commands --json` print it and
-a test check it; GameBot installs its tree through :func:`install_commands` and the same
-:func:`translated_payload` code shapes both, so what is checked is what is sent.
+a test check it. GameBot installs its tree through :func:`install_commands`, and
+:func:`translated_payload` builds each command's payload with the discord.py calls that
+`CommandTree.sync` makes; an end-to-end test compares the printed payload with the PUT body a real
+bot process sends.
 """
 
 from __future__ import annotations
