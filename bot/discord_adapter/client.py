@@ -25,6 +25,7 @@ from bot.service import Attachment, Button, Context, GameService, Reply, Visibil
 log = logging.getLogger("spacechess.discord")
 
 CONTENT_LIMIT = 2000
+CUSTOM_ID_LIMIT = 100
 #: answer directly when the service is this quick; otherwise defer first (Discord allows 3 s)
 DIRECT_REPLY_SECONDS = 2.0
 
@@ -70,7 +71,12 @@ class CommandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"cmd:(?
         style = {"danger": discord.ButtonStyle.danger, "secondary": discord.ButtonStyle.secondary}.get(
             button.style, discord.ButtonStyle.primary
         )
-        super().__init__(discord.ui.Button(label=label[:80], style=style, custom_id=f"cmd:{payload}"[:100]))
+        custom_id = f"cmd:{payload}"
+        if len(custom_id) > CUSTOM_ID_LIMIT:
+            # cutting it would leave a button that matches no template: fail loudly instead
+            raise ValueError(f"the button of /{button.command} needs a {len(custom_id)}-character custom id "
+                             f"(Discord allows {CUSTOM_ID_LIMIT}): {custom_id}")
+        super().__init__(discord.ui.Button(label=label[:80], style=style, custom_id=custom_id))
         self.spec = button
 
     @classmethod
@@ -119,12 +125,13 @@ class GameBot(discord.Client):
         log.info("connected as %s to %d server(s)", self.user, len(self.guilds))
 
     async def _call(self, ctx: Context, path: str, options: dict[str, Any]) -> Reply:
+        # attachments are downloaded here, inside the deferral's clock: a slow CDN must not cost the answer
+        values = {k: await self._option(v) for k, v in options.items()}
         async with self.workers:
-            return await asyncio.to_thread(self.service.handle, ctx, path, options)
+            return await asyncio.to_thread(self.service.handle, ctx, path, values)
 
     async def run_command(self, interaction: discord.Interaction, path: str, options: dict[str, Any]) -> None:
         ctx = context_of(interaction)
-        options = {k: await self._option(v) for k, v in options.items()}
         task = asyncio.ensure_future(self._call(ctx, path, options))
         try:
             reply = await asyncio.wait_for(asyncio.shield(task), timeout=self.direct_reply_seconds)

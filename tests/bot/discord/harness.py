@@ -285,8 +285,12 @@ class DiscordRecorder:
                 for name, data in files]
 
 
+class BotFailed(AssertionError):
+    """The bot raised while handling an interaction: the member got no answer at all."""
+
+
 class _ErrorLog(logging.Handler):
-    """discord.py logs (instead of raising) errors of button callbacks: collect them to fail the test."""
+    """discord.py logs, instead of raising, what a command or a button callback raised: collect it."""
 
     def __init__(self) -> None:
         super().__init__(logging.ERROR)
@@ -328,17 +332,19 @@ class BotHarness:
         start = len(self.recorder.calls)
         self.recorder.channels[payload["token"]] = int(payload["channel_id"])
         interaction = discord.Interaction(data=payload, state=self.bot._connection)
-        if payload["type"] == MESSAGE_COMPONENT:
-            data = payload["data"]
-            store = self.bot._connection._view_store
-            store.dispatch_view(data["component_type"], data["custom_id"], interaction)
-            await self._components_done()
-        else:
-            await self.bot.tree._call(interaction)
-        if self._errors.records:
-            record = self._errors.records.pop(0)
-            raise AssertionError(f"discord.py logged an error: {record.getMessage()}") from (
-                record.exc_info[1] if record.exc_info else None)
+        try:
+            if payload["type"] == MESSAGE_COMPONENT:
+                data = payload["data"]
+                store = self.bot._connection._view_store
+                store.dispatch_view(data["component_type"], data["custom_id"], interaction)
+                await self._components_done()
+            else:
+                await self.bot.tree._call(interaction)
+        finally:
+            logged, self._errors.records = self._errors.records, []
+        if logged:
+            cause = logged[0].exc_info[1] if logged[0].exc_info else None
+            raise BotFailed(f"discord.py logged an error: {logged[0].getMessage()}") from cause
         return Exchange(self.recorder.calls[start:])
 
     @staticmethod

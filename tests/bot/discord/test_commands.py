@@ -76,7 +76,7 @@ async def test_the_gm_role_set_by_gm_settings_makes_its_holder_a_gm(harness: Bot
     settings = await run(harness, GM, "gm settings", gm_role=GM_ROLE, language="en")
     assert settings.refused and f"GM role: {GM_ROLE.id}" in settings.text  # settings are private
     accepted(await run(harness, ROLE_HOLDER, "gm create", kind="spacechess", name="Orion"))
-    refused(await run(harness, GM, "gm settings", gm_role=Role(1, "x"), pings="nobody"), "")
+    refused(await run(harness, GM, "gm settings", gm_role=Role(1, "x"), pings="nobody"), "cannot be `nobody`")
 
 
 async def test_game_join_and_its_refusals(harness: BotHarness) -> None:
@@ -85,7 +85,7 @@ async def test_game_join_and_its_refusals(harness: BotHarness) -> None:
     joined = accepted(await run(harness, ANN, "game join", name="Ann", team="1", role="general"))
     assert f"<@{ANN.id}> joins the game as **Ann**" in joined.text
     refused(await run(harness, ANN, "game join", name="Ann2", team="2", role="general"), "already")
-    refused(await run(harness, BOB, "game join", name="Bo", team="1", role="general"), "")
+    refused(await run(harness, BOB, "game join", name="Bo", team="1", role="general"), "L’équipe 1 n’a plus de place")
     assert len(harness.bot.service.store.seats(1)) == 1
 
 
@@ -95,8 +95,8 @@ async def test_sc_equip_and_deploy_with_their_refusals(harness: BotHarness) -> N
     accepted(await run(harness, CID, "game join", name="Cid", team="1", role="soldier"))
     accepted(await run(harness, CID, "sc equip", card1=5, card2=6, weapon="sniper", armour="light",
                        item1="grenades", item2="scope", ability="rage"))
-    refused(await run(harness, CID, "sc deploy", cell="Z99"), "")
-    refused(await run(harness, CID, "sc deploy", cell="L43"), "")  # the other team's side
+    refused(await run(harness, CID, "sc deploy", cell="Z99"), "`Z99` is not a cell of this board.")
+    refused(await run(harness, CID, "sc deploy", cell="L43"), "Deploy on your camp's rows")  # SC-10
     accepted(await run(harness, CID, "sc deploy", cell="L2"))
 
 
@@ -129,7 +129,7 @@ async def test_sc_order_applies_text_orders_and_refuses_bad_ones(harness: BotHar
     await running(harness)
     accepted(await run(harness, GM, "gm set", character="Cid", ap=5, reason="test"))
     before = harness.bot.service.store.game_in_channel(GUILD_ID, CHANNEL_ID)
-    refused(await run(harness, CID, "sc order", text="dance wildly"), "")
+    refused(await run(harness, CID, "sc order", text="dance wildly"), "I could not read that order")
     assert harness.bot.service.store.game_in_channel(GUILD_ID, CHANNEL_ID).version == before.version
     accepted(await run(harness, CID, "sc order", text="move L3"))
     refused(await run(harness, EVE, "sc order", text="move L3"), "not playing")
@@ -142,7 +142,7 @@ async def test_sc_shoot_autocompletes_at_most_25_targets(harness: BotHarness) ->
     assert 1 <= len(choices) <= 25
     assert {c["name"] for c in choices} == {"Ann"}  # SC-20: allies may be shot; enemies are out of range
     assert (await harness.interact(autocomplete("sc shoot", EVE, "target", ""))).choices == []
-    refused(await run(harness, CID, "sc shoot", target="Nobody"), "")
+    refused(await run(harness, CID, "sc shoot", target="Nobody"), "no character called `Nobody`")
 
 
 async def test_game_board_sends_a_png(harness: BotHarness) -> None:
@@ -199,7 +199,7 @@ async def test_gm_kick_takes_a_member_option_and_confirms_with_a_button(harness:
     message, custom_id = ask.button()
     kicked = accepted(await harness.interact(click(message, custom_id, GM)))
     assert "Dee" in kicked.text
-    refused(await run(harness, GM, "gm kick", user=DEE), "")
+    refused(await run(harness, GM, "gm kick", user=DEE), f"<@{DEE.id}> does not play in this game.")
     assert {s.actor for s in harness.bot.service.store.seats(1)} == {"Ann", "Bob", "Cid"}
 
 

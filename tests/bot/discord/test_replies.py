@@ -6,6 +6,7 @@ The deferral tests hold the service until the recorder has seen the deferral cal
 
 from __future__ import annotations
 
+import asyncio
 import re
 import threading
 from collections.abc import Mapping
@@ -22,7 +23,7 @@ from tests.bot.discord.harness import (
     DiscordRecorder,
 )
 from tests.bot.discord.lobby import ANN, BOB, CID, DEE, EVE, GM, GM_FR, SEATS, accepted, lobby, run, running
-from tests.bot.discord.payloads import CHANNEL_ID, GUILD_ID, Member, click, slash
+from tests.bot.discord.payloads import CHANNEL_ID, GUILD_ID, Member, Upload, click, slash
 
 EVE_FR = Member(EVE.id, EVE.name, locale="fr")
 MENTION = re.compile(r"<@!?(\d+)>")
@@ -183,3 +184,31 @@ async def test_an_option_of_another_channel_plays_that_channels_game(harness: Bo
     accepted(await run(harness, GM, "gm create", kind="spacechess", name="Orion"))
     elsewhere = await harness.interact(slash("game info", GM, {}, channel_id=CHANNEL_ID + 5))
     assert elsewhere.refused and "There is no game" in elsewhere.text
+
+
+async def test_a_slow_attachment_download_happens_after_the_deferral(harness: BotHarness, recorder: DiscordRecorder,
+                                                                     service: GameService) -> None:
+    """`/gm import` reads its file from Discord's CDN: that download runs under the deferral clock."""
+    await running(harness)
+    exported = await run(harness, GM, "gm export")
+    (name, data), = exported.files
+    upload = Upload(name, data)
+    recorder.uploads[upload.url] = data
+    deferred = asyncio.Event()
+    recorder.listeners.append(lambda call: call.callback_type == DEFERRED_CHANNEL_MESSAGE and deferred.set())
+    waited: list[bool] = []
+
+    async def slow_cdn(url: str) -> bytes:
+        try:
+            await asyncio.wait_for(deferred.wait(), timeout=30)
+            waited.append(True)
+        except TimeoutError:
+            waited.append(False)
+        return await recorder.cdn(url)
+
+    harness.bot.http.get_from_cdn = slow_cdn  # type: ignore[method-assign]
+    harness.bot.direct_reply_seconds = 0.01
+    imported = await harness.interact(slash("gm import", GM, {"file": upload}, channel_id=CHANNEL_ID + 1))
+    assert imported.kinds() == ["callback:5", "PATCH @original"] and waited == [True]
+    assert "Orion" in imported.text
+    assert service.store.game_in_channel(GUILD_ID, CHANNEL_ID + 1) is not None
