@@ -66,6 +66,7 @@ async def test_gm_create_is_refused_privately_to_a_member_without_manage_server(
 async def test_gm_create_by_a_manager_is_public_and_the_kind_autocompletes(harness: BotHarness) -> None:
     created = accepted(await run(harness, GM, "gm create", kind="spacechess", name="Orion"))
     assert created.kinds() == ["callback:4"] and "Game **Orion** (spacechess) created" in created.text
+    assert created.calls[0].params == {"with_response": "1"} and not created.calls[0].ephemeral
     choices = (await harness.interact(autocomplete("gm create", GM, "kind", "sp", {"name": "x"}))).choices
     assert choices == [{"name": "spacechess", "value": "spacechess"}]
 
