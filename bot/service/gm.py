@@ -11,6 +11,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
+from bot.draw_apply import applier_for
 from bot.games import presenter_for
 from bot.service.commands import Option, command
 from bot.service.context import Context
@@ -70,7 +71,14 @@ def gm_resume(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         raise ServiceError("error.not_paused")
     rules = registry.get(game.kind)
     _mark(svc, ctx, game, "resume", derive_status(rules, rules.from_json(game.state), "running"), {})
-    return Reply.say("gm.resumed", name=game.name)
+    # the draws published during the pause, applied now in order, each with its turn post
+    posts = applier_for(svc).catch_up(game.id, deliver=False)
+    messages = [Message("gm.resumed", {"name": game.name})]
+    mentions: dict[int, None] = {}
+    for post in posts:
+        messages.extend(post.reply.messages)
+        mentions.update(dict.fromkeys(post.reply.mentions))
+    return Reply(tuple(messages), files=posts[-1].reply.files if posts else (), mentions=tuple(mentions))
 
 
 @command("gm end", Option("confirm", "integer"), gm_only=True)

@@ -214,3 +214,20 @@ def test_racing_threads_apply_each_draw_once(store: Store, service: GameService)
     assert sorted(posted) == sorted(game.id for game in games for _ in range(2))
     for game in games:
         assert draw_log(store, game.id) == ["2024-03-06", "2024-03-09"]
+
+
+def test_gm_resume_applies_the_draws_missed_during_the_pause(store: Store, service: GameService) -> None:
+    """/gm pause, two draws published, /gm resume: both applied in order, posted in the resume reply."""
+    from bot.service import Context
+
+    game = make_running_game(store, 7)
+    gm = Context(user_id=42, user_name="gm", guild_id=GUILD, channel_id=7, manage_server=True)
+    assert service.handle(gm, "gm pause", {}).ok
+    save_draws(store, [draw("2024-03-06"), draw("2024-03-09")])
+    assert DrawApplier(service).apply_all() == []
+    reply = service.handle(gm, "gm resume", {})
+    keys = [m.key for m in reply.messages]
+    assert keys[0] == "gm.resumed" and keys.count("turn.title") == 2
+    assert reply.files and reply.files[0].data.startswith(b"\x89PNG")
+    assert draw_log(store, game.id) == ["2024-03-06", "2024-03-09"]
+    assert store.get_game(game.id).status == "running"
