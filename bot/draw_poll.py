@@ -35,7 +35,8 @@ def source_from(settings: DrawSettings) -> DrawSource | None:
     """The configured source; None for "manual" (game masters enter every draw with /gm draw)."""
     if settings.source == "fdj":
         return FdjSource(
-            urls=settings.urls, timeout=settings.timeout_seconds, retries=settings.retries, max_bytes=settings.max_bytes
+            urls=settings.urls, timeout=settings.timeout_seconds, retries=settings.retries,
+            max_bytes=settings.max_bytes, user_agent=settings.user_agent,
         )
     if settings.source == "file":
         assert settings.file is not None  # load_settings refuses source = "file" without a file

@@ -102,6 +102,7 @@ class FdjSource:
         max_bytes: int = DEFAULT_MAX_BYTES,
         session: requests.Session | None = None,
         sleep: Callable[[float], None] = time.sleep,
+        user_agent: str = USER_AGENT,
     ) -> None:
         if not urls:
             raise ValueError("FdjSource needs at least one URL")
@@ -114,6 +115,7 @@ class FdjSource:
         self.max_bytes = max_bytes
         self.session = session if session is not None else requests.Session()
         self.sleep = sleep
+        self.user_agent = user_agent
 
     def fetch(self, previous: FetchMemo | None = None) -> FetchResult:
         """Try each URL in turn; raise the last URL's error (earlier ones in `.attempts`)."""
@@ -139,7 +141,7 @@ class FdjSource:
             attempt += 1
 
     def _download(self, url: str, previous: FetchMemo | None) -> FetchResult:
-        headers = {"User-Agent": USER_AGENT}
+        headers = {"User-Agent": self.user_agent}
         if previous is not None and previous.url == url:
             if previous.etag:
                 headers["If-None-Match"] = previous.etag

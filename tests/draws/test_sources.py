@@ -339,3 +339,9 @@ def test_manual_draw_refuses_what_the_parser_refuses(kwargs, code, field):
     with pytest.raises(ManualDrawError) as caught:
         manual_draw(**args)
     assert (caught.value.code, caught.value.params["field"]) == (code, field)
+
+
+def test_the_configured_user_agent_is_sent(loopback, source_for, archive):
+    loopback.routes["/loto"] = send(archive)
+    source_for(loopback.url("/loto"), user_agent="my-table-bot/1.0").fetch()
+    assert loopback.requests[-1][1]["User-Agent"] == "my-table-bot/1.0"
