@@ -209,6 +209,8 @@ class DiscordRecorder:
         call = Call(route.method, path, dict(params or {}), body, blobs)
         if call.message is not None:
             _limits(call.message)
+        if call.callback_type == AUTOCOMPLETE_RESULT and len(call.body["data"]["choices"]) > CHOICES_LIMIT:
+            raise DiscordRejects(f"more than {CHOICES_LIMIT} autocomplete choices")
         call.response = self._answer(call)
         self.calls.append(call)
         for listener in self.listeners:
