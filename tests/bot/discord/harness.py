@@ -29,6 +29,7 @@ from tests.bot.discord.payloads import (
     APP_ID,
     BOT_USER_ID,
     MESSAGE_COMPONENT,
+    Upload,
     snowflake,
     timestamp,
     user_json,
@@ -196,6 +197,11 @@ class DiscordRecorder:
                            form: Sequence[Mapping[str, Any]] | None = None, **kwargs: Any) -> Any:
         """Stands in for `client.http.request`: login, command sync, channel messages."""
         return self._record(route, kwargs.get("json"), form, files, kwargs.get("params"))
+
+    def host(self, upload: Upload) -> Upload:
+        """Put a member's file on the CDN, where the bot downloads option attachments from."""
+        self.uploads[upload.url] = upload.data
+        return upload
 
     async def cdn(self, url: str) -> bytes:
         """Stands in for `client.http.get_from_cdn`: the bytes of an attachment a member sent."""

@@ -24,7 +24,18 @@ from tests.bot.discord.lobby import (
     run,
     running,
 )
-from tests.bot.discord.payloads import CHANNEL_ID, GUILD_ID, Role, Upload, autocomplete, click, slash
+from tests.bot.discord.payloads import (
+    ADMINISTRATOR,
+    CHANNEL_ID,
+    GUILD_ID,
+    MEMBER_PERMISSIONS,
+    Member,
+    Role,
+    Upload,
+    autocomplete,
+    click,
+    slash,
+)
 
 
 def refused(exchange: Exchange, text: str) -> Exchange:
@@ -49,7 +60,7 @@ async def test_every_command_of_the_table_is_reachable_and_answers(harness: BotH
         options = {o.name: _required_value(o.type, o.choices, o.min_value) for o in cmd.options if o.required}
         for value in options.values():
             if isinstance(value, Upload):
-                recorder.uploads[value.url] = value.data
+                recorder.host(value)
         exchange = await harness.interact(slash(path, GM, options))
         callbacks = [c for c in exchange.calls if c.is_callback]
         assert [c.callback_type for c in callbacks] == [CHANNEL_MESSAGE], (path, exchange.kinds())
@@ -64,6 +75,9 @@ async def test_gm_create_is_refused_privately_to_a_member_without_manage_server(
 
 
 async def test_gm_create_by_a_manager_is_public_and_the_kind_autocompletes(harness: BotHarness) -> None:
+    admin = Member(42, "admin", MEMBER_PERMISSIONS | ADMINISTRATOR)  # Administrator implies Manage Server
+    accepted(await harness.interact(slash("gm create", admin, {"kind": "spacechess", "name": "Vega"},
+                                          channel_id=CHANNEL_ID + 1)))
     created = accepted(await run(harness, GM, "gm create", kind="spacechess", name="Orion"))
     assert created.kinds() == ["callback:4"] and "Game **Orion** (spacechess) created" in created.text
     assert created.calls[0].params == {"with_response": "1"} and not created.calls[0].ephemeral
@@ -185,8 +199,7 @@ async def test_gm_export_sends_the_game_as_a_json_file_and_gm_import_reads_it(ha
     (name, data), = exported.files
     document = json.loads(data)
     assert name.endswith(".json") and set(document["view"]["characters"]) == {"Ann", "Bob", "Cid", "Dee"}
-    upload = Upload(name, data)
-    recorder.uploads[upload.url] = data
+    upload = recorder.host(Upload(name, data))
     imported = accepted(await harness.interact(slash("gm import", GM, {"file": upload}, channel_id=CHANNEL_ID + 1)))
     assert "Orion" in imported.text
     copy = harness.bot.service.store.game_in_channel(GUILD_ID, CHANNEL_ID + 1)

@@ -180,7 +180,7 @@ async def test_a_button_click_by_another_member_runs_as_that_member(harness: Bot
     assert refusal.refused and "not playing" in refusal.text
 
 
-async def test_an_option_of_another_channel_plays_that_channels_game(harness: BotHarness) -> None:
+async def test_a_command_acts_on_the_game_of_its_own_channel(harness: BotHarness) -> None:
     accepted(await run(harness, GM, "gm create", kind="spacechess", name="Orion"))
     elsewhere = await harness.interact(slash("game info", GM, {}, channel_id=CHANNEL_ID + 5))
     assert elsewhere.refused and "There is no game" in elsewhere.text
@@ -192,8 +192,7 @@ async def test_a_slow_attachment_download_happens_after_the_deferral(harness: Bo
     await running(harness)
     exported = await run(harness, GM, "gm export")
     (name, data), = exported.files
-    upload = Upload(name, data)
-    recorder.uploads[upload.url] = data
+    upload = recorder.host(Upload(name, data))
     deferred = asyncio.Event()
     recorder.listeners.append(lambda call: call.callback_type == DEFERRED_CHANNEL_MESSAGE and deferred.set())
     waited: list[bool] = []
