@@ -7,10 +7,12 @@ by a semaphore; a reply that takes longer than Discord's patience is preceded by
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import io
 import json
 import logging
 import re
+from collections.abc import Coroutine
 from typing import Any
 
 import discord
@@ -19,8 +21,11 @@ from discord import app_commands
 
 from bot.config import Settings
 from bot.discord_adapter.payload import install_commands
+from bot.discord_adapter.status import StatusBoard
 from bot.i18n import translate
+from bot.scheduler import DrawScheduler
 from bot.service import Attachment, Button, Context, GameService, Reply, Visibility
+from bot.store.repo import GameRecord
 
 log = logging.getLogger("spacechess.discord")
 
@@ -101,10 +106,57 @@ class GameBot(discord.Client):
         self.workers = asyncio.Semaphore(settings.render.workers)
         #: how long a command may run before the bot defers (an attribute so tests can force deferral)
         self.direct_reply_seconds = DIRECT_REPLY_SECONDS
+        self.status_board = StatusBoard(self, service, settings.bot.status_debounce_seconds)
+        self.scheduler: DrawScheduler | None = None
 
     async def setup_hook(self) -> None:
         await self.install_commands()
         await self.sync_commands()
+        self.start_draws()
+
+    def start_draws(self) -> None:
+        """Poll the lottery on its calendar; draws published while the bot was down are applied now."""
+        self.scheduler = DrawScheduler.from_settings(self.service, self.settings.draws, hooks=self)
+        self.scheduler.start()
+
+    async def close(self) -> None:
+        if self.scheduler is not None:
+            self.scheduler.shutdown()
+        await self.status_board.close()
+        await super().close()
+
+    # -- turn posts (TurnHooks): called from the scheduler's worker thread -----------------------
+    def on_turn_post(self, game: GameRecord, reply: Reply) -> None:
+        self._from_thread(self.post_in_channel(game, reply))
+
+    def on_gm_alert(self, game: GameRecord, reply: Reply) -> None:
+        self._from_thread(self.post_in_channel(game, reply, ping_gm_role=True))
+
+    def _from_thread(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        future = asyncio.run_coroutine_threadsafe(coroutine, self.loop)
+        future.add_done_callback(_log_failure)
+
+    async def post_in_channel(self, game: GameRecord, reply: Reply, *, ping_gm_role: bool = False) -> None:
+        """A post of the bot's own in a game channel (turn post, GM alert), then the status refresh."""
+        if game.channel_id is None:
+            return
+        settings = await asyncio.to_thread(self.service.store.guild_settings, game.guild_id) if game.guild_id else None
+        language = settings.language if settings is not None else self.service.default_language
+        lines = [translate(m.key, language, m.params) for m in reply.messages]
+        roles: list[discord.Object] = []
+        if ping_gm_role and settings is not None and settings.gm_role_id is not None:
+            lines.insert(0, f"<@&{settings.gm_role_id}>")
+            roles.append(discord.Object(id=settings.gm_role_id))
+        mentions = discord.AllowedMentions(users=[discord.Object(id=u) for u in reply.mentions], roles=roles or False,
+                                           everyone=False)
+        channel = self.get_channel(game.channel_id) or await self.fetch_channel(game.channel_id)
+        assert isinstance(channel, discord.abc.Messageable)
+        bodies = chunks(lines)
+        for index, body in enumerate(bodies):
+            last = index == len(bodies) - 1
+            files = [discord.File(io.BytesIO(f.data), filename=f.filename) for f in reply.files] if last else []
+            await channel.send(body, files=files, allowed_mentions=mentions)
+        self.status_board.touch(game.id)
 
     async def install_commands(self) -> None:
         """The translator, the command groups and the persistent buttons: everything but the network."""
@@ -130,9 +182,17 @@ class GameBot(discord.Client):
         async with self.workers:
             return await asyncio.to_thread(self.service.handle, ctx, path, values)
 
+    async def _safe_call(self, ctx: Context, path: str, options: dict[str, Any]) -> Reply:
+        """The service's reply; an unexpected failure is logged and answered, never left in silence."""
+        try:
+            return await self._call(ctx, path, options)
+        except Exception:
+            log.exception("command %r by user %s failed", path, ctx.user_id)
+            return Reply.refusal("error.internal")
+
     async def run_command(self, interaction: discord.Interaction, path: str, options: dict[str, Any]) -> None:
         ctx = context_of(interaction)
-        task = asyncio.ensure_future(self._call(ctx, path, options))
+        task = asyncio.ensure_future(self._safe_call(ctx, path, options))
         try:
             reply = await asyncio.wait_for(asyncio.shield(task), timeout=self.direct_reply_seconds)
             deferred = False
@@ -141,6 +201,10 @@ class GameBot(discord.Client):
             reply = await task
             deferred = True
         await self.send_reply(interaction, ctx, reply, deferred)
+        if reply.ok:
+            game = await asyncio.to_thread(self.service.store.game_in_channel, ctx.guild_id, ctx.channel_id)
+            if game is not None:
+                self.status_board.touch(game.id)
 
     @staticmethod
     async def _option(value: Any) -> Any:
@@ -179,6 +243,12 @@ class GameBot(discord.Client):
                                                      **extra)
         for body in bodies[1:]:
             await interaction.followup.send(body, ephemeral=private, allowed_mentions=mentions)
+
+
+def _log_failure(future: concurrent.futures.Future[None]) -> None:
+    error = future.exception()
+    if error is not None:
+        log.error("a post in a game channel failed: %s", error, exc_info=error)
 
 
 def run_bot(settings: Settings) -> int:

@@ -90,9 +90,10 @@ def gm_draw(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         raise ServiceError("error.draw_out_of_order", date=day.isoformat(), last=applied[-1][0].isoformat())
     numbers = " ".join(str(n) for n in entry.numbers)
     if "confirm" not in opts:
+        # the button carries the numbers as parsed, not as typed: its id must stay within 100 characters
         button = Button(Message("button.confirm_draw", {"date": day.isoformat()}), "gm draw",
-                        {**{k: v for k, v in opts.items() if k != "confirm"}, "date": day.isoformat(),
-                         "confirm": game.version})
+                        {**{k: v for k, v in opts.items() if k != "confirm"}, "numbers": numbers,
+                         "date": day.isoformat(), "confirm": game.version})
         summary = Message("gm.draw.confirm", {"name": game.name, "date": day.isoformat(), "numbers": numbers,
                                               "bonus": entry.complementary})
         return Reply((summary,), buttons=(button,), visibility=Visibility.PRIVATE)

@@ -313,7 +313,8 @@ class BotHarness:
 
     def __init__(self, service: GameService, recorder: DiscordRecorder, settings: Settings | None = None) -> None:
         self.recorder = recorder
-        self.bot = GameBot(service, settings or Settings())
+        # no lottery source: nothing may leave the machine; draws are entered with /gm draw
+        self.bot = GameBot(service, settings or Settings.model_validate({"draws": {"source": "manual"}}))
         self.bot.http.request = recorder.http_request  # type: ignore[method-assign]
         self.bot.http.get_from_cdn = recorder.cdn  # type: ignore[method-assign]
         self._errors = _ErrorLog()

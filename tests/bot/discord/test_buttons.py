@@ -9,7 +9,7 @@ import pytest
 
 from bot.discord_adapter.client import CUSTOM_ID_LIMIT, CommandButton
 from bot.service import Button, Message
-from tests.bot.discord.harness import BotFailed, BotHarness
+from tests.bot.discord.harness import BotHarness
 from tests.bot.discord.lobby import CID, GM, accepted, run, running
 from tests.bot.discord.payloads import click
 
@@ -25,8 +25,6 @@ def test_a_button_too_long_for_discord_is_an_error_not_a_truncated_dead_button()
         CommandButton(long, "Go")
 
 
-@pytest.mark.xfail(strict=True, raises=BotFailed, reason="service bug: /gm draw puts the typed numbers text, spaces and all, in its "
-                                       "button options (bot/service/draws.py), which can exceed the custom id limit")
 async def test_a_draw_typed_with_extra_spaces_still_gets_its_confirmation_button(harness: BotHarness) -> None:
     await running(harness)
     evening = (date.today() - timedelta(days=1)).isoformat()

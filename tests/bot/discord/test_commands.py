@@ -100,7 +100,7 @@ async def test_game_join_and_its_refusals(harness: BotHarness) -> None:
     joined = accepted(await run(harness, ANN, "game join", name="Ann", team="1", role="general"))
     assert f"<@{ANN.id}> joins the game as **Ann**" in joined.text
     refused(await run(harness, ANN, "game join", name="Ann2", team="2", role="general"), "already")
-    refused(await run(harness, BOB, "game join", name="Bo", team="1", role="general"), "L’équipe 1 n’a plus de place")
+    refused(await run(harness, BOB, "game join", name="Bo", team="1", role="general"), "L’équipe 1 est complète pour ce rôle")
     assert len(harness.bot.service.store.seats(1)) == 1
 
 

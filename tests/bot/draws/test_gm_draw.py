@@ -37,7 +37,7 @@ def test_entry_is_confirmed_then_applied_like_a_polled_draw(store: Store, servic
     assert ask.messages[0].params == {"name": game.name, "date": "2024-03-06", "numbers": "3 12 19 33 45 7",
                                       "bonus": 8}
     [button] = ask.buttons
-    assert dict(button.options) == {"numbers": "3, 12 19;33 45 7", "bonus": 8, "date": "2024-03-06",
+    assert dict(button.options) == {"numbers": "3 12 19 33 45 7", "bonus": 8, "date": "2024-03-06",
                                     "confirm": game.version}
     assert snapshot(store, game.id) == before  # asking changes nothing
     done = service.handle(GM, button.command, dict(button.options))
