@@ -28,6 +28,7 @@ class StatusBoard:
         self.debounce_seconds = debounce_seconds
         self._pending: dict[int, asyncio.Task[None]] = {}
         self._posted: dict[int, str] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
 
     def touch(self, game_id: int) -> None:
         """Something changed in this game: refresh its status message soon (once per period)."""
@@ -52,6 +53,11 @@ class StatusBoard:
         return game.channel_id, "\n".join(lines)[:CONTENT_LIMIT]
 
     async def refresh(self, game_id: int) -> None:
+        # one refresh at a time per game: two overlapping ones would both post a first message
+        async with self._locks.setdefault(game_id, asyncio.Lock()):
+            await self._refresh(game_id)
+
+    async def _refresh(self, game_id: int) -> None:
         found = await asyncio.to_thread(self.text, game_id)
         if found is None:
             return

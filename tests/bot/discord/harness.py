@@ -28,6 +28,7 @@ from bot.service import GameService
 from tests.bot.discord.payloads import (
     APP_ID,
     BOT_USER_ID,
+    GUILD_ID,
     MESSAGE_COMPONENT,
     Upload,
     snowflake,
@@ -244,6 +245,18 @@ class DiscordRecorder:
             return self._store(call.body, call.files, channel_id=self.channels.get(parts[2]), reply=True)
         if call.method == "POST" and parts[0] == "channels" and parts[-1] == "messages":
             return self._store(call.body, call.files, channel_id=int(parts[1]))
+        if call.method == "GET" and parts[0] == "channels" and len(parts) == 2:
+            return {"id": parts[1], "type": 0, "guild_id": str(GUILD_ID), "name": "table", "position": 0,
+                    "permission_overwrites": [], "nsfw": False, "parent_id": None}
+        if call.method == "PATCH" and parts[0] == "channels" and parts[2] == "messages":
+            message = self.messages.get(int(parts[3]))
+            if message is None:
+                raise DiscordRejects(f"PATCH of unknown message {parts[3]} (Unknown Message)")
+            message.update(call.body, edited_timestamp=timestamp())
+            return message
+        if call.method == "PUT" and parts[0] == "channels" and parts[2:4] == ["messages", "pins"]:
+            self.messages[int(parts[4])]["pinned"] = True
+            return None
         raise DiscordRejects(f"the recorder does not know {call.method} {call.path}")
 
     def _callback(self, call: Call, token: str) -> dict[str, Any]:

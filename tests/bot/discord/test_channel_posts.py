@@ -1,0 +1,83 @@
+"""The bot's own posts in a game channel: turn posts and GM alerts from the scheduler's thread, and
+the pinned status message, posted once, pinned, then edited in place and debounced."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable
+
+from bot.service import Context, GameService, Message, Reply
+from tests.bot.discord.harness import PNG_SIGNATURE, BotHarness, Call, DiscordRecorder
+from tests.bot.discord.lobby import GM, run, running
+from tests.bot.discord.payloads import CHANNEL_ID, GUILD_ID
+
+GM_CONTEXT = Context(user_id=GM.id, user_name=GM.name, guild_id=GUILD_ID, channel_id=CHANNEL_ID, manage_server=True)
+
+
+async def until(predicate: Callable[[], bool], timeout: float = 5.0) -> None:
+    """Wait for something the bot does in the background."""
+    async with asyncio.timeout(timeout):
+        while not predicate():
+            await asyncio.sleep(0.01)
+
+
+def channel_calls(recorder: DiscordRecorder, method: str, contains: str = "") -> list[Call]:
+    return [c for c in recorder.calls if c.method == method and c.path.startswith(f"/channels/{CHANNEL_ID}/")
+            and contains in c.path]
+
+
+async def test_a_turn_post_from_the_scheduler_thread_lands_in_the_game_channel(
+    harness: BotHarness, recorder: DiscordRecorder, service: GameService
+) -> None:
+    await running(harness)
+    game = service.store.game_in_channel(GUILD_ID, CHANNEL_ID)
+    board = service.handle(GM_CONTEXT, "game board", {}).files
+    reply = Reply((Message("game.board", {"name": "Orion", "turn": 1}),), files=board, mentions=(GM.id,))
+    thread = threading.Thread(target=harness.bot.on_turn_post, args=(game, reply))
+    thread.start()
+    thread.join()
+    await until(lambda: channel_calls(recorder, "POST", "/messages") != [])
+    post = channel_calls(recorder, "POST", "/messages")[0]
+    assert post.files[0][1].startswith(PNG_SIGNATURE)
+    assert post.message["allowed_mentions"]["users"] == [GM.id]
+    assert post.message["allowed_mentions"]["parse"] == []
+
+
+async def test_a_gm_alert_pings_the_gm_role_only(harness: BotHarness, recorder: DiscordRecorder,
+                                                 service: GameService) -> None:
+    await running(harness)
+    service.store.set_guild_settings(GUILD_ID, gm_role_id=4242)
+    game = service.store.game_in_channel(GUILD_ID, CHANNEL_ID)
+    await asyncio.to_thread(harness.bot.on_gm_alert, game, Reply((Message("game.info.no_players"),)))
+    await until(lambda: channel_calls(recorder, "POST", "/messages") != [])
+    post = channel_calls(recorder, "POST", "/messages")[0]
+    assert post.message["content"].startswith("<@&4242>")
+    assert post.message["allowed_mentions"]["roles"] == [4242]
+    assert post.message["allowed_mentions"]["parse"] == []
+
+
+async def test_the_status_message_is_posted_pinned_then_edited_in_place(
+    harness: BotHarness, recorder: DiscordRecorder, service: GameService
+) -> None:
+    harness.bot.status_board.debounce_seconds = 0.05
+    await running(harness)
+    await until(lambda: channel_calls(recorder, "PUT", "/pins/") != [])
+    [post] = channel_calls(recorder, "POST", "/messages")
+    assert "Orion" in post.message["content"] and post.message["allowed_mentions"]["parse"] == []
+    [pin] = channel_calls(recorder, "PUT", "/pins/")
+    message_id = int(pin.path.rsplit("/", 1)[1])
+    assert recorder.messages[message_id]["pinned"]
+    game = service.store.game_in_channel(GUILD_ID, CHANNEL_ID)
+    assert service.store.status_message(game.id) == message_id
+    # two changes within one debounce period: one edit of the same message, and no new post
+    await asyncio.sleep(0.3)  # the lobby's own refreshes settle
+    edits_before = len(channel_calls(recorder, "PATCH", f"/messages/{message_id}"))
+    harness.bot.status_board.debounce_seconds = 1.0
+    await run(harness, GM, "gm set", character="Cid", ap=7, reason="test")
+    await run(harness, GM, "gm set", character="Cid", ap=8, reason="test")
+    await until(lambda: len(channel_calls(recorder, "PATCH", f"/messages/{message_id}")) > edits_before)
+    await asyncio.sleep(0.2)
+    [edit] = channel_calls(recorder, "PATCH", f"/messages/{message_id}")[edits_before:]
+    assert "· 8 AP ·" in edit.message["content"]
+    assert len(channel_calls(recorder, "POST", "/messages")) == 1
