@@ -109,7 +109,9 @@ def build_groups(run: Runner, complete: Completer) -> list[app_commands.Group]:
         group_name, _, sub = path.partition(" ")
         group = groups.get(group_name)
         if group is None:
-            group = groups[group_name] = app_commands.Group(name=group_name, description=text(f"cmd.{group_name}"))
+            group = groups[group_name] = app_commands.Group(
+                name=group_name, description=text(f"cmd.{group_name}"), guild_only=True  # games live in server channels
+            )
         group.add_command(
             app_commands.Command(name=sub, description=text(cmd.description_key), callback=_callback(cmd, run, complete))
         )
