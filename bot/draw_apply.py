@@ -30,6 +30,7 @@ from bot.turn_post import TurnHooks, build_turn_post
 from draws import FDJ_LOTO, Draw, DrawSchedule, counts_for_game, game_numbers
 from engine import registry
 from engine.core.errors import OrderError
+from engine.core.protocol import Outcome
 
 log = logging.getLogger("spacechess.draws")
 
@@ -86,7 +87,7 @@ class DrawApplier:
             draw
             for draw in stored_draws(self.store, source=self.source, since=since)
             if counts_for_game(draw) and self.schedule.at(draw.date) > start
-        ]
+        ] if game.options.get("draws") != "manual" else []  # a "manual" game only gets /gm draw entries
         chosen: dict[tuple[object, int], Draw] = {}
         for draw in [*extra, *automatic]:  # a manual entry stands in for the evening's automatic draw
             chosen.setdefault(draw.key, draw)
@@ -121,10 +122,38 @@ class DrawApplier:
                     return None
                 game = fresh
                 continue
+            committed, outcome = self._time_limit(committed, outcome, draw)
             return TurnPost(committed, draw, self._post(Applied(committed, outcome, rules), draw))
         log.warning("game=%s draw=%s: still stale after %d attempts, left for the next poll",
                     game.id, draw.key, MAX_ATTEMPTS)
         return None
+
+    def _time_limit(self, game: GameRecord, outcome: Outcome, draw: Draw) -> tuple[GameRecord, Outcome]:
+        """SC-31: at the draw that reaches the game's limit (a number of draws, or its end date), the
+        rules end the game on the living characters' HP; the turn post shows the verdict."""
+        limit, end = game.options.get("limit_draws"), game.options.get("end_date")
+        rules = registry.get(game.kind)
+        turn = rules.view(outcome.state).get("turn", 0)
+        reached = (limit is not None and turn >= limit) or (end is not None and draw.date.isoformat() >= end)
+        if not reached or game.status != "running":
+            return game, outcome
+        for _attempt in range(MAX_ATTEMPTS):
+            final = rules.apply_input(rules.from_json(game.state), "limit_reached", None, {})
+            try:
+                committed = self.store.commit(
+                    game.id, game.version, state=rules.to_json(final.state),
+                    entries=[NewEntry("limit_reached", None, None, {"turn": turn, "draw": draw.date.isoformat()})],
+                    status=derive_status(rules, final.state, game.status),
+                )
+            except StaleWrite:
+                fresh = self.store.get_game(game.id)
+                if fresh is None or fresh.status != "running":
+                    return game, outcome
+                game = fresh
+                continue
+            return committed, Outcome(final.state, (*outcome.events, *final.events))
+        log.warning("game=%s: time limit reached but not recorded (still stale); the next draw retries", game.id)
+        return game, outcome
 
     def _post(self, applied: Applied, draw: Draw) -> Reply:
         game = applied.game

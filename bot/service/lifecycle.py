@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import tomllib
 import unicodedata
@@ -52,6 +53,9 @@ def _setup_from_attachment(file: Attachment) -> dict[str, Any]:
     Option("hp_general", "integer", min_value=1, max_value=999),
     Option("map"),
     Option("setup", "attachment"),
+    Option("draws", choices=("auto", "manual")),
+    Option("limit_draws", "integer", min_value=1, max_value=999),
+    Option("end_date", max_length=10),
     gm_only=True,
 )
 def gm_create(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
@@ -63,6 +67,7 @@ def gm_create(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     if current is not None and current.status != "finished":
         raise ServiceError("error.channel_has_game")
     name = validate_name(opts["name"])
+    options = game_options(opts)
     if "setup" in opts:
         document = _setup_from_attachment(opts["setup"])
     else:
@@ -79,9 +84,25 @@ def gm_create(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         seed=seed,
         created_by=ctx.user_id,
         status=rules.view(state).get("status", "running"),
-        entries=[NewEntry("create", None, ctx.user_id, {"name": name, "kind": rules.name})],
+        entries=[NewEntry("create", None, ctx.user_id, {"name": name, "kind": rules.name, "options": options})],
+        options=options,
     )
     return Reply.say("game.created", name=game.name, kind=rules.name, id=game.id)
+
+
+def game_options(opts: dict[str, Any]) -> dict[str, Any]:
+    """The bot's own settings of a new game: where its draws come from and its time limit (SC-31)."""
+    options: dict[str, Any] = {}
+    if "draws" in opts:
+        options["draws"] = opts["draws"]
+    if "limit_draws" in opts:
+        options["limit_draws"] = opts["limit_draws"]
+    if "end_date" in opts:
+        try:
+            options["end_date"] = dt.date.fromisoformat(opts["end_date"]).isoformat()
+        except ValueError:
+            raise ServiceError("error.draw_bad_date", text=opts["end_date"]) from None
+    return options
 
 
 @completer("gm create", "kind")
@@ -135,6 +156,10 @@ def game_info(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     lines += [Message("game.info.seat", {"user": s.user_id, "actor": s.actor}) for s in svc.store.seats(game.id)]
     if len(lines) == 1:
         lines.append(Message("game.info.no_players"))
+    if game.options:
+        lines.append(Message("game.info.options", {
+            "draws": game.options.get("draws", "auto"), "limit": game.options.get("limit_draws"),
+            "end": game.options.get("end_date")}))
     winner = rules.winner(rules.from_json(game.state))
     if winner is not None:
         lines.append(Message("game.info.winner", {"winner": winner}))

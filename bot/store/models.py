@@ -96,6 +96,8 @@ class GameRow(SQLModel, table=True):
     created_by: int | None = _column(BigInteger, nullable=True)
     created_at: datetime = _column(UTCDateTime)
     updated_at: datetime = _column(UTCDateTime)
+    #: the bot's own settings of this game (draw source, time limit), apart from the rules' setup
+    options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False, server_default="{}"))
 
 
 class Seat(SQLModel, table=True):

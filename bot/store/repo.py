@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -57,6 +57,7 @@ class GameRecord:
     created_by: int | None
     created_at: datetime
     updated_at: datetime
+    options: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -183,6 +184,7 @@ def _game_record(row: GameRow) -> GameRecord:
         created_by=row.created_by,
         created_at=row.created_at,
         updated_at=row.updated_at,
+        options=dict(row.options or {}),
     )
 
 
@@ -258,6 +260,7 @@ class Store:
         created_by: int | None,
         status: str = "setup",
         entries: Sequence[NewEntry] = (),
+        options: dict[str, Any] | None = None,
     ) -> GameRecord:
         """A new game at version 1; `entries` (usually the creation itself) open its log at seq 1."""
         _check_status(status)
@@ -276,6 +279,7 @@ class Store:
             created_by=created_by,
             created_at=now,
             updated_at=now,
+            options=_json_copy(options or {}, "options"),
         )
         with self._write(None) as session:
             session.add(row)

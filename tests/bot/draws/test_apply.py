@@ -14,7 +14,7 @@ from bot.draw_apply import DrawApplier, applier_for
 from bot.service import GameService, Message
 from bot.store import NewEntry, SeatRecord, Store
 from bot.store.draws import applied_evenings, save_draws, started_at
-from bot.store.models import LogEntry
+from bot.store.models import GameRow, LogEntry
 from engine import registry
 from tests.bot.draws.games import GUILD, RecordingHooks, draw, make_running_game
 
@@ -231,3 +231,28 @@ def test_gm_resume_applies_the_draws_missed_during_the_pause(store: Store, servi
     assert reply.files and reply.files[0].data.startswith(b"\x89PNG")
     assert draw_log(store, game.id) == ["2024-03-06", "2024-03-09"]
     assert store.get_game(game.id).status == "running"
+
+
+def test_sc31_the_draw_that_reaches_the_time_limit_ends_the_game_on_hp(store: Store, service: GameService) -> None:
+    """SC-31 through the bot: a game created with limit_draws=2 is decided at its second draw."""
+    game = make_running_game(store, 8)
+    with store.engine.begin() as connection:
+        connection.execute(update(GameRow).where(GameRow.id == game.id).values(options={"limit_draws": 2}))
+    save_draws(store, [draw("2024-03-06"), draw("2024-03-09"), draw("2024-03-11")])
+    posts = DrawApplier(service).apply_all()
+    assert [p.draw.date.isoformat() for p in posts] == ["2024-03-06", "2024-03-09"]
+    final = store.get_game(game.id)
+    assert final.status == "finished"
+    assert [e.kind for e in store.log(game.id)][-1] == "limit_reached"
+    assert "event.spacechess.game_over" in [m.key for m in posts[-1].reply.messages]
+    assert draw_log(store, game.id) == ["2024-03-06", "2024-03-09"]  # nothing after the end
+
+
+def test_a_manual_game_ignores_the_automatic_draws(store: Store, service: GameService) -> None:
+    game = make_running_game(store, 9)
+    with store.engine.begin() as connection:
+        connection.execute(update(GameRow).where(GameRow.id == game.id).values(options={"draws": "manual"}))
+    save_draws(store, [draw("2024-03-06")])
+    assert DrawApplier(service).apply_all() == []
+    manual = draw("2024-03-09", (1, 2, 3, 4, 5), source="manual", chance=None)
+    assert [p.draw for p in DrawApplier(service).apply_pending(store.get_game(game.id), [manual])] == [manual]

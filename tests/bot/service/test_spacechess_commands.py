@@ -290,3 +290,17 @@ def test_undo_after_kick_and_replace_replays_only_game_inputs(svc):
     assert ask.messages[1].params["kind"] == "order"  # the move, not the seat changes
     ok(svc.handle(GM, "gm undo", dict(ask.buttons[0].options)))
     assert svc.handle(CID, "game sheet", {}).messages[0].params["at"] == "L2"
+
+
+def test_create_stores_the_draw_source_and_time_limit(svc):
+    ok(svc.handle(GM, "gm create", {"kind": "spacechess", "name": "Timed", "draws": "manual", "limit_draws": 12,
+                                    "end_date": "2027-03-31"}))
+    assert game(svc).options == {"draws": "manual", "limit_draws": 12, "end_date": "2027-03-31"}
+    info = svc.handle(ANN, "game info", {})
+    assert "game.info.options" in keys(info)
+
+
+def test_create_refuses_a_bad_end_date(svc):
+    assert keys(svc.handle(GM, "gm create", {"kind": "spacechess", "name": "X", "end_date": "31/03/2027"})) == [
+        "error.draw_bad_date"]
+    assert game(svc) is None
