@@ -17,11 +17,18 @@ START_TIMEOUT = 60.0
 _BOT_ENV = ("SPACECHESS_TOKEN", "SPACECHESS_DATABASE_URL", "SPACECHESS_CONFIG")
 
 
-def write_config(folder: Path, fake: FakeDiscord, *, guild_sync: bool = False) -> Path:
+def write_config(
+    folder: Path, fake: FakeDiscord, *, guild_sync: bool = False, draws_file: Path | None = None,
+    status_debounce: float | None = None,
+) -> Path:
     """A config whose database is a SQLite file in `folder` and whose Discord is `fake`; with
-    `guild_sync` the commands are synced to the fake's server instead of globally."""
+    `guild_sync` the commands are synced to the fake's server instead of globally. Draws are entered
+    by hand unless `draws_file` names an FDJ file for the scheduler to read; `status_debounce` shortens
+    the pinned status message's delay (the bot's default keeps it out of tests that count messages)."""
     config = folder / "config.toml"
     guild_ids = [fake.guild.id] if guild_sync else []
+    debounce = "" if status_debounce is None else f"status_debounce_seconds = {status_debounce}\n"
+    draws = 'source = "manual"' if draws_file is None else f'source = "file"\nfile = "{draws_file.as_posix()}"'
     config.write_text(
         f"""
 [bot]
@@ -30,45 +37,77 @@ language = "fr"
 guild_ids = {guild_ids}
 api_base = "{fake.api_base}"
 gateway_url = "{fake.gateway_url}"
-
+{debounce}
 [database]
 url = "sqlite:///bot.sqlite"
 
 [draws]
-source = "manual"
+{draws}
 """,
         encoding="utf-8",
     )
     return config
 
 
+def bot_env() -> dict[str, str]:
+    """This checkout's code, and none of the developer's bot settings."""
+    env = {k: v for k, v in os.environ.items() if k not in _BOT_ENV}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
+    return env
+
+
 class BotProcess:
-    """One bot process at a time on a config; `start` again after `kill` restarts it on the same database."""
+    """One bot process at a time on a config; `start` again after `kill` restarts it on the same database.
+
+    The process's log lines are kept per run (and appended to ``bot.log``), and each line wakes the
+    fake's waiters: a test can wait for something the bot only logs, such as a finished draw poll.
+    """
 
     def __init__(self, fake: FakeDiscord, config: Path) -> None:
         self.fake = fake
         self.config = config
         self.log_path = config.parent / "bot.log"
         self.proc: subprocess.Popen[bytes] | None = None
-        self.starts = 0
+        self.runs: list[list[str]] = []
 
     def start(self) -> None:
         """Launch and wait until the bot identified on the fake gateway (its commands are synced by then)."""
         identified = len(self.fake.identifies)
-        env = {k: v for k, v in os.environ.items() if k not in _BOT_ENV}
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
-        self.starts += 1
-        with self.log_path.open("ab") as log:
-            log.write(f"--- start {self.starts} ---\n".encode())
-            log.flush()
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "bot.cli", "run", "--config", str(self.config)],
-                cwd=self.config.parent, env=env, stdout=log, stderr=subprocess.STDOUT,
-            )
-        proc = self.proc
-        threading.Thread(target=lambda: (proc.wait(), self.fake.poke()), daemon=True).start()
+        lines: list[str] = []
+        self.runs.append(lines)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "bot.cli", "run", "--config", str(self.config)],
+            cwd=self.config.parent, env=bot_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        )
+        threading.Thread(target=self._follow, args=(self.proc, lines, len(self.runs)), daemon=True).start()
         self.fake.wait_until(lambda: len(self.fake.identifies) > identified, timeout=START_TIMEOUT,
                              what="IDENTIFY from the bot", abort=self.died)
+
+    def _follow(self, proc: subprocess.Popen[bytes], lines: list[str], run: int) -> None:
+        assert proc.stdout is not None
+        with self.log_path.open("ab") as log:
+            log.write(f"--- start {run} ---\n".encode())
+            for raw in proc.stdout:
+                log.write(raw)
+                log.flush()
+                lines.append(raw.decode("utf-8", errors="replace").rstrip())
+                self.fake.poke()
+        proc.wait()
+        self.fake.poke()
+
+    def wait_for_log(self, text: str, *, timeout: float = START_TIMEOUT) -> str:
+        """The first line of the current run that contains `text`, once the bot has logged it."""
+        lines = self.runs[-1]
+        return self.fake.wait_until(lambda: next((line for line in lines if text in line), None), timeout=timeout,
+                                    what=f"a bot log line with {text!r}", abort=self.died)
+
+    def cli(self, *args: str) -> subprocess.CompletedProcess[str]:
+        """Another `spacechess` command on the same config (and database), run to its end."""
+        return subprocess.run(
+            [sys.executable, "-m", "bot.cli", *args, "--config", str(self.config)],
+            cwd=self.config.parent, env=bot_env(), capture_output=True, text=True, timeout=START_TIMEOUT,
+            check=False,
+        )
 
     def died(self) -> str | None:
         """Why waiting is pointless: the process ended (with its log), else None."""
@@ -77,8 +116,7 @@ class BotProcess:
         return f"the bot process exited with {self.proc.returncode}; its log:\n{self.log_tail()}"
 
     def log_tail(self, lines: int = 60) -> str:
-        text = self.log_path.read_text(encoding="utf-8", errors="replace") if self.log_path.exists() else ""
-        return "\n".join(text.splitlines()[-lines:])
+        return "\n".join(self.runs[-1][-lines:]) if self.runs else ""
 
     def kill(self) -> None:
         """SIGKILL: no clean-up, no goodbye to the gateway, exactly like a crash or an OOM kill."""

@@ -7,11 +7,13 @@ stay independent by playing in their own channel. Tests that kill or fault the b
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from tests.e2e.botproc import BotProcess, write_config
+from tests.e2e.fdj_file import FdjFile
 from tests.e2e.table import Table
 from tests.fake_discord.payloads import MANAGE_GUILD, MEMBER, Member
 from tests.fake_discord.server import FakeDiscord
@@ -52,5 +54,39 @@ def own_bot(tmp_path: Path) -> Iterator[BotProcess]:
         try:
             process.start()
             yield process
+        finally:
+            process.stop()
+
+
+#: The shortest status delay the config accepts: the pinned message follows a change within a second.
+STATUS_DEBOUNCE = 1.0
+
+
+@dataclass(frozen=True)
+class Campaign:
+    """A bot of the test's own reading FDJ's results from `fdj`, one game channel and its game master."""
+
+    bot: BotProcess
+    fdj: FdjFile
+    table: Table
+    gm: Member
+
+    @property
+    def fake(self) -> FakeDiscord:
+        return self.bot.fake
+
+
+@pytest.fixture
+def campaign(tmp_path: Path) -> Iterator[Campaign]:
+    """The draw scheduler's file source starts with FDJ's newest real row, older than any game."""
+    fdj = FdjFile(tmp_path / "loto.csv")
+    fdj.create()
+    with FakeDiscord() as server:
+        config = write_config(tmp_path, server, draws_file=fdj.path, status_debounce=STATUS_DEBOUNCE)
+        process = BotProcess(server, config)
+        try:
+            process.start()
+            gm = server.add_member("gm", permissions=MEMBER | MANAGE_GUILD)
+            yield Campaign(process, fdj, Table(server, process, server.add_channel("campaign")), gm)
         finally:
             process.stop()

@@ -2,36 +2,9 @@
 
 from __future__ import annotations
 
+from tests.e2e.lobby import lobby
 from tests.e2e.table import Table
-from tests.fake_discord.payloads import ADMINISTRATOR, MEMBER, Member
-from tests.fake_discord.server import FakeDiscord
-
-LOADOUTS = {
-    "Ann": {"card1": 1, "card2": 2},
-    "Bob": {"card1": 3, "card2": 4},
-    "Cid": {"card1": 5, "card2": 6, "weapon": "sniper", "armour": "light", "item1": "grenades", "item2": "scope",
-            "ability": "rage"},
-    "Dee": {"card1": 7, "card2": 1, "weapon": "bolter", "armour": "medium", "item1": "jetpack", "item2": "vigour",
-            "ability": "vehicle"},
-}
-SEATS = {"Ann": ("1", "general", "A1"), "Bob": ("2", "general", "X44"), "Cid": ("1", "soldier", "L2"),
-         "Dee": ("2", "soldier", "L43")}
-
-
-def lobby(fake: FakeDiscord, table: Table, gm: Member) -> dict[str, Member]:
-    """A Space Chess game in the table's channel with four players joined, equipped and deployed."""
-    created = table.ok(gm, "gm create", kind="spacechess", name="Orion", hp_soldier=12)
-    assert "**Orion**" in created.content and "spacechess" in created.content
-    players = {name: fake.add_member(name.lower()) for name in SEATS}
-    for name, (team, role, _) in SEATS.items():
-        joined = table.ok(players[name], "game join", name=name, team=team, role=role)
-        assert table.text("game.joined", user=players[name].user.id, name=name) in joined.content
-    for name, loadout in LOADOUTS.items():
-        table.ok(players[name], "sc equip", **loadout)
-    for name, (_, _, cell) in SEATS.items():
-        deployed = table.ok(players[name], "sc deploy", cell=cell)
-        assert f" {cell}" in deployed.content
-    return players
+from tests.fake_discord.payloads import ADMINISTRATOR, MEMBER
 
 
 def test_commands_are_synced_at_start_with_french_localisations(fake, bot):

@@ -280,6 +280,11 @@ class FakeDiscord:
         with self._cond:
             return self.interactions[interaction_id].callback_type
 
+    def message(self, message_id: int) -> dict[str, Any]:
+        """A message as it stands now (after its edits, with its pin)."""
+        with self._cond:
+            return dict(self.store.messages[message_id])
+
     def channel_messages(self, channel: Channel) -> list[dict[str, Any]]:
         """The messages of a channel that still exist, oldest first."""
         with self._cond:
@@ -319,6 +324,7 @@ class FakeDiscord:
             ("GET", "/webhooks/{app}/{token}/messages/{message}", self._get_webhook_message),
             ("PATCH", "/webhooks/{app}/{token}/messages/{message}", self._edit_webhook_message),
             ("DELETE", "/webhooks/{app}/{token}/messages/{message}", self._delete_webhook_message),
+            ("GET", "/channels/{channel}", self._get_channel),
             ("POST", "/channels/{channel}/messages", self._post_message),
             ("GET", "/channels/{channel}/messages/{message}", self._get_message),
             ("PATCH", "/channels/{channel}/messages/{message}", self._edit_message),
@@ -525,10 +531,19 @@ class FakeDiscord:
         return web.Response(status=204)
 
     def _channel_id(self, request: web.Request) -> int:
+        return self._channel(request).id
+
+    def _channel(self, request: web.Request) -> Channel:
         channel_id = int(request.match_info["channel"])
-        if all(c.id != channel_id for c in self.guild.channels):
+        found = next((c for c in self.guild.channels if c.id == channel_id), None)
+        if found is None:
             raise ApiError(404, 10003, "Unknown Channel")
-        return channel_id
+        return found
+
+    async def _get_channel(self, request: web.Request) -> web.Response:
+        """What a bot fetches when its cache lacks the channel, e.g. a post made before GUILD_CREATE."""
+        with self._cond:
+            return json_response(self._channel(request).to_json())
 
     def _channel_message(self, request: web.Request) -> int:
         channel_id = self._channel_id(request)
