@@ -9,6 +9,8 @@ That takes the write lock up front: two writers queue on the busy timeout instea
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from importlib import resources
 from typing import Any
 
@@ -49,12 +51,26 @@ def _configure_sqlite_connection(dbapi_connection: Any, _record: Any) -> None:
     dbapi_connection.isolation_level = None  # no implicit BEGIN: _begin_sqlite_transaction emits it
     cursor = dbapi_connection.cursor()
     try:
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute(f"PRAGMA busy_timeout={int(SQLITE_BUSY_TIMEOUT * 1000)}")
+        _switch_to_wal(cursor)
+        cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA synchronous=NORMAL")  # durable enough with WAL, far fewer fsyncs
     finally:
         cursor.close()
+
+
+def _switch_to_wal(cursor: Any) -> None:
+    """WAL mode, waiting for other processes switching the same new file at the same moment: this
+    pragma answers "database is locked" at once instead of using the busy timeout."""
+    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as err:
+            if "locked" not in str(err) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
 
 
 def _begin_sqlite_transaction(connection: Connection) -> None:
