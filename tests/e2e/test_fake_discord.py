@@ -149,3 +149,20 @@ def test_the_gateway_handshake_and_one_answer_per_interaction(server):
     assert statuses == [200, 400, 404]  # answered; "already acknowledged" (40060); unknown interaction
     (interaction,) = server.interactions
     assert server.reply(interaction, timeout=1)["flags"] == 64
+
+
+def test_a_channel_is_fetched_by_id_and_an_edit_leaves_a_pin_in_place(server):
+    """What the bot's own posts need: the channel when its cache lacks it, a pin, edits of the pinned
+    message; unknown channels and messages are 404 with Discord's codes."""
+    channel = server.guild.channels[0]
+    status, _, fetched = call(server, "GET", f"/channels/{channel.id}")
+    assert (status, fetched["id"], fetched["guild_id"]) == (200, str(channel.id), str(server.guild.id))
+    assert call(server, "GET", "/channels/1")[2]["code"] == 10003
+
+    _, _, posted = call(server, "POST", f"/channels/{channel.id}/messages", json={"content": "status"})
+    assert call(server, "PUT", f"/channels/{channel.id}/messages/pins/{posted['id']}")[0] == 204
+    status, _, edited = call(server, "PATCH", f"/channels/{channel.id}/messages/{posted['id']}",
+                             json={"content": "status, later"})
+    assert status == 200 and edited["pinned"] and edited["edited_timestamp"]
+    assert server.message(int(posted["id"]))["content"] == "status, later"
+    assert call(server, "PUT", f"/channels/{channel.id}/messages/pins/1")[2]["code"] == 10008

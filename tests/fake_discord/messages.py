@@ -63,7 +63,8 @@ class MessageStore:
         return created
 
     def change(self, message_id: int, body: Mapping[str, Any], files: Sequence[UploadedFile]) -> dict[str, Any]:
-        """An edit: given fields replace the old ones, ``attachments`` lists the ones kept; "loading" ends."""
+        """An edit: given fields replace the old ones, ``attachments`` lists the ones kept; "loading" ends;
+        the message stays where it was (its time, its pin)."""
         current = self.messages[message_id]
         self._check_length(body)
         kept = current["attachments"]
@@ -77,5 +78,6 @@ class MessageStore:
                           interaction=current.get("interaction_metadata"))
         changed["edited_timestamp"] = changed["timestamp"]
         changed["timestamp"] = current["timestamp"]
+        changed["pinned"] = current["pinned"]  # an edit leaves a pinned message pinned
         self.messages[message_id] = changed
         return changed
