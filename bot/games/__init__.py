@@ -33,9 +33,15 @@ class Presenter:
     def images(self, rules: GameRules, state: Any, events: Sequence[Event]) -> list[Attachment]:
         return []
 
-    def board(self, rules: GameRules, state: Any, reach_of: str | None = None) -> list[Attachment]:
-        """The board on demand (``/game board``), optionally showing where `reach_of` can go."""
+    def board(self, rules: GameRules, state: Any, reach_of: str | None = None,
+              line: tuple[str, str] | None = None) -> list[Attachment]:
+        """The board on demand (``/game board``), optionally showing where `reach_of` can go or the
+        line of fire between two characters."""
         return []
+
+    def line_report(self, rules: GameRules, state: Any, shooter: str, target: str) -> Message | None:
+        """What blocks the line between two characters, for the text beside the board."""
+        return None
 
     def sheet(self, rules: GameRules, state: Any, actor: str, labels: Mapping[str, str]) -> list[Attachment]:
         """The sheet card of one character or side (``/game sheet``)."""

@@ -11,6 +11,7 @@ from engine.core.errors import OrderError
 from engine.core.protocol import Event, GameRules
 from engine.core.squaregrid import format_cell
 from engine.spacechess.movement import reachable_cells
+from engine.spacechess.previews import line_of_fire_between
 from engine.spacechess.state import GameState
 from renders.spacechess.board import Overlay, render_board
 from renders.spacechess.sheet import render_sheet
@@ -111,14 +112,39 @@ class SpaceChessPresenter(Presenter):
         return [Attachment("board.png", board_png(rules, state, events))]
 
 
-    def board(self, rules: GameRules, state: Any, reach_of: str | None = None) -> list[Attachment]:
-        reach = None
-        if reach_of is not None:
-            reach = reachable(state, reach_of)
-        return [Attachment("board.png", board_png(rules, state, reach=reach))]
+    def board(self, rules: GameRules, state: Any, reach_of: str | None = None,
+              line: tuple[str, str] | None = None) -> list[Attachment]:
+        reach = reachable(state, reach_of) if reach_of is not None else None
+        overlay = Overlay("none")
+        if line is not None:
+            cells = [_cell_of(state, name) for name in line]
+            overlay = Overlay("shot", line=(cells[0], cells[1]))
+        view = rules.view(state)
+        return [Attachment("board.png", render_board(view, state.game_map, overlay=overlay, reach=reach))]
+
+    def line_report(self, rules: GameRules, state: Any, shooter: str, target: str) -> Message | None:
+        """SC-21/SC-22: the exact line, whatever the range or AP; what blocks it, if anything."""
+        found = line_of_fire_between(state, _character(state, shooter).id, _character(state, target).id)
+        params = {"shooter": _character(state, shooter).id, "target": _character(state, target).id,
+                  "blocked_at": found["blocked_at"]}
+        return Message("game.board.line_blocked" if found["blocked_at"] else "game.board.line_clear", params)
 
     def sheet(self, rules: GameRules, state: Any, actor: str, labels: Mapping[str, str]) -> list[Attachment]:
         return [Attachment(f"sheet-{actor}.png", render_sheet(rules.view(state), actor, labels=labels))]
+
+
+def _character(state: GameState, name: str) -> Any:
+    """A living character on the board, by id (any case)."""
+    character = next((c for c in state.characters if c.id.lower() == name.lower()), None)
+    if character is None:
+        raise OrderError("unknown_character", name=name)
+    if character.at is None:
+        raise OrderError("dead", name=character.id)
+    return character
+
+
+def _cell_of(state: GameState, name: str) -> str:
+    return format_cell(_character(state, name).at)
 
 
 def reachable(state: GameState, character_id: str) -> dict[str, int]:

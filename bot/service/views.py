@@ -16,16 +16,26 @@ from engine import registry
 HISTORY_PAGE = 10
 
 
-@command("game board", Option("reach", max_length=32))
+@command("game board", Option("reach", max_length=32), Option("shooter", max_length=32),
+         Option("target", max_length=32))
 def game_board(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
-    """The current board; with `reach`, the cells that character can move to and their AP cost."""
+    """The current board; with `reach`, the cells that character can move to and their AP cost; with
+    `shooter` and `target`, the exact line of fire between them and what blocks it."""
     game = svc.channel_game(ctx)
     rules = registry.get(game.kind)
     state = rules.from_json(game.state)
-    files = presenter_for(game.kind).board(rules, state, reach_of=opts.get("reach"))
+    presenter = presenter_for(game.kind)
+    if ("shooter" in opts) != ("target" in opts):
+        raise ServiceError("error.missing_option", option=["shooter", "target"])
+    line = (opts["shooter"], opts["target"]) if "shooter" in opts else None
+    files = presenter.board(rules, state, reach_of=opts.get("reach"), line=line)
     key = "game.board.reach" if "reach" in opts else "game.board"
-    return Reply((Message(key, {"name": game.name, "turn": rules.view(state).get("turn", 0),
-                                "character": opts.get("reach")}),), files=tuple(files))
+    lines = [Message(key, {"name": game.name, "turn": rules.view(state).get("turn", 0), "character": opts.get("reach")})]
+    if line is not None:
+        report = presenter.line_report(rules, state, *line)
+        if report is not None:
+            lines.append(report)
+    return Reply(tuple(lines), files=tuple(files))
 
 
 @command("game sheet", Option("character", max_length=32))

@@ -304,3 +304,14 @@ def test_create_refuses_a_bad_end_date(svc):
     assert keys(svc.handle(GM, "gm create", {"kind": "spacechess", "name": "X", "end_date": "31/03/2027"})) == [
         "error.draw_bad_date"]
     assert game(svc) is None
+
+
+def test_board_shows_the_exact_line_of_fire_between_two_characters(svc):
+    lobby(svc)
+    ok(svc.handle(GM, "gm start", {}))
+    clear = ok(svc.handle(ANN, "game board", {"shooter": "cid", "target": "Ann"}))
+    assert keys(clear) == ["game.board", "game.board.line_clear"] and clear.files[0].data.startswith(PNG)
+    far = ok(svc.handle(ANN, "game board", {"shooter": "Cid", "target": "Dee"}))
+    assert (far.messages[1].key, far.messages[1].params["blocked_at"]) == ("game.board.line_blocked", "L14")
+    assert keys(svc.handle(ANN, "game board", {"shooter": "Cid"})) == ["error.missing_option"]
+    assert keys(svc.handle(ANN, "game board", {"shooter": "Cid", "target": "Zed"})) == ["error.unknown_character"]
