@@ -29,6 +29,12 @@ def text(key: str) -> app_commands.locale_str:
     return app_commands.locale_str(catalog("en").get(key, key)[:100], key=key)
 
 
+def name(kind: str, value: str) -> app_commands.locale_str:
+    """A command, subcommand or option name, localised by its ``name.<kind>.<value>`` key (French
+    players see ``/partie plateau``); the English name stays the one the bot dispatches on."""
+    return app_commands.locale_str(value, key=f"name.{kind}.{value}")
+
+
 class CatalogTranslator(app_commands.Translator):
     """Localises descriptions (and names that have a ``name.`` key) from the bot's catalogs."""
 
@@ -81,6 +87,9 @@ def _callback(cmd: Command, run: Runner, complete: Completer) -> Callable[..., A
             )
         )
     callback.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    callback.__discord_app_commands_param_rename__ = {  # type: ignore[attr-defined]
+        opt.name: name("option", opt.name) for opt in cmd.options
+    }
     callback.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
         opt.name: text(f"opt.{cmd.path.replace(' ', '.')}.{opt.name}") for opt in cmd.options
     }
@@ -110,9 +119,11 @@ def build_groups(run: Runner, complete: Completer) -> list[app_commands.Group]:
         group = groups.get(group_name)
         if group is None:
             group = groups[group_name] = app_commands.Group(
-                name=group_name, description=text(f"cmd.{group_name}"), guild_only=True  # games live in server channels
+                name=name("group", group_name), description=text(f"cmd.{group_name}"),
+                guild_only=True,  # games live in server channels
             )
         group.add_command(
-            app_commands.Command(name=sub, description=text(cmd.description_key), callback=_callback(cmd, run, complete))
+            app_commands.Command(name=name("sub", sub), description=text(cmd.description_key),
+                                 callback=_callback(cmd, run, complete))
         )
     return list(groups.values())

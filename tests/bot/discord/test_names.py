@@ -1,0 +1,30 @@
+"""Command, subcommand and option names are localised too: French players type /partie plateau."""
+
+from __future__ import annotations
+
+from bot.discord_adapter.payload import command_payload
+
+
+def by_name(items: list[dict], name: str) -> dict:
+    return next(item for item in items if item["name"] == name)
+
+
+def test_french_names_for_groups_subcommands_and_options():
+    payload = command_payload()
+    game = by_name(payload, "game")
+    assert game["name_localizations"]["fr"] == "partie"
+    board = by_name(game["options"], "board")
+    assert board["name_localizations"]["fr"] == "plateau"
+    assert by_name(board["options"], "reach")["name_localizations"]["fr"] == "portée"
+    move = by_name(by_name(payload, "sc")["options"], "move")
+    assert (move["name_localizations"]["fr"], by_name(move["options"], "to")["name_localizations"]["fr"]) == (
+        "déplacer", "vers")
+
+
+def test_localised_names_are_unique_within_each_level():
+    payload = command_payload()
+    levels = [payload] + [group["options"] for group in payload]
+    levels += [sub.get("options", []) for group in payload for sub in group["options"]]
+    for level in levels:
+        french = [item.get("name_localizations", {}).get("fr", item["name"]) for item in level]
+        assert len(french) == len(set(french)), french
