@@ -21,6 +21,8 @@ from bot.console import Console
 from bot.demo import script_lines
 from bot.service import GameService
 from draws.parser import parse_path
+from engine import registry
+from renders.spacechess.board import render_board
 
 HERE = Path(__file__).parent
 DEMO_DIR = Path(bot.demo.__file__).parent
@@ -81,9 +83,6 @@ def test_spacechess_demo_writes_the_images_and_says_where(tmp_path, monkeypatch,
 
 def test_every_state_of_the_campaign_renders(played):
     """Replay the exported log input by input and render the board after each one (no crash, real PNGs)."""
-    from engine import registry
-    from renders.spacechess.board import render_board
-
     console, _ = played
     assert console.run_line("as gm /gm export")
     doc = json.loads(sorted(console.out_dir.glob("*.json"))[-1].read_text(encoding="utf-8"))
