@@ -104,3 +104,26 @@ def test_fetch_apply_prints_the_turn_posts(database: str, tmp_path: Path, capsys
     assert f"[{game.name}]" in out
     assert f"Loto draw of {newest.date.isoformat()}: {' '.join(map(str, newest.numbers))}" in out
     assert out.strip().endswith("1 turn post(s)")
+
+
+FDJ = Path(__file__).resolve().parents[4] / "shared" / "data" / "fdj"
+REAL_FILES = {  # every generation, with the row counts FDJ's files hold (shared/data/fdj/README.txt)
+    "loto_197605/loto_197605.zip": 4858,
+    "loto_200810/nouveau_loto.csv": 1317,
+    "loto_201703/loto2017.csv": 310,
+    "loto_201902/loto_201902.csv": 107,
+    "loto_201911_v2026-08-19/loto_201911.zip": 1063,
+    "loto_201911_v2022-09-28/loto_201911.csv": 455,
+}
+
+
+@pytest.mark.parametrize("name", sorted(REAL_FILES))
+def test_every_real_fdj_file_imports_with_its_count(name: str, database: str,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    path = FDJ / name
+    if not path.exists():
+        pytest.skip(f"the real FDJ files are not next to the repository ({FDJ})")
+    count = REAL_FILES[name]
+    assert main(["draws", "import", str(path)]) == 0
+    assert capsys.readouterr().out.strip() == f"{count} draw(s) read, {count} new, 0 already stored"
+    assert len(stored(database)) == count
