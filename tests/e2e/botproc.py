@@ -58,6 +58,7 @@ def bot_env() -> dict[str, str]:
 
 class BotProcess:
     """One bot process at a time on a config; `start` again after `kill` restarts it on the same database.
+    As a context manager: started on entry, stopped on exit.
 
     The process's log lines are kept per run (and appended to ``bot.log``), and each line wakes the
     fake's waiters: a test can wait for something the bot only logs, such as a finished draw poll.
@@ -69,6 +70,17 @@ class BotProcess:
         self.log_path = config.parent / "bot.log"
         self.proc: subprocess.Popen[bytes] | None = None
         self.runs: list[list[str]] = []
+
+    def __enter__(self) -> BotProcess:
+        try:
+            self.start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
 
     def start(self) -> None:
         """Launch and wait until the bot identified on the fake gateway (its commands are synced by then)."""

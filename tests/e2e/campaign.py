@@ -11,10 +11,13 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from bot.turn_post import draw_header
 from draws import Draw
+from tests.e2e.botproc import BotProcess
+from tests.e2e.fdj_file import FdjFile
 from tests.e2e.lobby import LOADOUTS
 from tests.e2e.table import Table
 from tests.fake_discord.payloads import Member
@@ -26,6 +29,20 @@ AP_CAP = 9  # SC-11
 SHEET_AP = re.compile(r" · (\d+) PA · ")
 HISTORY_DRAW = re.compile(r"^n°\d+ <t:\d+:R> draw — .* : (\{.*\})$", re.MULTILINE)
 POST_TIMEOUT = 30.0
+
+
+@dataclass(frozen=True)
+class Campaign:
+    """A bot of the test's own reading FDJ's results from `fdj`, one game channel and its game master."""
+
+    bot: BotProcess
+    fdj: FdjFile
+    table: Table
+    gm: Member
+
+    @property
+    def fake(self) -> FakeDiscord:
+        return self.bot.fake
 
 
 def card_range(card: int) -> range:

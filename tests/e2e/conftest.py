@@ -7,15 +7,16 @@ stay independent by playing in their own channel. Tests that kill or fault the b
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from tests.discord_shapes import MANAGE_GUILD, MEMBER_PERMISSIONS
 from tests.e2e.botproc import BotProcess, write_config
+from tests.e2e.campaign import Campaign
 from tests.e2e.fdj_file import FdjFile
 from tests.e2e.table import Table
-from tests.fake_discord.payloads import MANAGE_GUILD, MEMBER, Member
+from tests.fake_discord.payloads import Member
 from tests.fake_discord.server import FakeDiscord
 
 
@@ -27,12 +28,8 @@ def fake() -> Iterator[FakeDiscord]:
 
 @pytest.fixture(scope="module")
 def bot(fake: FakeDiscord, tmp_path_factory: pytest.TempPathFactory) -> Iterator[BotProcess]:
-    process = BotProcess(fake, write_config(tmp_path_factory.mktemp("bot"), fake))
-    try:
-        process.start()
+    with BotProcess(fake, write_config(tmp_path_factory.mktemp("bot"), fake)) as process:
         yield process
-    finally:
-        process.stop()
 
 
 @pytest.fixture
@@ -40,40 +37,25 @@ def table(fake: FakeDiscord, bot: BotProcess, request: pytest.FixtureRequest) ->
     return Table(fake, bot, fake.add_channel(request.node.name[:90]))
 
 
+def add_gm(fake: FakeDiscord) -> Member:
+    """A member with the Manage Server permission: a game master everywhere on the server."""
+    return fake.add_member("gm", permissions=MEMBER_PERMISSIONS | MANAGE_GUILD)
+
+
 @pytest.fixture
 def gm(fake: FakeDiscord) -> Member:
-    """A member with the Manage Server permission: a game master everywhere on the server."""
-    return fake.add_member("gm", permissions=MEMBER | MANAGE_GUILD)
+    return add_gm(fake)
 
 
 @pytest.fixture
 def own_bot(tmp_path: Path) -> Iterator[BotProcess]:
     """A fake and a bot of this test's own, for tests that break them."""
-    with FakeDiscord() as server:
-        process = BotProcess(server, write_config(tmp_path, server))
-        try:
-            process.start()
-            yield process
-        finally:
-            process.stop()
+    with FakeDiscord() as server, BotProcess(server, write_config(tmp_path, server)) as process:
+        yield process
 
 
 #: The shortest status delay the config accepts: the pinned message follows a change within a second.
 STATUS_DEBOUNCE = 1.0
-
-
-@dataclass(frozen=True)
-class Campaign:
-    """A bot of the test's own reading FDJ's results from `fdj`, one game channel and its game master."""
-
-    bot: BotProcess
-    fdj: FdjFile
-    table: Table
-    gm: Member
-
-    @property
-    def fake(self) -> FakeDiscord:
-        return self.bot.fake
 
 
 @pytest.fixture
@@ -83,10 +65,5 @@ def campaign(tmp_path: Path) -> Iterator[Campaign]:
     fdj.create()
     with FakeDiscord() as server:
         config = write_config(tmp_path, server, draws_file=fdj.path, status_debounce=STATUS_DEBOUNCE)
-        process = BotProcess(server, config)
-        try:
-            process.start()
-            gm = server.add_member("gm", permissions=MEMBER | MANAGE_GUILD)
-            yield Campaign(process, fdj, Table(server, process, server.add_channel("campaign")), gm)
-        finally:
-            process.stop()
+        with BotProcess(server, config) as process:
+            yield Campaign(process, fdj, Table(server, process, server.add_channel("campaign")), add_gm(server))

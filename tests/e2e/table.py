@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.i18n import translate
+from tests.discord_shapes import EPHEMERAL
 from tests.e2e.botproc import BotProcess
-from tests.fake_discord.payloads import EPHEMERAL, Channel, Member, buttons
+from tests.fake_discord.payloads import Channel, Member, buttons
 from tests.fake_discord.server import FakeDiscord
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"

@@ -109,14 +109,9 @@ def test_the_printed_payload_is_the_one_the_bot_synced(payload, fake, bot):
 def test_a_server_sync_sends_the_same_payload_to_the_server_route(payload, tmp_path):
     """With `guild_ids` the bot PUTs to /applications/{app}/guilds/{guild}/commands, and the server's
     commands then answer interactions."""
-    with FakeDiscord() as fake:
-        bot = BotProcess(fake, write_config(tmp_path, fake, guild_sync=True))
-        try:
-            bot.start()
-            (sync,) = fake.calls_to("PUT", rf"/applications/\d+/guilds/{fake.guild.id}/commands")
-            assert sync.json == payload
-            assert fake.calls_to("PUT", r"/applications/\d+/commands") == []
-            table = Table(fake, bot, fake.add_channel("guild-commands"))
-            table.refused(fake.add_member("visitor"), "game info", "error.no_game_here")
-        finally:
-            bot.stop()
+    with FakeDiscord() as fake, BotProcess(fake, write_config(tmp_path, fake, guild_sync=True)) as bot:
+        (sync,) = fake.calls_to("PUT", rf"/applications/\d+/guilds/{fake.guild.id}/commands")
+        assert sync.json == payload
+        assert fake.calls_to("PUT", r"/applications/\d+/commands") == []
+        table = Table(fake, bot, fake.add_channel("guild-commands"))
+        table.refused(fake.add_member("visitor"), "game info", "error.no_game_here")

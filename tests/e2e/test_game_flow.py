@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from tests.discord_shapes import ADMINISTRATOR, MEMBER_PERMISSIONS
 from tests.e2e.lobby import lobby
 from tests.e2e.table import Table
-from tests.fake_discord.payloads import ADMINISTRATOR, MEMBER
 
 
 def test_commands_are_synced_at_start_with_french_localisations(fake, bot):
@@ -111,6 +111,6 @@ def test_replies_follow_the_member_locale(fake, bot, gm):
 
 def test_administrator_is_a_game_master_too(fake, table):
     """Discord's Administrator bit implies Manage Server."""
-    admin = fake.add_member("admin", permissions=MEMBER | ADMINISTRATOR)
+    admin = fake.add_member("admin", permissions=MEMBER_PERMISSIONS | ADMINISTRATOR)
     table.refused(fake.add_member("plain"), "gm create", "error.gm_only", kind="spacechess", name="Orion")
     table.ok(admin, "gm create", kind="spacechess", name="Orion")

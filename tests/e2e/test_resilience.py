@@ -7,8 +7,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from tests.discord_shapes import MANAGE_GUILD, MEMBER_PERMISSIONS
 from tests.e2e.table import Table
-from tests.fake_discord.payloads import MANAGE_GUILD, MEMBER
 
 CALLBACK = r"/interactions/\d+/[^/]+/callback"
 EDIT_ORIGINAL = r"/webhooks/\d+/[^/]+/messages/@original"
@@ -31,7 +31,7 @@ def test_rate_limits_and_a_server_error_lose_no_reply(own_bot):
     """Two 429s and one 500 on interaction answers: each is retried, every command gets one reply."""
     fake = own_bot.fake
     table = Table(fake, own_bot, fake.add_channel("storm"))
-    gm = fake.add_member("gm", permissions=MEMBER | MANAGE_GUILD)
+    gm = fake.add_member("gm", permissions=MEMBER_PERMISSIONS | MANAGE_GUILD)
     players = [fake.add_member(name) for name in ("ann", "bob", "cid")]
     fake.fail("POST", CALLBACK, status=429, times=2, retry_after=0.05)
     table.ok(gm, "gm create", kind="spacechess", name="Orion")
@@ -55,7 +55,7 @@ def test_a_deferred_answer_survives_a_rate_limited_and_failed_edit(own_bot):
     that edit meets a 500 and a 429 and still lands, once."""
     fake = own_bot.fake
     table = Table(fake, own_bot, fake.add_channel("slow"))
-    gm, ann = fake.add_member("gm", permissions=MEMBER | MANAGE_GUILD), fake.add_member("ann")
+    gm, ann = fake.add_member("gm", permissions=MEMBER_PERMISSIONS | MANAGE_GUILD), fake.add_member("ann")
     table.ok(gm, "gm create", kind="spacechess", name="Orion")
     fake.fail("PATCH", EDIT_ORIGINAL, status=500, times=1)
     fake.fail("PATCH", EDIT_ORIGINAL, status=429, times=1, retry_after=0.05)
@@ -76,7 +76,7 @@ def test_a_killed_bot_restarts_on_its_database_and_old_buttons_still_work(own_bo
     before the crash confirms after the restart."""
     fake = own_bot.fake
     table = Table(fake, own_bot, fake.add_channel("crash"))
-    gm = fake.add_member("gm", permissions=MEMBER | MANAGE_GUILD)
+    gm = fake.add_member("gm", permissions=MEMBER_PERMISSIONS | MANAGE_GUILD)
     ann, bob = fake.add_member("ann"), fake.add_member("bob")
     table.ok(gm, "gm create", kind="spacechess", name="Orion")
     table.ok(ann, "game join", name="Ann", team="1", role="general")
@@ -100,7 +100,7 @@ def test_a_command_in_flight_when_killed_is_all_or_nothing(own_bot):
     whether the join made it to the database or not."""
     fake = own_bot.fake
     table = Table(fake, own_bot, fake.add_channel("in-flight"))
-    gm, cid = fake.add_member("gm", permissions=MEMBER | MANAGE_GUILD), fake.add_member("cid")
+    gm, cid = fake.add_member("gm", permissions=MEMBER_PERMISSIONS | MANAGE_GUILD), fake.add_member("cid")
     table.ok(gm, "gm create", kind="spacechess", name="Orion")
     fake.slash(cid, "game join", {"name": "Cid", "team": "1", "role": "soldier"}, channel=table.channel)
     own_bot.kill()

@@ -11,12 +11,11 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tests.fake_discord.payloads import OPTION_TYPES, Channel, Guild, Member, buttons, snowflake
+from tests.discord_shapes import BUTTON, OPTION_TYPES, interaction_json
+from tests.fake_discord.payloads import Channel, Guild, Member, buttons
 
-APPLICATION_COMMAND = 2
-MESSAGE_COMPONENT = 3
-AUTOCOMPLETE = 4
-BUTTON = 2
+#: The bot's own permissions in every channel of the fake server.
+ALL_PERMISSIONS = (1 << 53) - 1
 
 
 class NotACommand(ValueError):
@@ -138,27 +137,13 @@ def envelope(
     size_limit: int,
     message: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The INTERACTION_CREATE event around `data`, as Discord sends it for a guild channel."""
-    payload: dict[str, Any] = {
-        "id": str(snowflake()),
-        "application_id": str(application_id),
-        "type": kind,
-        "data": dict(data),
-        "guild_id": str(guild.id),
-        "guild": {"id": str(guild.id), "locale": guild.preferred_locale, "features": []},
-        "guild_locale": guild.preferred_locale,
-        "channel_id": str(channel.id),
-        "channel": channel.to_json(),
-        "member": member.to_json(),
-        "token": secrets.token_urlsafe(48),
-        "version": 1,
-        "locale": locale,
-        "app_permissions": str((1 << 53) - 1),
-        "entitlements": [],
-        "authorizing_integration_owners": {"0": str(guild.id)},
-        "context": 0,
-        "attachment_size_limit": size_limit,
-    }
+    """The INTERACTION_CREATE event around `data`: the bot may do anything in the channel, and the
+    token is as unguessable as Discord's (a webhook call with another interaction's token is refused)."""
+    payload = interaction_json(
+        kind, data, application_id=application_id, guild_id=guild.id, guild_locale=guild.preferred_locale,
+        channel=channel.to_json(), member=member.to_json(), locale=locale, token=secrets.token_urlsafe(48),
+        app_permissions=ALL_PERMISSIONS, size_limit=size_limit,
+    )
     if message is not None:
         payload["message"] = dict(message)
     return payload

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from tests.fake_discord.payloads import LOADING, User, attachment, message, snowflake
+from tests.discord_shapes import LOADING, snowflake
+from tests.fake_discord.payloads import User, attachment, message
 from tests.fake_discord.records import ApiError, UploadedFile
 
 CONTENT_MAX = 2000

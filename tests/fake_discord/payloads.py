@@ -1,7 +1,8 @@
-"""Discord API objects as JSON, shaped like the real ones discord.py 2.x parses.
+"""The fake's server, members, channels and messages, as the JSON discord.py 2.x parses.
 
-Only the fields discord.py reads are filled, with Discord's own types (snowflakes and permission
-sets are strings). Keeping the shapes here lets the server and the tests build the same objects.
+The shapes themselves are tests/discord_shapes.py's, shared with the in-process adapter tests; here
+they get the state a server keeps (its members, roles and channels), so the fake and the tests that
+drive it build the same objects.
 """
 
 from __future__ import annotations
@@ -9,37 +10,17 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 
-#: Permission bits (https://discord.com/developers/docs/topics/permissions).
-ADMINISTRATOR = 1 << 3
-MANAGE_GUILD = 1 << 5
-VIEW_CHANNEL = 1 << 10
-SEND_MESSAGES = 1 << 11
-USE_APPLICATION_COMMANDS = 1 << 31
-MEMBER = VIEW_CHANNEL | SEND_MESSAGES | USE_APPLICATION_COMMANDS
-
-#: Message flags.
-EPHEMERAL = 1 << 6
-LOADING = 1 << 7
-
-#: Application command option types.
-OPTION_TYPES = {"subcommand": 1, "group": 2, "string": 3, "integer": 4, "boolean": 5, "user": 6, "role": 8,
-                "attachment": 11}
-
-DISCORD_EPOCH_MS = 1_420_070_400_000
-_counter = itertools.count(1)
-
-
-def snowflake() -> int:
-    """A fresh id, increasing like Discord's (timestamp in the high bits, a counter in the low ones)."""
-    now_ms = int(datetime.now(UTC).timestamp() * 1000)
-    return ((now_ms - DISCORD_EPOCH_MS) << 22) | (next(_counter) & 0x3FFFFF)
-
-
-def timestamp() -> str:
-    return datetime.now(UTC).isoformat()
+from tests.discord_shapes import (
+    BUTTON,
+    MEMBER_PERMISSIONS,
+    channel_json,
+    member_json,
+    role_json,
+    timestamp,
+    user_json,
+)
 
 
 @dataclass(frozen=True)
@@ -49,16 +30,7 @@ class User:
     bot: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "id": str(self.id),
-            "username": self.name,
-            "global_name": self.name,
-            "discriminator": "0",
-            "avatar": None,
-            "bot": self.bot,
-            "flags": 0,
-            "public_flags": 0,
-        }
+        return user_json(self.id, self.name, bot=self.bot)
 
 
 @dataclass(frozen=True)
@@ -66,23 +38,11 @@ class Member:
     """A server member as seen in an interaction: their user, roles and resolved channel permissions."""
 
     user: User
-    permissions: int = MEMBER
+    permissions: int = MEMBER_PERMISSIONS
     roles: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "user": self.user.to_json(),
-            "nick": None,
-            "avatar": None,
-            "roles": [str(r) for r in self.roles],
-            "joined_at": "2024-01-01T00:00:00+00:00",
-            "premium_since": None,
-            "deaf": False,
-            "mute": False,
-            "pending": False,
-            "flags": 0,
-            "permissions": str(self.permissions),
-        }
+        return member_json(self.user.to_json(), permissions=self.permissions, role_ids=self.roles)
 
 
 @dataclass(frozen=True)
@@ -93,20 +53,7 @@ class Channel:
     position: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "id": str(self.id),
-            "type": 0,
-            "guild_id": str(self.guild_id),
-            "name": self.name,
-            "position": self.position,
-            "permission_overwrites": [],
-            "parent_id": None,
-            "nsfw": False,
-            "topic": None,
-            "last_message_id": None,
-            "rate_limit_per_user": 0,
-            "flags": 0,
-        }
+        return channel_json(self.id, self.guild_id, self.name, position=self.position)
 
 
 @dataclass
@@ -120,25 +67,13 @@ class Guild:
     preferred_locale: str = "fr"
 
     def role_json(self, role_id: int, name: str, permissions: int) -> dict[str, Any]:
-        return {
-            "id": str(role_id),
-            "name": name,
-            "color": 0,
-            "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
-            "hoist": False,
-            "icon": None,
-            "unicode_emoji": None,
-            "position": 0 if role_id == self.id else 1,
-            "permissions": str(permissions),
-            "managed": False,
-            "mentionable": False,
-            "flags": 0,
-        }
+        """A role of this server; the @everyone role (the server's own id) comes first."""
+        return role_json(role_id, name, permissions=permissions, position=0 if role_id == self.id else 1)
 
     def to_json(self) -> dict[str, Any]:
         """The GUILD_CREATE payload: everything a bot with the guilds intent is told."""
-        roles = [self.role_json(self.id, "@everyone", MEMBER)]
-        roles += [self.role_json(role_id, name, MEMBER) for role_id, name in self.roles.items()]
+        roles = [self.role_json(self.id, "@everyone", MEMBER_PERMISSIONS)]
+        roles += [self.role_json(role_id, name, MEMBER_PERMISSIONS) for role_id, name in self.roles.items()]
         return {
             "id": str(self.id),
             "name": self.name,
@@ -241,7 +176,7 @@ def buttons(message_data: Mapping[str, Any]) -> list[dict[str, Any]]:
 
     def walk(components: Sequence[Mapping[str, Any]]) -> None:
         for component in components:
-            if component.get("type") == 2:
+            if component.get("type") == BUTTON:
                 found.append(dict(component))
             walk(component.get("components") or ())
 

@@ -20,9 +20,18 @@ from typing import Any, TypeVar
 
 from aiohttp import WSMsgType, web
 
+from tests.discord_shapes import (
+    APPLICATION_COMMAND,
+    AUTOCOMPLETE,
+    EPHEMERAL,
+    LOADING,
+    MEMBER_PERMISSIONS,
+    MESSAGE_COMPONENT,
+    snowflake,
+)
 from tests.fake_discord import interactions
 from tests.fake_discord.messages import MessageStore
-from tests.fake_discord.payloads import EPHEMERAL, LOADING, MEMBER, Channel, Guild, Member, User, snowflake
+from tests.fake_discord.payloads import Channel, Guild, Member, User
 from tests.fake_discord.records import (
     BODY,
     FILES,
@@ -171,7 +180,7 @@ class FakeDiscord:
         with self._cond:
             return [c for c in self.calls if c.matches(method, pattern)]
 
-    def add_member(self, name: str, *, permissions: int = MEMBER, roles: Sequence[int] = ()) -> Member:
+    def add_member(self, name: str, *, permissions: int = MEMBER_PERMISSIONS, roles: Sequence[int] = ()) -> Member:
         """A member of the server; `permissions` are their resolved permission bits in every channel."""
         member = Member(User(snowflake(), name), permissions, tuple(roles))
         with self._cond:
@@ -183,7 +192,7 @@ class FakeDiscord:
         role_id = snowflake()
         with self._cond:
             self.guild.roles[role_id] = name
-            role = self.guild.role_json(role_id, name, MEMBER)
+            role = self.guild.role_json(role_id, name, MEMBER_PERMISSIONS)
             connected = self._session is not None
         if connected:
             self._run(self._dispatch("GUILD_ROLE_CREATE", {"guild_id": str(self.guild.id), "role": role}))
@@ -215,7 +224,7 @@ class FakeDiscord:
     ) -> int:
         """Send ``/path option:value...`` as `member`; the interaction id, to wait for its reply."""
         data = interactions.command_data(self._synced(), path, options or {}, guild_id=self.guild.id)
-        return self._interact(interactions.APPLICATION_COMMAND, data, member, channel, locale)
+        return self._interact(APPLICATION_COMMAND, data, member, channel, locale)
 
     def autocomplete(
         self, member: Member, path: str, focused: str, typed: str, options: Mapping[str, Any] | None = None, *,
@@ -223,7 +232,7 @@ class FakeDiscord:
     ) -> int:
         values = {**(options or {}), focused: typed}
         data = interactions.command_data(self._synced(), path, values, guild_id=self.guild.id, focused=focused)
-        return self._interact(interactions.AUTOCOMPLETE, data, member, channel, locale)
+        return self._interact(AUTOCOMPLETE, data, member, channel, locale)
 
     def click(self, member: Member, message_data: Mapping[str, Any], custom_id: str, *, locale: str = "fr") -> int:
         """Click the button `custom_id` of a message the bot sent (the message as the fake stored it)."""
@@ -231,7 +240,7 @@ class FakeDiscord:
             stored = dict(self.store.messages[int(message_data["id"])])
         data = interactions.component_data(stored, custom_id)
         channel = self.guild.channel(int(stored["channel_id"]))
-        return self._interact(interactions.MESSAGE_COMPONENT, data, member, channel, locale, stored)
+        return self._interact(MESSAGE_COMPONENT, data, member, channel, locale, stored)
 
     def _interact(
         self, kind: int, data: Mapping[str, Any], member: Member, channel: Channel | None, locale: str,

@@ -4,55 +4,46 @@ Tests describe an interaction the way a person does it ("ann types /sc move to:L
 builders produce the JSON Discord would send: snowflakes and permission sets as strings, options
 nested under their subcommand with Discord's option type numbers, members/roles/attachments in
 `resolved`. The option types come from the service's command table, so a payload can only carry
-options the bot really declares.
+options the bot really declares. The objects' shapes are tests/discord_shapes.py's, shared with the
+loopback fake Discord of the e2e tests.
 """
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 
 from bot.service.commands import Command, table
+from tests.discord_shapes import (
+    ADMINISTRATOR,
+    APPLICATION_COMMAND,
+    AUTOCOMPLETE,
+    BUTTON,
+    MANAGE_GUILD,
+    MEMBER_PERMISSIONS,
+    MESSAGE_COMPONENT,
+    OPTION_TYPES,
+    channel_json,
+    interaction_json,
+    member_json,
+    role_json,
+    snowflake,
+    timestamp,
+    user_json,
+)
+
+#: What the adapter tests take from here; the shapes shared with the fake Discord are re-exported.
+__all__ = [
+    "ADMINISTRATOR", "APP_ID", "BOT_USER_ID", "CHANNEL_ID", "GUILD_ID", "MANAGE_GUILD", "MEMBER_PERMISSIONS",
+    "MESSAGE_COMPONENT", "Member", "Role", "Upload", "autocomplete", "click", "slash", "snowflake", "timestamp",
+    "user_json",
+]
 
 APP_ID = 900_000_000_000_000_001
 BOT_USER_ID = 900_000_000_000_000_002
 GUILD_ID = 900_000_000_000_000_010
 CHANNEL_ID = 900_000_000_000_000_030
-
-#: Permission bits (https://discord.com/developers/docs/topics/permissions).
-ADMINISTRATOR = 1 << 3
-MANAGE_GUILD = 1 << 5
-VIEW_CHANNEL = 1 << 10
-SEND_MESSAGES = 1 << 11
-USE_APPLICATION_COMMANDS = 1 << 31
-MEMBER_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | USE_APPLICATION_COMMANDS
-
-#: Interaction types and the option types of the command table's option kinds.
-APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE = 2, 3, 4
-SUBCOMMAND = 1
-OPTION_TYPES = {"string": 3, "integer": 4, "boolean": 5, "user": 6, "role": 8, "attachment": 11}
-BUTTON = 2
-
-_ids = itertools.count(1)
-_DISCORD_EPOCH_MS = 1_420_070_400_000
-
-
-def snowflake() -> int:
-    """A fresh id that grows like Discord's (milliseconds since 2015 in the high bits)."""
-    now_ms = int(datetime.now(UTC).timestamp() * 1000)
-    return ((now_ms - _DISCORD_EPOCH_MS) << 22) | (next(_ids) & 0x3FFFFF)
-
-
-def timestamp() -> str:
-    return datetime.now(UTC).isoformat()
-
-
-def user_json(user_id: int, name: str, *, bot: bool = False) -> dict[str, Any]:
-    return {"id": str(user_id), "username": name, "global_name": name, "discriminator": "0", "avatar": None,
-            "bot": bot, "public_flags": 0}
 
 
 @dataclass(frozen=True)
@@ -61,8 +52,7 @@ class Role:
     name: str
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": str(self.id), "name": self.name, "color": 0, "hoist": False, "position": 1,
-                "permissions": "0", "managed": False, "mentionable": True, "flags": 0}
+        return role_json(self.id, self.name, mentionable=True)
 
 
 @dataclass(frozen=True)
@@ -79,12 +69,8 @@ class Member:
         return user_json(self.id, self.name)
 
     def to_json(self, *, with_user: bool = True) -> dict[str, Any]:
-        data: dict[str, Any] = {"nick": None, "avatar": None, "roles": [str(r.id) for r in self.roles],
-                                "joined_at": "2024-01-01T00:00:00+00:00", "premium_since": None, "deaf": False,
-                                "mute": False, "pending": False, "flags": 0, "permissions": str(self.permissions)}
-        if with_user:
-            data["user"] = self.user_json()
-        return data
+        return member_json(self.user_json() if with_user else None, permissions=self.permissions,
+                           role_ids=[r.id for r in self.roles])
 
 
 @dataclass(frozen=True)
@@ -106,27 +92,11 @@ class Upload:
 
 def _interaction(kind: int, member: Member, data: dict[str, Any], channel_id: int,
                  guild_id: int) -> dict[str, Any]:
-    return {
-        "id": str(snowflake()),
-        "application_id": str(APP_ID),
-        "type": kind,
-        "data": data,
-        "guild_id": str(guild_id),
-        "guild": {"id": str(guild_id), "locale": "fr", "features": []},
-        "guild_locale": "fr",
-        "channel_id": str(channel_id),
-        "channel": {"id": str(channel_id), "type": 0, "guild_id": str(guild_id), "name": "game", "position": 0,
-                    "permission_overwrites": [], "nsfw": False, "parent_id": None},
-        "member": member.to_json(),
-        "token": f"token-{snowflake()}",
-        "version": 1,
-        "locale": member.locale,
-        "app_permissions": str(MEMBER_PERMISSIONS),
-        "entitlements": [],
-        "authorizing_integration_owners": {"0": str(guild_id)},
-        "context": 0,
-        "attachment_size_limit": 10 * 1024 * 1024,
-    }
+    return interaction_json(
+        kind, data, application_id=APP_ID, guild_id=guild_id, guild_locale="fr",
+        channel=channel_json(channel_id, guild_id, "game"), member=member.to_json(), locale=member.locale,
+        token=f"token-{snowflake()}", app_permissions=MEMBER_PERMISSIONS, size_limit=10 * 1024 * 1024,
+    )
 
 
 def _option(cmd: Command, name: str, value: Any, resolved: dict[str, dict[str, Any]]) -> dict[str, Any]:
@@ -157,7 +127,7 @@ def _command_data(path: str, options: Mapping[str, Any], focused: str | None) ->
             value["focused"] = True
             value["type"] = OPTION_TYPES["string"]  # what is typed so far is always text
     data: dict[str, Any] = {"id": str(snowflake()), "name": group, "type": 1,
-                            "options": [{"name": sub, "type": SUBCOMMAND, "options": values}]}
+                            "options": [{"name": sub, "type": OPTION_TYPES["subcommand"], "options": values}]}
     if resolved:
         data["resolved"] = resolved
     return data

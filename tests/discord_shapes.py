@@ -1,0 +1,114 @@
+"""Discord API objects as JSON, for both ways the tests feed discord.py: the in-process adapter tests
+(tests/bot/discord/payloads.py) and the loopback fake Discord (tests/fake_discord/).
+
+Only the fields discord.py 2.x reads, with Discord's own types (snowflakes and permission sets are
+strings). One definition keeps the two harnesses from drifting apart: a shape fixed for one (a field
+a new discord.py reads) is fixed for both.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+#: Permission bits (https://discord.com/developers/docs/topics/permissions).
+ADMINISTRATOR = 1 << 3
+MANAGE_GUILD = 1 << 5
+VIEW_CHANNEL = 1 << 10
+SEND_MESSAGES = 1 << 11
+USE_APPLICATION_COMMANDS = 1 << 31
+#: What an ordinary member may do in a game channel.
+MEMBER_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | USE_APPLICATION_COMMANDS
+
+#: Message flags.
+EPHEMERAL = 1 << 6
+LOADING = 1 << 7
+
+#: Interaction types, the button component type and the application command option types.
+APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE = 2, 3, 4
+BUTTON = 2
+OPTION_TYPES = {"subcommand": 1, "group": 2, "string": 3, "integer": 4, "boolean": 5, "user": 6, "role": 8,
+                "attachment": 11}
+
+DISCORD_EPOCH_MS = 1_420_070_400_000
+_counter = itertools.count(1)
+
+
+def snowflake() -> int:
+    """A fresh id, increasing like Discord's (milliseconds since 2015 in the high bits, a counter in the low ones)."""
+    now_ms = int(datetime.now(UTC).timestamp() * 1000)
+    return ((now_ms - DISCORD_EPOCH_MS) << 22) | (next(_counter) & 0x3FFFFF)
+
+
+def timestamp() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+def user_json(user_id: int, name: str, *, bot: bool = False) -> dict[str, Any]:
+    return {"id": str(user_id), "username": name, "global_name": name, "discriminator": "0", "avatar": None,
+            "bot": bot, "flags": 0, "public_flags": 0}
+
+
+def member_json(user: Mapping[str, Any] | None, *, permissions: int, role_ids: Iterable[int]) -> dict[str, Any]:
+    """A server member as an interaction carries it: `permissions` are the member's resolved permissions
+    in the channel; `user` is left out where Discord puts it elsewhere (``resolved.users``)."""
+    data: dict[str, Any] = {"nick": None, "avatar": None, "roles": [str(r) for r in role_ids],
+                            "joined_at": "2024-01-01T00:00:00+00:00", "premium_since": None, "deaf": False,
+                            "mute": False, "pending": False, "flags": 0, "permissions": str(permissions)}
+    if user is not None:
+        data["user"] = dict(user)
+    return data
+
+
+def role_json(role_id: int, name: str, *, permissions: int = 0, position: int = 1,
+              mentionable: bool = False) -> dict[str, Any]:
+    return {"id": str(role_id), "name": name, "color": 0,
+            "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None}, "hoist": False,
+            "icon": None, "unicode_emoji": None, "position": position, "permissions": str(permissions),
+            "managed": False, "mentionable": mentionable, "flags": 0}
+
+
+def channel_json(channel_id: int, guild_id: int, name: str, *, position: int = 0) -> dict[str, Any]:
+    """A server text channel."""
+    return {"id": str(channel_id), "type": 0, "guild_id": str(guild_id), "name": name, "position": position,
+            "permission_overwrites": [], "parent_id": None, "nsfw": False, "topic": None, "last_message_id": None,
+            "rate_limit_per_user": 0, "flags": 0}
+
+
+def interaction_json(
+    kind: int,
+    data: Mapping[str, Any],
+    *,
+    application_id: int,
+    guild_id: int,
+    guild_locale: str,
+    channel: Mapping[str, Any],
+    member: Mapping[str, Any],
+    locale: str,
+    token: str,
+    app_permissions: int,
+    size_limit: int,
+) -> dict[str, Any]:
+    """The INTERACTION_CREATE event around `data`, as Discord sends it for a server channel."""
+    return {
+        "id": str(snowflake()),
+        "application_id": str(application_id),
+        "type": kind,
+        "data": dict(data),
+        "guild_id": str(guild_id),
+        "guild": {"id": str(guild_id), "locale": guild_locale, "features": []},
+        "guild_locale": guild_locale,
+        "channel_id": channel["id"],
+        "channel": dict(channel),
+        "member": dict(member),
+        "token": token,
+        "version": 1,
+        "locale": locale,
+        "app_permissions": str(app_permissions),
+        "entitlements": [],
+        "authorizing_integration_owners": {"0": str(guild_id)},
+        "context": 0,
+        "attachment_size_limit": size_limit,
+    }
