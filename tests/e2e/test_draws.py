@@ -45,15 +45,17 @@ def test_sc13_a_draw_entered_by_the_gm_is_confirmed_then_answered_with_the_turn_
     assert header(table, draw) in post.content and table.text("turn.manual") in post.content
     assert len(post.images()) == 1
     assert {int(user) for user in MENTION.findall(post.content)} == gainers(players, draw.numbers)
-    assert sheets(table, gm) == after_draw(before, draw.numbers)
-    again = table.run(gm, "gm draw", numbers="3 12 19 33 45", date=today.isoformat())
-    assert again.private and again.content == table.text("error.draw_already_applied", date=today.isoformat())
+    after = after_draw(before, draw.numbers)
+    assert sheets(table, gm) == after
+    table.refused(gm, "gm draw", "error.draw_already_applied", {"date": today.isoformat()},
+                  numbers="3 12 19 33 45", date=today.isoformat())
+    assert sheets(table, gm) == after, "a refused second entry awards nothing"
 
 
 def test_sc13_a_draw_published_while_the_bot_was_down_is_posted_at_its_start(campaign):
     """The scheduler's first tick reads the FDJ file: the older real row does not count for a game
     started after it, the new evening does: one channel post with the board, pinging the gainers, the
-    sheets awarded per SC-13, and the pinned status message edited to the new AP."""
+    sheets awarded per SC-13, and the pinned status message showing the new AP."""
     fake, bot, table, gm = campaign.fake, campaign.bot, campaign.table, campaign.gm
     players = started(fake, table, gm)
     before = sheets(table, gm)
