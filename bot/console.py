@@ -3,7 +3,8 @@
 A line reads ``[in CHANNEL] [as USER] /group sub option:value option:"quoted value"``; ``in`` and
 ``as`` stick to later lines until changed, ``#`` starts a comment. Attachment options take a file
 path; member options take ``@name``. ``click [N]`` presses the N-th button (default 1) of the last
-reply that had buttons, as the current user — what a click does on Discord. Names become stable ids (a hash), so a SQLite file keeps working across console sessions.
+reply that had buttons, as the current user — what a click does on Discord; ``pick N VALUE[,VALUE]``
+chooses in the N-th select menu of the last reply that had menus. Names become stable ids (a hash), so a SQLite file keeps working across console sessions.
 Everything else is the service layer's: this module only parses lines and prints replies.
 """
 
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.i18n import translate
-from bot.service import Attachment, Button, Context, GameService, Reply, Visibility
+from bot.service import Attachment, Button, Context, GameService, Reply, Select, Visibility
 from bot.service.commands import table
 
 CONSOLE_GUILD = 1
@@ -103,6 +104,7 @@ class Console:
     _names: dict[int, str] = field(default_factory=dict)
     _image_count: int = 0
     _buttons: tuple[Button, ...] = ()
+    _selects: tuple[Select, ...] = ()
 
     def context(self) -> Context:
         user_id = stable_id("user", self.user)
@@ -138,7 +140,13 @@ class Console:
                 return True
         ctx = self.context()
         try:
-            parsed = self._click(line) if line.split()[0].lower() == "click" else parse_command(line, self.base_dir)
+            verb = line.split()[0].lower()
+            if verb == "click":
+                parsed = self._click(line)
+            elif verb == "pick":
+                parsed = self._pick(line)
+            else:
+                parsed = parse_command(line, self.base_dir)
         except LineError as err:
             self._print(f"! {translate(err.key, self.service.language(ctx), err.params)}")
             return False
@@ -154,6 +162,18 @@ class Console:
         button = self._buttons[int(number) - 1]
         return ParsedLine(button.command, dict(button.options))
 
+    def _pick(self, line: str) -> ParsedLine:
+        words = line.split(maxsplit=2)
+        number = words[1] if len(words) > 1 else ""
+        if not number.isdigit() or not 1 <= int(number) <= len(self._selects) or len(words) < 3:
+            raise LineError("console.no_such_menu", number=number, count=len(self._selects))
+        select = self._selects[int(number) - 1]
+        values = [v.strip() for v in words[2].split(",") if v.strip()]
+        known = {choice.value for choice in select.choices}
+        if not select.min_values <= len(values) <= select.max_values or not set(values) <= known:
+            raise LineError("console.bad_pick", count=select.max_values, choices=sorted(known))
+        return ParsedLine(select.command, {**select.options, select.option: ",".join(values)})
+
     def run_lines(self, lines: Iterable[str]) -> int:
         """Run a script; the number of refused lines."""
         return sum(0 if self.run_line(line) else 1 for line in lines)
@@ -165,6 +185,13 @@ class Console:
             self._print(prefix + self._names_for_ids(translate(message.key, language, message.params)))
         if reply.buttons:
             self._buttons = reply.buttons
+        if reply.selects:
+            self._selects = reply.selects
+        for number, select in enumerate(reply.selects, start=1):
+            title = translate(select.placeholder.key, language, select.placeholder.params)
+            values = " | ".join(f"{c.value} ({translate(c.label.key, language, c.label.params)})"
+                                for c in select.choices)
+            self._print(f"  [{title}] pick {number} … ({select.max_values}): {values}")
         for button in reply.buttons:
             label = translate(button.label.key, language, button.label.params)
             opts = " ".join(f"{k}:{shlex.quote(str(v))}" for k, v in button.options.items())

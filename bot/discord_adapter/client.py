@@ -24,7 +24,8 @@ from bot.discord_adapter.payload import install_commands
 from bot.discord_adapter.status import StatusBoard
 from bot.i18n import translate
 from bot.scheduler import DrawScheduler
-from bot.service import Attachment, Button, Context, GameService, Reply, Visibility
+from bot.service import Attachment, Button, Choice, Context, GameService, Message, Reply, Select, Visibility
+from bot.service.commands import pack_options, unpack_options
 from bot.store.repo import GameRecord
 
 log = logging.getLogger("spacechess.discord")
@@ -94,7 +95,39 @@ class CommandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"cmd:(?
     async def callback(self, interaction: discord.Interaction) -> None:
         client = interaction.client
         assert isinstance(client, GameBot)
-        await client.run_command(interaction, self.spec.command, dict(self.spec.options))
+        await client.run_command(interaction, self.spec.command, dict(self.spec.options), component=True)
+
+
+class MenuSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"sel:(?P<path>[a-z ]+):(?P<option>[a-z_0-9]+):(?P<packed>.*)"):
+    """A persistent select menu: the command, the option it fills and the options already chosen
+    are in its custom id (packed by position), so a menu from before a restart still works."""
+
+    def __init__(self, select: Select, placeholder: str, labels: list[str]) -> None:
+        custom_id = f"sel:{select.command}:{select.option}:{pack_options(select.command, select.options)}"
+        if len(custom_id) > CUSTOM_ID_LIMIT:
+            raise ValueError(f"the menu of /{select.command} needs a {len(custom_id)}-character custom id")
+        options = [discord.SelectOption(label=label[:100], value=choice.value)
+                   for label, choice in zip(labels, select.choices, strict=True)]
+        super().__init__(discord.ui.Select(custom_id=custom_id, placeholder=placeholder[:150], options=options,
+                                           min_values=select.min_values, max_values=select.max_values))
+        self.spec = select
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+    ) -> MenuSelect:
+        choices = tuple(Choice(Message(""), option.value) for option in item.options)
+        select = Select(Message(""), match["path"], match["option"], choices,
+                        options=unpack_options(match["path"], match["packed"]),
+                        min_values=item.min_values, max_values=item.max_values)
+        return cls(select, item.placeholder or "", [option.label for option in item.options])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        client = interaction.client
+        assert isinstance(client, GameBot)
+        picked = ",".join(self.item.values)
+        await client.run_command(interaction, self.spec.command, {**self.spec.options, self.spec.option: picked},
+                                 component=True)
 
 
 class GameBot(discord.Client):
@@ -161,7 +194,7 @@ class GameBot(discord.Client):
     async def install_commands(self) -> None:
         """The translator, the command groups and the persistent buttons: everything but the network."""
         await install_commands(self.tree, self.run_command, self.complete)
-        self.add_dynamic_items(CommandButton)
+        self.add_dynamic_items(CommandButton, MenuSelect)
 
     async def sync_commands(self) -> None:
         """Publish the commands: to each configured server (instant), else globally."""
@@ -190,17 +223,26 @@ class GameBot(discord.Client):
             log.exception("command %r by user %s failed", path, ctx.user_id)
             return Reply.refusal("error.internal")
 
-    async def run_command(self, interaction: discord.Interaction, path: str, options: dict[str, Any]) -> None:
+    async def run_command(self, interaction: discord.Interaction, path: str, options: dict[str, Any],
+                          *, component: bool = False) -> None:
+        """Run a command for a slash command or a component (button, menu) and answer it.
+
+        A slow command is deferred first: a slash command shows "thinking", a component defers an
+        update of its own message, so that a reply replacing the form can still edit it.
+        """
         ctx = context_of(interaction)
         task = asyncio.ensure_future(self._safe_call(ctx, path, options))
         try:
             reply = await asyncio.wait_for(asyncio.shield(task), timeout=self.direct_reply_seconds)
             deferred = False
         except TimeoutError:
-            await interaction.response.defer(thinking=True)
+            await interaction.response.defer(thinking=not component)
             reply = await task
             deferred = True
-        await self.send_reply(interaction, ctx, reply, deferred)
+        if component:
+            await self.send_component_reply(interaction, ctx, reply, deferred)
+        else:
+            await self.send_reply(interaction, ctx, reply, deferred)
         if reply.ok:
             game = await asyncio.to_thread(self.service.store.game_in_channel, ctx.guild_id, ctx.channel_id)
             if game is not None:
@@ -220,17 +262,49 @@ class GameBot(discord.Client):
         values = await asyncio.to_thread(self.service.complete, context_of(interaction), path, option, current)
         return [app_commands.Choice(name=v[:100], value=v[:100]) for v in values]
 
-    async def send_reply(self, interaction: discord.Interaction, ctx: Context, reply: Reply, deferred: bool) -> None:
+    async def _render(self, ctx: Context, reply: Reply) -> tuple[list[str], discord.AllowedMentions, discord.ui.View]:
+        """The reply's text bodies, allowed mentions and components, in the reader's language."""
         language = await asyncio.to_thread(self.service.language, ctx)
         bodies = chunks([translate(m.key, language, m.params) for m in reply.messages])
-        private = reply.visibility is Visibility.PRIVATE
         mentions = discord.AllowedMentions(users=[discord.Object(id=u) for u in reply.mentions], everyone=False,
                                            roles=False)
         view = discord.ui.View(timeout=None)
+        for select in reply.selects:
+            labels = [translate(c.label.key, language, c.label.params) for c in select.choices]
+            view.add_item(MenuSelect(select, translate(select.placeholder.key, language, select.placeholder.params),
+                                     labels))
         for button in reply.buttons:
             view.add_item(CommandButton(button, translate(button.label.key, language, button.label.params)))
+        return bodies, mentions, view
+
+    async def send_component_reply(self, interaction: discord.Interaction, ctx: Context, reply: Reply,
+                                   deferred: bool) -> None:
+        """A button's or menu's answer: it replaces the component's message when the reply says so
+        (a form redrawn with the picks so far), else it is a message of its own."""
+        if not (reply.update and reply.ok):
+            if deferred:
+                bodies, mentions, view = await self._render(ctx, reply)
+                files = [discord.File(io.BytesIO(f.data), filename=f.filename) for f in reply.files]
+                extra: dict[str, Any] = {"view": view} if reply.buttons or reply.selects else {}
+                await interaction.followup.send(bodies[0], ephemeral=reply.visibility is Visibility.PRIVATE,
+                                                files=files, allowed_mentions=mentions, **extra)
+                return
+            await self.send_reply(interaction, ctx, reply, deferred)
+            return
+        bodies, mentions, view = await self._render(ctx, reply)
         files = [discord.File(io.BytesIO(f.data), filename=f.filename) for f in reply.files]
-        extra: dict[str, Any] = {"view": view} if reply.buttons else {}
+        if deferred:
+            await interaction.edit_original_response(content=bodies[0], attachments=files, view=view,
+                                                     allowed_mentions=mentions)
+        else:
+            await interaction.response.edit_message(content=bodies[0], attachments=files, view=view,
+                                                    allowed_mentions=mentions)
+
+    async def send_reply(self, interaction: discord.Interaction, ctx: Context, reply: Reply, deferred: bool) -> None:
+        bodies, mentions, view = await self._render(ctx, reply)
+        private = reply.visibility is Visibility.PRIVATE
+        files = [discord.File(io.BytesIO(f.data), filename=f.filename) for f in reply.files]
+        extra: dict[str, Any] = {"view": view} if reply.buttons or reply.selects else {}
         if not deferred:
             await interaction.response.send_message(bodies[0], ephemeral=private, files=files,
                                                     allowed_mentions=mentions, **extra)

@@ -48,6 +48,20 @@ class Presenter:
         return []
 
 
+#: event parameters that hold a rules identifier, shown in the reader's words (label.<identifier>)
+_IDENTIFIER_PARAMS = ("role", "weapon", "armour", "ability", "power", "items")
+
+
+def labelled(params: Mapping[str, Any]) -> dict[str, Any]:
+    """Event parameters with identifiers (``heavy_bolter``) as catalog labels (``bolter lourd``)."""
+    out = dict(params)
+    for key in _IDENTIFIER_PARAMS:
+        value = out.get(key)
+        if isinstance(value, str):
+            out[key] = Message(f"label.{value}")
+    return out
+
+
 _presenters: dict[str, Presenter] = {}
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.games import Presenter, register_presenter
+from bot.games import Presenter, labelled, register_presenter
 from bot.service.replies import Attachment, Message, ServiceError
 from engine.core.errors import OrderError
 from engine.core.protocol import Event, GameRules
@@ -101,7 +101,7 @@ class SpaceChessPresenter(Presenter):
     def describe(self, rules: GameRules, events: Sequence[Event]) -> list[Message]:
         messages: list[Message] = []
         for ev in events:
-            messages.append(Message(f"event.spacechess.{ev.kind}", dict(ev.params)))
+            messages.append(Message(f"event.spacechess.{ev.kind}", labelled(ev.params)))
             if ev.kind == "draw_award":
                 messages.extend(award_lines(ev.params.get("breakdown", ())))
         return messages

@@ -13,6 +13,8 @@ from typing import Any
 _EXPORTS = {
     "Attachment": "bot.service.replies",
     "Button": "bot.service.replies",
+    "Choice": "bot.service.replies",
+    "Select": "bot.service.replies",
     "Message": "bot.service.replies",
     "Reply": "bot.service.replies",
     "ServiceError": "bot.service.replies",

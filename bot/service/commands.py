@@ -168,3 +168,21 @@ def completer(path: str, option: str) -> Callable[[Completer], Completer]:
         return func
 
     return register
+
+
+def pack_options(path: str, options: Mapping[str, Any]) -> str:
+    """A command's options as ``v1|v2|...`` in declaration order: short enough for a Discord
+    component id (100 characters), where JSON with the option names would not fit."""
+    names = [opt.name for opt in table()[path].options]
+    unknown = set(options) - set(names)
+    if unknown:
+        raise ValueError(f"{path}: no option {sorted(unknown)}")
+    values = ["" if options.get(name) is None else str(options[name]) for name in names]
+    if any("|" in value for value in values):
+        raise ValueError(f"{path}: an option value holds '|'")
+    return "|".join(values).rstrip("|")
+
+
+def unpack_options(path: str, packed: str) -> dict[str, str]:
+    names = [opt.name for opt in table()[path].options]
+    return {name: value for name, value in zip(names, packed.split("|"), strict=False) if value}

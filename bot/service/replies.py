@@ -41,12 +41,35 @@ class Button:
 
 
 @dataclass(frozen=True)
+class Choice:
+    label: Message
+    value: str
+
+
+@dataclass(frozen=True)
+class Select:
+    """A select menu: the values picked, joined by commas, become `option`, then `command` runs with
+    `options` plus that option, as the picking user. Like buttons, it keeps no state in memory."""
+
+    placeholder: Message
+    command: str
+    option: str
+    choices: tuple[Choice, ...]
+    options: Mapping[str, Any] = field(default_factory=dict)
+    min_values: int = 1
+    max_values: int = 1
+
+
+@dataclass(frozen=True)
 class Reply:
     messages: tuple[Message, ...]
     ok: bool = True
     visibility: Visibility = Visibility.PUBLIC
     files: tuple[Attachment, ...] = ()
     buttons: tuple[Button, ...] = ()
+    selects: tuple[Select, ...] = ()
+    #: answering a button or menu: replace the message it sits on instead of posting a new one
+    update: bool = False
     mentions: tuple[int, ...] = ()  # the only users this reply may ping
 
     @classmethod

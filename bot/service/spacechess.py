@@ -9,17 +9,27 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.games import labelled
 from bot.games.spacechess import SPACECHESS_PRESENTER
 from bot.service.commands import Option, command, completer
 from bot.service.context import Context
 from bot.service.core import GameService
 from bot.service.orders import require_running
-from bot.service.replies import Button, Message, Reply, ServiceError, Visibility
+from bot.service.replies import Button, Choice, Message, Reply, Select, ServiceError, Visibility
 from bot.store.repo import GameRecord
 from engine import registry
 from engine.core.errors import OrderError
 from engine.spacechess.combat import check_shot
-from engine.spacechess.ruleset import ABILITIES, ARMOURS, GRADES, ITEMS, POWERS, WEAPONS
+from engine.spacechess.ruleset import (
+    ABILITIES,
+    ARMOURS,
+    GRADES,
+    ITEMS,
+    PICKUP_ONLY_ITEMS,
+    PICKUP_ONLY_WEAPONS,
+    POWERS,
+    WEAPONS,
+)
 
 KIND = SPACECHESS_PRESENTER.kind
 CONFIRM_COST = 3  # a move costing this much AP or more asks for a confirmation
@@ -160,3 +170,85 @@ def sc_power(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     if missing:
         raise ServiceError("error.missing_option", option=missing)
     return play(svc, ctx, " ".join([opts["power"], *(str(opts[name]) for name in needs)]))
+
+
+# -- the loadout form: select menus instead of typed options ------------------------------------
+#: the grade item is chosen with its rank in the items menu
+GRADE_CHOICES = tuple(f"grade-{grade}" for grade in GRADES)
+ITEM_CHOICES = tuple(i for i in ITEMS if i != "grade" and i not in PICKUP_ONLY_ITEMS) + GRADE_CHOICES
+SOLDIER_PARTS = ("weapon", "armour", "items", "ability", "cards")
+
+
+@command(
+    "sc loadout",
+    Option("weapon", choices=LOADOUT_WEAPONS),
+    Option("armour", choices=ARMOURS),
+    Option("items", max_length=60),
+    Option("ability", choices=ABILITIES),
+    Option("cards", max_length=10),
+)
+def sc_loadout(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    """SC-6/7 with select menus: each pick redraws the form (carrying the picks so far in its menus);
+    the last missing part equips the character."""
+    game, actor = seat(svc, ctx)
+    role = registry.get(KIND).view(registry.get(KIND).from_json(game.state))["characters"][actor]["role"]
+    parts = ("cards",) if role == "general" else SOLDIER_PARTS
+    cards = _numbers(opts["cards"]) if opts.get("cards") else None  # each pick is checked when made
+    items, grade = _items(opts["items"]) if opts.get("items") else ([], None)
+    if any(not opts.get(part) for part in parts):
+        return _loadout_form(opts, parts, actor)
+    payload: dict[str, Any] = {"cards": cards}
+    if role != "general":
+        payload.update(weapon=opts["weapon"], armour=opts["armour"], ability=opts["ability"], items=items)
+        if grade is not None:
+            payload["grade"] = grade
+    reply = setup_input(svc, ctx, "equip", payload)
+    return Reply(reply.messages, files=reply.files, update=True)
+
+
+def _numbers(text: str) -> list[int]:
+    try:
+        return [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise ServiceError("error.option_not_integer", option="cards", value=text) from None
+
+
+def _items(text: str) -> tuple[list[str], str | None]:
+    """Items picked in the menu: ``grade-colonel`` is the grade item at that rank."""
+    items, grades = [], []
+    for value in (part.strip() for part in text.split(",") if part.strip()):
+        if value.startswith("grade-"):
+            grades.append(value.removeprefix("grade-"))
+            value = "grade"
+        items.append(value)
+    if len(grades) > 1:
+        raise ServiceError("error.one_grade")
+    return items, grades[0] if grades else None
+
+
+def _loadout_form(opts: dict[str, Any], parts: tuple[str, ...], actor: str) -> Reply:
+    menus = {
+        "weapon": (tuple(w for w in LOADOUT_WEAPONS if w not in PICKUP_ONLY_WEAPONS), 1),
+        "armour": (ARMOURS, 1),
+        "items": (ITEM_CHOICES, 2),
+        "ability": (ABILITIES, 1),
+        "cards": (tuple(str(k) for k in range(1, 8)), 2),
+    }
+    selects = []
+    for part in parts:
+        values, count = menus[part]
+        choices = tuple(Choice(_choice_label(part, v), v) for v in values)
+        selects.append(Select(Message(f"sc.loadout.pick.{part}"), "sc loadout", part, choices,
+                              options={k: v for k, v in opts.items() if k != part}, min_values=count,
+                              max_values=count))
+    chosen = labelled({part: opts.get(part) for part in parts})
+    return Reply((Message("sc.loadout.form", {"id": actor, **chosen}),), selects=tuple(selects),
+                 visibility=Visibility.PRIVATE, update=True)
+
+
+def _choice_label(part: str, value: str) -> Message:
+    if part == "cards":
+        return Message("sc.loadout.card", {"card": value, "low": 7 * int(value) - 6, "high": 7 * int(value)})
+    if value.startswith("grade-"):
+        return Message("sc.loadout.grade", {"grade": Message(f"label.{value.removeprefix('grade-')}")})
+    return Message(f"label.{value}")

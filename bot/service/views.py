@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.games import presenter_for
+from bot.games import labelled, presenter_for
 from bot.i18n import catalog
 from bot.service.commands import Option, command, table
 from bot.service.context import Context
@@ -53,9 +53,8 @@ def game_sheet(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     language = svc.language(ctx)
     labels = {k.removeprefix("label."): v for k, v in catalog(language).items() if k.startswith("label.")}
     files = presenter_for(game.kind).sheet(rules, state, match, labels)
-    line = Message("game.sheet", {"id": match, **{k: data.get(k) for k in ("team", "role", "hp", "max_hp", "ap", "at",
-                                                                           "weapon", "armour", "items", "ability",
-                                                                           "cards")}})
+    fields = ("team", "role", "hp", "max_hp", "ap", "at", "weapon", "armour", "items", "ability", "cards")
+    line = Message("game.sheet", {"id": match, **labelled({k: data.get(k) for k in fields})})
     return Reply((line,), files=tuple(files))
 
 

@@ -142,3 +142,15 @@ def test_click_presses_a_button_of_the_last_reply(console):
     assert console.run_line("click 1")
     assert "Undone: 1 action(s)." in output(console)
     assert not console.run_line("click 2")
+
+
+def test_pick_chooses_in_a_menu_of_the_last_reply(sqlite_store, tmp_path):
+    console = Console(GameService(sqlite_store), out_dir=tmp_path, stream=io.StringIO(), language="en")
+    console.run_lines(["/gm create kind:spacechess name:Menus", "as ann /game join name:Ann team:1 role:general"])
+    assert console.run_line("/sc loadout")
+    assert "[Two draw cards] pick 1" in output(console)
+    assert not console.run_line("pick 1 9,8")
+    assert "Pick 2 of: 1, 2, 3, 4, 5, 6, 7" in output(console)
+    assert not console.run_line("pick 2 1,2")
+    assert console.run_line("pick 1 1,5")
+    assert "Ann is equipped" in output(console)

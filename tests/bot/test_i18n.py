@@ -74,3 +74,11 @@ def test_empty_lists_dicts_and_nested_messages_read_naturally():
     assert translate("game.info.winner", "fr", {"winner": {"ap": 9, "hp": 3}}) == "Vainqueur : ap 9, hp 3."
     nested = [Message("turn.extra.grade", {"n": 1}), Message("turn.extra.capped", {"n": 2})]
     assert translate("game.info.winner", "en", {"winner": nested}) == "Winner:  · grade +1 · 2 lost to the cap of 9."
+
+
+def test_every_space_chess_identifier_has_a_label():
+    """Identifiers reach players through label.<identifier> (sheets, events, menus)."""
+    from engine.spacechess.ruleset import ABILITIES, ARMOURS, GRADES, ITEMS, POWERS, ROLES, WEAPONS
+
+    identifiers = {*WEAPONS, *ARMOURS, *ITEMS, *ABILITIES, *POWERS, *ROLES, *GRADES}
+    assert sorted(i for i in identifiers if f"label.{i}" not in catalog("en")) == []

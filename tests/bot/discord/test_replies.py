@@ -26,6 +26,7 @@ from tests.bot.discord.lobby import ANN, BOB, CID, DEE, EVE, GM, GM_FR, SEATS, a
 from tests.bot.discord.payloads import CHANNEL_ID, GUILD_ID, Member, Upload, click, slash
 
 EVE_FR = Member(EVE.id, EVE.name, locale="fr")
+DEFERRED_UPDATE_MESSAGE = 6
 MENTION = re.compile(r"<@!?(\d+)>")
 
 
@@ -97,7 +98,7 @@ class HeldService(GameService):
         recorder.listeners.append(self._saw)
 
     def _saw(self, call: Call) -> None:
-        if call.callback_type == DEFERRED_CHANNEL_MESSAGE:
+        if call.callback_type in (DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE_MESSAGE):
             self.deferred.set()
 
     def handle(self, ctx: Context, path: str, raw_options: Mapping[str, Any] | None = None) -> Reply:
@@ -149,7 +150,8 @@ async def test_a_slow_button_click_is_deferred_too(sqlite_store: Store, recorder
         harness.bot.direct_reply_seconds = 0.01
         service.holding = True
         moved = await harness.interact(click(message, custom_id, CID))
-    assert moved.kinds() == ["callback:5", "PATCH @original"] and service.released_by_deferral == [True]
+    # a component defers an update of its own message (type 6), then the result is a message of its own
+    assert moved.kinds() == ["callback:6", "followup"] and service.released_by_deferral == [True]
     assert "L6" in moved.text
 
 

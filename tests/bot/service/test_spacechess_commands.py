@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from bot.service import Attachment, Context, GameService, Visibility
+from bot.service import Attachment, Context, GameService, Message, Visibility
 
 GUILD, CHANNEL = 10, 30
 GM = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=CHANNEL, manage_server=True, locale="en-US")
@@ -177,7 +177,7 @@ def test_board_with_reach_and_sheet_cards(svc):
     assert reach.files[0].data.startswith(PNG) and reach.files[0].data != board.files[0].data
     assert keys(svc.handle(ANN, "game board", {"reach": "Zed"})) == ["error.unknown_character"]
     sheet = ok(svc.handle(ANN, "game sheet", {"character": "cid"}))
-    assert sheet.files[0].filename == "sheet-Cid.png" and sheet.messages[0].params["weapon"] == "sniper"
+    assert sheet.files[0].filename == "sheet-Cid.png" and sheet.messages[0].params["weapon"] == Message("label.sniper")
 
 
 def test_export_then_import_replays_the_same_game(svc):
@@ -315,3 +315,23 @@ def test_board_shows_the_exact_line_of_fire_between_two_characters(svc):
     assert (far.messages[1].key, far.messages[1].params["blocked_at"]) == ("game.board.line_blocked", "L14")
     assert keys(svc.handle(ANN, "game board", {"shooter": "Cid"})) == ["error.missing_option"]
     assert keys(svc.handle(ANN, "game board", {"shooter": "Cid", "target": "Zed"})) == ["error.unknown_character"]
+
+
+def test_the_loadout_form_asks_for_what_is_missing_then_equips(svc):
+    ok(svc.handle(GM, "gm create", {"kind": "spacechess", "name": "Forms"}))
+    ok(svc.handle(ANN, "game join", {"name": "Ann", "team": "1", "role": "general"}))
+    ok(svc.handle(CID, "game join", {"name": "Cid", "team": "1", "role": "soldier"}))
+    general = ok(svc.handle(ANN, "sc loadout", {}))
+    assert [s.option for s in general.selects] == ["cards"] and general.update  # SC-7: cards only
+    form = ok(svc.handle(CID, "sc loadout", {"weapon": "bolter"}))
+    assert [s.option for s in form.selects] == ["weapon", "armour", "items", "ability", "cards"]
+    assert form.selects[1].options == {"weapon": "bolter"} and form.visibility is Visibility.PRIVATE
+    before = game(svc)
+    assert keys(svc.handle(CID, "sc loadout", {"items": "grade-colonel,grade-lieutenant"})) == ["error.one_grade"]
+    assert keys(svc.handle(CID, "sc loadout", {"cards": "2,x"})) == ["error.option_not_integer"]
+    assert game(svc) == before
+    done = ok(svc.handle(CID, "sc loadout", {"weapon": "bolter", "armour": "light", "items": "grenades,grade-colonel",
+                                             "ability": "vehicle", "cards": "3,4"}))
+    assert keys(done) == ["event.spacechess.equipped"] and not done.selects
+    sheet = svc.handle(CID, "game sheet", {}).messages[0].params
+    assert (sheet["items"], sheet["cards"]) == (["grenades", "grade"], [3, 4])

@@ -1,0 +1,84 @@
+"""Select menus: `/sc loadout` draws a form of menus; each pick redraws it in place (UPDATE_MESSAGE)
+with the picks so far in the menus' custom ids; the last pick equips the character (SC-6)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.service import GameService
+from tests.bot.discord.harness import BotHarness, DiscordRecorder, Exchange
+from tests.bot.discord.lobby import CID, GM, accepted, run
+from tests.bot.discord.payloads import click
+
+SELECT, UPDATE_MESSAGE = 3, 7
+
+
+def menus(message: dict[str, Any]) -> list[dict[str, Any]]:
+    return [c for row in message.get("components", []) for c in row["components"] if c["type"] == SELECT]
+
+
+def pick(message: dict[str, Any], index: int, values: list[str]) -> dict[str, Any]:
+    """CID chooses `values` in the `index`-th menu of `message`."""
+    custom_id = menus(message)[index]["custom_id"]
+    payload = click(message, custom_id, CID)
+    payload["data"] = {"custom_id": custom_id, "component_type": SELECT, "values": values}
+    return payload
+
+
+def form_of(exchange: Exchange) -> dict[str, Any]:
+    """The message a form answer drew: a new reply, or the update of the component's message."""
+    [call] = [c for c in exchange.calls if c.is_callback]
+    data = call.body.get("data") or {}
+    return {"id": "1", "channel_id": "1", "content": data.get("content", ""), "components": data.get("components", []),
+            "flags": data.get("flags", 0), "type": 0, "author": {"id": "1", "username": "bot", "discriminator": "0"},
+            "attachments": [], "embeds": [], "mentions": [], "mention_roles": [], "pinned": False,
+            "mention_everyone": False, "tts": False, "timestamp": "2026-11-30T00:00:00+00:00",
+            "edited_timestamp": None}
+
+
+def callback_type(exchange: Exchange) -> int:
+    [call] = [c for c in exchange.calls if c.is_callback]
+    return call.callback_type
+
+
+async def test_the_loadout_form_equips_a_soldier_pick_by_pick(harness: BotHarness) -> None:
+    accepted(await run(harness, GM, "gm create", kind="spacechess", name="Orion"))
+    accepted(await run(harness, CID, "game join", name="Cid", team="1", role="soldier"))
+    opened = await run(harness, CID, "sc loadout")
+    assert opened.refused  # a private form
+    message = form_of(opened)
+    assert [m["placeholder"] for m in menus(message)] == ["Weapon", "Armour", "Two items", "Ability", "Two draw cards"]
+    assert "grizzly_bolter" not in [o["value"] for o in menus(message)[0]["options"]]  # pickup-only (SC-9)
+    for index, values in enumerate((["sniper"], ["light"], ["scope", "grade-colonel"], ["rage"])):
+        answer = await harness.interact(pick(message, 0 if index == 0 else index, values))
+        assert callback_type(answer) == UPDATE_MESSAGE
+        message = form_of(answer)
+        assert all(len(m["custom_id"]) <= 100 for m in menus(message))
+    done = await harness.interact(pick(message, 4, ["2", "6"]))
+    assert callback_type(done) == UPDATE_MESSAGE
+    assert "Cid is equipped: sniper, light, scope, grade, destructive rage, cards 2, 6." in form_of(done)["content"]
+    assert menus(form_of(done)) == []
+    sheet = await run(harness, CID, "game sheet")
+    assert "cards: 2, 6" in sheet.text
+
+
+async def test_a_menu_from_before_a_restart_still_works(service: GameService, recorder: DiscordRecorder) -> None:
+    """Same database, a new bot that never drew the form: the custom ids carry the picks so far."""
+    async with BotHarness(service, recorder) as before:
+        accepted(await run(before, GM, "gm create", kind="spacechess", name="Orion"))
+        accepted(await run(before, CID, "game join", name="Cid", team="1", role="soldier"))
+        message = form_of(await run(before, CID, "sc loadout"))
+        message = form_of(await before.interact(pick(message, 0, ["bolter"])))
+    async with BotHarness(service, recorder) as after:
+        second = await after.interact(pick(message, 1, ["heavy"]))
+    assert "weapon: bolter · armour: heavy" in form_of(second)["content"]
+
+
+async def test_two_grades_are_refused_privately(harness: BotHarness) -> None:
+    accepted(await run(harness, GM, "gm create", kind="spacechess", name="Orion"))
+    accepted(await run(harness, CID, "game join", name="Cid", team="1", role="soldier"))
+    message = form_of(await run(harness, CID, "sc loadout"))
+    answer = await harness.interact(pick(message, 2, ["grade-lieutenant", "grade-colonel"]))
+    assert answer.refused and "Pick the grade item once" in answer.text
+    assert callback_type(answer) != UPDATE_MESSAGE  # the form stays as it was
+
