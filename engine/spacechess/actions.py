@@ -110,16 +110,21 @@ def _take_pickup(state: GameState, mover: Character, drop: str | None) -> Result
     return replace(state.with_character(taker), pickups=remaining), events
 
 
-def do_move(state: GameState, mover: Character, order: Order) -> Result:
-    assert order.cell is not None and mover.at is not None
-    goal = order.cell
+def plan_move(state: GameState, mover: Character, goal: Cell) -> tuple[list[Cell], int]:
+    """SC-17..SC-19: the shortest legal path to `goal` and its AP cost, whatever the mover holds."""
     if goal == mover.at:
         raise OrderError("same_cell", cell=format_cell(goal))
     check_destination(state, goal, mover.id)
     path = shortest_path(state, mover, goal)
     if path is None:
         raise OrderError("path_blocked", cell=format_cell(goal), reason="no_path")
-    cost = move_cost(mover, state.rules, len(path))
+    return path, move_cost(mover, state.rules, len(path))
+
+
+def do_move(state: GameState, mover: Character, order: Order) -> Result:
+    assert order.cell is not None and mover.at is not None
+    goal = order.cell
+    path, cost = plan_move(state, mover, goal)
     if cost > mover.ap:
         raise OrderError("not_enough_ap", need=cost, have=mover.ap, cells=len(path))
     moved = replace(mover, at=goal, ap=mover.ap - cost)

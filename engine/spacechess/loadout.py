@@ -45,6 +45,11 @@ class Loadout:
     cards: tuple[int, ...] = ()
     grade: str | None = None
 
+    def worn_by(self, character: Character) -> Character:
+        """The character carrying this loadout (every part replaced, chosen or not)."""
+        return replace(character, weapon=self.weapon, armour=self.armour, items=self.items, ability=self.ability,
+                       cards=self.cards, grade=self.grade)
+
 
 def check_id(value: Any, where: str = "id") -> str:
     """Ids are how orders name characters: 1-32 characters, no spaces or ';' (the batch separator)."""

@@ -67,16 +67,7 @@ def equip(state: GameState, payload: Mapping[str, Any]) -> Result:
         loadout = check_loadout(state.rules, character.role, payload, complete=True)
     except SetupError as error:
         raise OrderError("bad_loadout", field=error.where, **error.params) from error
-    equipped = replace(
-        character,
-        weapon=loadout.weapon,
-        armour=loadout.armour,
-        items=loadout.items,
-        ability=loadout.ability,
-        cards=loadout.cards,
-        grade=loadout.grade,
-    )
-    state = state.with_character(equipped)
+    state = state.with_character(loadout.worn_by(character))
     return state, [
         event(
             "equipped",

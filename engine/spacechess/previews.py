@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.core.errors import OrderError
 from engine.core.squaregrid import Cell, distance, format_cell
-from engine.spacechess.actions import check_destination, target_of
+from engine.spacechess.actions import plan_move, target_of
 from engine.spacechess.combat import (
     airstrike_area,
     characters_in,
@@ -23,7 +23,7 @@ from engine.spacechess.combat import (
     line_of_fire,
     shot_range,
 )
-from engine.spacechess.movement import move_cost, reachable_cells, shortest_path
+from engine.spacechess.movement import reachable_cells
 from engine.spacechess.state import Character, GameState
 
 
@@ -37,13 +37,7 @@ def _mover(state: GameState, name: str) -> Character:
 def preview_move(state: GameState, name: str, cell: Cell) -> dict[str, Any]:
     """SC-17..SC-19: the path a `move` would take, its cost and whether the AP cover it."""
     mover = _mover(state, name)
-    if cell == mover.at:
-        raise OrderError("same_cell", cell=format_cell(cell))
-    check_destination(state, cell, mover.id)
-    path = shortest_path(state, mover, cell)
-    if path is None:
-        raise OrderError("path_blocked", cell=format_cell(cell), reason="no_path")
-    cost = move_cost(mover, state.rules, len(path))
+    path, cost = plan_move(state, mover, cell)
     return {
         "path": [format_cell(c) for c in path],
         "cells": len(path),

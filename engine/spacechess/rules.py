@@ -30,7 +30,7 @@ from engine.core.errors import OrderError
 from engine.core.protocol import JSON, GameRules, Outcome
 from engine.core.squaregrid import format_cell
 from engine.spacechess import actions, gm, lobby, orders, powers
-from engine.spacechess.actions import Result
+from engine.spacechess.actions import Result, target_of
 from engine.spacechess.awards import apply_draw
 from engine.spacechess.endings import check_endings, time_limit
 from engine.spacechess.events import event
@@ -123,21 +123,13 @@ class SpaceChess(GameRules[GameState, Order]):
     def format_order(self, order: Order) -> str:
         return orders.format_order(order)
 
-    def _acting(self, state: GameState, actor: str) -> Character:
-        character = state.find(actor)
-        if character is None:
-            raise OrderError("unknown_character", name=actor)
-        if not character.alive:
-            raise OrderError("dead", name=character.id)
-        return character
-
     def play(self, state: GameState, actor: str, orders: Sequence[Order]) -> Outcome[GameState]:
         """Apply a batch order by order on new states; endings are looked for after each order, and
         the orders left when the game ends are not run (reported as ``batch_cut``)."""
         self._check_phase(state, "order")
         events = []
         for index, order in enumerate(orders):
-            state, produced = _ORDER_HANDLERS[order.verb](state, self._acting(state, actor), order)
+            state, produced = _ORDER_HANDLERS[order.verb](state, target_of(state, actor), order)
             events.extend(produced)
             state, ended = check_endings(state)
             events.extend(ended)

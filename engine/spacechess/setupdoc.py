@@ -100,15 +100,7 @@ def _character(
         loadout = check_loadout(rules, role, data, complete=running)
     except SetupError as error:
         raise _prefixed(error, where) from error
-    character = replace(
-        new_character(rules, ident, team, role),
-        weapon=loadout.weapon,
-        armour=loadout.armour,
-        items=loadout.items,
-        ability=loadout.ability,
-        cards=loadout.cards,
-        grade=loadout.grade,
-    )
+    character = loadout.worn_by(new_character(rules, ident, team, role))
     if data.get("at") is not None:
         cell = setup_cell(game_map, data["at"], f"{where}.at")
         other = next((c for c in taken if c.at == cell), None)

@@ -7,8 +7,6 @@ import threading
 import pytest
 
 from bot.service import Context, GameService
-from bot.service.commands import COMMANDS
-from bot.service.orders import register_order_command
 
 GUILD, CHANNEL = 10, 20
 GM = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=CHANNEL, manage_server=True)
@@ -16,11 +14,7 @@ ALICE = Context(user_id=2, user_name="alice", guild_id=GUILD, channel_id=CHANNEL
 BOB = Context(user_id=3, user_name="bob", guild_id=GUILD, channel_id=CHANNEL)
 
 
-@pytest.fixture(scope="module", autouse=True)
-def tally_order_command():
-    register_order_command("tl", "tally")
-    yield
-    del COMMANDS["tl order"]
+pytestmark = pytest.mark.usefixtures("tally_orders")  # every test here plays the tally game through /tl order
 
 
 @pytest.fixture
