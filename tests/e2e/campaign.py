@@ -25,10 +25,11 @@ from tests.fake_discord.records import Call
 from tests.fake_discord.server import FakeDiscord
 
 AP_CAP = 9  # SC-11
-#: The sheet's and the status line's AP, in French (the tables of these tests speak French).
+#: The AP on a character sheet, in French (the tables of these tests speak French).
 SHEET_AP = re.compile(r" · (\d+) PA · ")
 HISTORY_DRAW = re.compile(r"^n°\d+ <t:\d+:R> draw — .* : (\{.*\})$", re.MULTILINE)
-POST_TIMEOUT = 30.0
+#: How long the bot may take to post or edit something of its own (a debounced status, a turn post).
+WAIT_TIMEOUT = 30.0
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,7 @@ def turn_posts(fake: FakeDiscord, table: Table, draw: Draw) -> list[Call]:
 
 def wait_turn_post(fake: FakeDiscord, table: Table, draw: Draw) -> Call:
     """The turn post of `draw`, once the bot has posted it in the channel."""
-    posts = fake.wait_until(lambda: turn_posts(fake, table, draw), timeout=POST_TIMEOUT, abort=table.bot.died,
+    posts = fake.wait_until(lambda: turn_posts(fake, table, draw), timeout=WAIT_TIMEOUT, abort=table.bot.died,
                             what=f"the turn post of the draw of {draw.date}")
     return posts[0]
 
@@ -113,7 +114,7 @@ def history_draws(table: Table, who: Member) -> list[dict[str, Any]]:
 def pinned_status(fake: FakeDiscord, table: Table) -> int:
     """The id of the status message the bot pinned in the table's channel, once it has."""
     pins = fake.wait_until(lambda: fake.calls_to("PUT", rf"/channels/{table.channel.id}/messages/pins/\d+"),
-                           timeout=POST_TIMEOUT, abort=table.bot.died, what="a pinned status message")
+                           timeout=WAIT_TIMEOUT, abort=table.bot.died, what="a pinned status message")
     return int(pins[0].path.rsplit("/", 1)[1])
 
 

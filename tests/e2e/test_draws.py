@@ -9,6 +9,7 @@ import re
 
 from draws import FDJ_LOTO, manual_draw
 from tests.e2e.campaign import (
+    WAIT_TIMEOUT,
     after_draw,
     channel_posts,
     gainers,
@@ -25,7 +26,6 @@ from tests.e2e.fdj_file import next_evenings
 from tests.e2e.lobby import started
 from tests.e2e.table import png_size
 
-STATUS_TIMEOUT = 30.0
 MENTION = re.compile(r"<@!?(\d+)>")
 
 
@@ -73,7 +73,7 @@ def test_sc13_a_draw_published_while_the_bot_was_down_is_posted_at_its_start(cam
     assert history_draws(table, gm) == [{"date": evening.isoformat(), "index": 1, "source": "fdj"}]
 
     status = pinned_status(fake, table)
-    fake.wait_until(lambda: status_shows(fake, status, expected), timeout=STATUS_TIMEOUT, abort=bot.died,
+    fake.wait_until(lambda: status_shows(fake, status, expected), timeout=WAIT_TIMEOUT, abort=bot.died,
                     what="the status message with the draw's AP")
     assert len(channel_posts(fake, table)) == 2, "one status message and one turn post"
 

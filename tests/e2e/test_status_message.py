@@ -3,10 +3,8 @@ edited in place — also by a restarted bot, which finds the message's id in the
 
 from __future__ import annotations
 
-from tests.e2e.campaign import channel_posts, pinned_status, status_shows
+from tests.e2e.campaign import WAIT_TIMEOUT, channel_posts, pinned_status, status_shows
 from tests.e2e.lobby import started
-
-STATUS_TIMEOUT = 30.0
 
 
 def test_the_status_message_is_posted_once_pinned_then_edited_even_after_a_crash(campaign):
@@ -20,7 +18,7 @@ def test_the_status_message_is_posted_once_pinned_then_edited_even_after_a_crash
             bot.kill()
             bot.start()
         table.ok(gm, "gm set", character="Cid", ap=ap, reason="status test")
-        fake.wait_until(lambda ap=ap: status_shows(fake, status, {"Cid": ap}), timeout=STATUS_TIMEOUT,
+        fake.wait_until(lambda ap=ap: status_shows(fake, status, {"Cid": ap}), timeout=WAIT_TIMEOUT,
                         abort=bot.died, what=f"the status message with Cid at {ap} AP")
 
     assert len(channel_posts(fake, table)) == 1, "later changes edit the status message instead of posting"
