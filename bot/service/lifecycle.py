@@ -150,7 +150,8 @@ def game_info(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     lines = [
         Message(
             "game.info",
-            {"name": game.name, "kind": game.kind, "status": game.status, "id": game.id, "turn": view.get("turn", 0)},
+            {"name": game.name, "kind": game.kind, "status": Message(f"status.value.{game.status}"), "id": game.id,
+             "turn": view.get("turn", 0)},
         )
     ]
     lines += [Message("game.info.seat", {"user": s.user_id, "actor": s.actor}) for s in svc.store.seats(game.id)]
@@ -173,7 +174,7 @@ def game_list(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         return Reply.say("game.list.empty")
     return Reply(
         tuple(
-            Message("game.list.item", {"name": g.name, "kind": g.kind, "status": g.status, "channel": g.channel_id})
+            Message("game.list.item", {"name": g.name, "kind": g.kind, "status": Message(f"status.value.{g.status}"), "channel": g.channel_id})
             for g in games
         )
     )
