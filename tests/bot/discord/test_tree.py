@@ -72,7 +72,7 @@ async def test_every_command_and_option_has_its_french_localisation(harness: Bot
 async def test_a_configured_server_list_syncs_each_server_instead_of_globally(
     service: GameService, recorder: DiscordRecorder
 ) -> None:
-    settings = Settings.model_validate({"bot": {"guild_ids": [11, 12]}})
+    settings = Settings.model_validate({"bot": {"guild_ids": [11, 12]}, "draws": {"source": "manual"}})  # no network
     async with BotHarness(service, recorder, settings) as harness:
         puts = [c for c in recorder.calls if c.method == "PUT"]
         assert [c.path for c in puts] == [f"/applications/{APP_ID}/guilds/{g}/commands" for g in (11, 12)]
