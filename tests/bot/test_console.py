@@ -154,3 +154,14 @@ def test_pick_chooses_in_a_menu_of_the_last_reply(sqlite_store, tmp_path):
     assert not console.run_line("pick 2 1,2")
     assert console.run_line("pick 1 1,5")
     assert "Ann is equipped" in output(console)
+
+
+@pytest.mark.parametrize("command", [["console", "--help"], ["scenario", "--help"], ["db", "upgrade", "--help"],
+                                     ["draws", "import", "--help"], ["demo", "--help"], ["commands", "--help"]])
+def test_every_cli_command_has_help(command, capsys):
+    from bot.cli import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(command)
+    assert exited.value.code == 0
+    assert "usage: spacechess" in capsys.readouterr().out
