@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import unicodedata
 from functools import cache, lru_cache
+from importlib import resources
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -93,25 +94,22 @@ def encode_png(image: Image.Image) -> bytes:
 
 
 @cache
+def _font_bytes() -> bytes:
+    return resources.files("renders").joinpath("fonts/DejaVuSans.ttf").read_bytes()
+
+
+@cache
 def font(size: int) -> ImageFont.FreeTypeFont:
-    """Pillow's bundled font, so renders need no font file and look the same on every machine."""
-    loaded = ImageFont.load_default(size=size)
-    if not isinstance(loaded, ImageFont.FreeTypeFont):
-        raise RuntimeError("Pillow was built without FreeType; renders need Pillow>=10.1 with FreeType")
-    return loaded
+    """DejaVu Sans, shipped with the package (licence in renders/fonts): French names and labels keep
+    their accents, and renders look the same on every machine."""
+    return ImageFont.truetype(io.BytesIO(_font_bytes()), size)
 
 
 def printable(text: str) -> str:
-    """Fold text to the ASCII the bundled font covers: accents dropped (é -> e), other symbols -> '?'.
-
-    The bundled font has no accented glyphs and would draw empty boxes; a folded name stays readable.
-    """
-    folded = []
-    for char in unicodedata.normalize("NFKD", text):
-        if unicodedata.combining(char):
-            continue
-        folded.append(char if " " <= char <= "~" else "?")
-    return "".join(folded)
+    """Text the font can draw: letters, digits, punctuation and symbols of the Latin, Greek and
+    Cyrillic blocks; anything else (emoji, control characters) becomes '?' instead of an empty box."""
+    text = unicodedata.normalize("NFC", text)
+    return "".join(char if char == " " or (char.isprintable() and ord(char) < 0x2000) else "?" for char in text)
 
 
 @lru_cache(maxsize=4096)

@@ -150,7 +150,7 @@ def test_short_tags_are_unique_and_stable() -> None:
     assert len(set(tags.values())) == len(ids)
     assert tags["bob"] == "Bo"
     assert tags["alice"] == "Ali"
-    assert tags["Élodie"] == "El"
+    assert tags["Élodie"] == "Él"  # the shipped font draws accents
     assert tags["x"] == "X"
     assert {tags["alfred"], tags["alfonso"]} == {"A1", "A2"}
     assert short_tags(list(reversed(ids))) == tags

@@ -9,10 +9,10 @@ from PIL import Image
 from renders import common
 
 
-def test_printable_folds_accents_and_marks_the_rest() -> None:
-    assert common.printable("Élodie à l'œil") == "Elodie a l'?il"
-    assert common.printable("Zoë ★") == "Zoe ?"
-    assert common.printable("plain-ASCII 42") == "plain-ASCII 42"
+def test_printable_keeps_accents_and_marks_what_the_font_lacks() -> None:
+    assert common.printable("Élodie à l'œil") == "Élodie à l'œil"
+    assert common.printable("Zoë ★ 🚀") == "Zoë ? ?"
+    assert common.printable("plain-ASCII 42\n") == "plain-ASCII 42?"
 
 
 def test_fit_cuts_long_text_to_the_width() -> None:
