@@ -85,9 +85,14 @@ def palette_image() -> Image.Image:
     return image
 
 
+def to_palette(image: Image.Image) -> Image.Image:
+    """An RGB drawing in the fixed palette (nearest colour, no dithering)."""
+    return image.quantize(palette=palette_image(), dither=Image.Dither.NONE)
+
+
 def encode_png(image: Image.Image) -> bytes:
-    """Quantise an RGB drawing to the fixed palette and save it as PNG (see the module docstring)."""
-    indexed = image.quantize(palette=palette_image(), dither=Image.Dither.NONE)
+    """Save a drawing as a palette PNG; an RGB one is quantised first (see the module docstring)."""
+    indexed = image if image.mode == "P" else to_palette(image)
     out = io.BytesIO()
     indexed.save(out, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     return out.getvalue()
@@ -145,8 +150,24 @@ def _text_mask(text: str, size: int, anchor: str) -> tuple[Image.Image, int, int
     return mask, left, top
 
 
+@lru_cache(maxsize=4096)
+def _text_patch(text: str, size: int, anchor: str, fill: RGB, background: RGB) -> tuple[Image.Image, Image.Image]:
+    """`text` in `fill` over a solid `background`, already in the palette, with the mask of its pixels:
+    pasted as is into a palette image, its antialiased edges get the right in-between shades."""
+    mask, _, _ = _text_mask(text, size, anchor)
+    patch = Image.new("RGB", mask.size, background)
+    patch.paste(fill, (0, 0), mask)
+    return to_palette(patch), mask.point(lambda value: 255 if value else 0)
+
+
 class Canvas:
-    """An RGB image being drawn: ImageDraw for shapes, plus cached text and the HP bar."""
+    """An image being drawn (RGB, or already in the fixed palette): ImageDraw for shapes, plus cached
+    text and the HP bar.
+
+    A palette canvas skips the quantisation of the whole image when it is saved, which is most of the
+    cost of a board; its text is quantised once per (text, colours) against the solid background
+    found under it, which is where every label of a board sits (cells, tokens, rulers, legend).
+    """
 
     def __init__(self, image: Image.Image) -> None:
         self.image = image
@@ -155,7 +176,18 @@ class Canvas:
     def text(self, xy: tuple[int, int], text: str, size: int, fill: RGB, anchor: str = "la") -> None:
         """Draw `text` (already printable) with its `anchor` point at `xy`, as ImageDraw.text does."""
         mask, left, top = _text_mask(text, size, anchor)
-        self.image.paste(fill, (xy[0] + left, xy[1] + top), mask)
+        origin = (xy[0] + left, xy[1] + top)
+        if self.image.mode != "P":
+            self.image.paste(fill, origin, mask)
+            return
+        centre = (min(max(origin[0] + mask.width // 2, 0), self.image.width - 1),
+                  min(max(origin[1] + mask.height // 2, 0), self.image.height - 1))
+        palette = self.image.getpalette() or []
+        index = self.image.getpixel(centre)
+        assert isinstance(index, int)
+        background = (palette[3 * index], palette[3 * index + 1], palette[3 * index + 2])
+        patch, binary = _text_patch(text, size, anchor, fill, background)
+        self.image.paste(patch, origin, binary)
 
     def bar(self, box: tuple[int, int, int, int], hp: int, max_hp: int) -> None:
         """An HP bar filling `box` (left, top, right, bottom) in proportion to hp/max_hp."""

@@ -115,7 +115,7 @@ def _background(game_map: GameMap) -> Image.Image:
         cy = layout.centre(Cell(0, y))[1]
         canvas.text((RULE_W // 2, cy), str(y + 1), 12, c.INK, anchor="mm")
         canvas.text((layout.board_right + RULE_W // 2, cy), str(y + 1), 12, c.INK, anchor="mm")
-    return canvas.image
+    return c.to_palette(canvas.image)  # renders then draw on the palette copy: no quantising per render
 
 
 # -- reading the view ----------------------------------------------------------------------------
@@ -342,7 +342,8 @@ def _canvas(game_map: GameMap, characters: list[_Character]) -> Image.Image:
     needed = layout_for(game_map).top + _legend_height(characters)
     if needed <= background.height:
         return background.copy()
-    canvas = Image.new("RGB", (background.width, needed), c.PAPER)
+    canvas = Image.new("P", (background.width, needed), background.getpixel((0, 0)))
+    canvas.putpalette(background.getpalette() or [])
     canvas.paste(background, (0, 0))
     return canvas
 
