@@ -17,6 +17,7 @@ award one twice: whatever was not committed is simply still pending at the next 
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import weakref
 from collections.abc import Iterable, Sequence
@@ -77,17 +78,24 @@ class DrawApplier:
         _APPLIERS[service] = self
 
     # -- which draws -------------------------------------------------------------------------------
-    def pending(self, game: GameRecord, extra: Iterable[Draw] = ()) -> list[Draw]:
-        """The draws `game` should get now, in draw order (rule in the module docstring)."""
+    def pending(self, game: GameRecord, extra: Iterable[Draw] = (),
+                stored: dict[dt.date, list[Draw]] | None = None) -> list[Draw]:
+        """The draws `game` should get now, in draw order (rule in the module docstring).
+
+        `stored` keeps the stored draws read for a given date during one pass over many games: most
+        games wait for the same draws, so they are read and parsed once, not once per game.
+        """
         start = started_at(self.store, game)
         applied = applied_evenings(self.store, game.id)
         last = applied[-1] if applied else None
         since = self.schedule.local_date(start) if last is None else max(self.schedule.local_date(start), last[0])
-        automatic = [
-            draw
-            for draw in stored_draws(self.store, source=self.source, since=since)
-            if counts_for_game(draw) and self.schedule.at(draw.date) > start
-        ] if game.options.get("draws") != "manual" else []  # a "manual" game only gets /gm draw entries
+        if game.options.get("draws") == "manual":  # a "manual" game only gets /gm draw entries
+            automatic = []
+        else:
+            stored = {} if stored is None else stored
+            if since not in stored:
+                stored[since] = stored_draws(self.store, source=self.source, since=since)
+            automatic = [d for d in stored[since] if counts_for_game(d) and self.schedule.at(d.date) > start]
         chosen: dict[tuple[object, int], Draw] = {}
         for draw in [*extra, *automatic]:  # a manual entry stands in for the evening's automatic draw
             chosen.setdefault(draw.key, draw)
@@ -161,12 +169,13 @@ class DrawApplier:
         return build_turn_post(applied, draw, seats=self.store.seats(game.id), ping_policy=policy)
 
     def apply_pending(
-        self, game: GameRecord, extra: Sequence[Draw] = (), *, deliver: bool = True, user_id: int | None = None
+        self, game: GameRecord, extra: Sequence[Draw] = (), *, deliver: bool = True, user_id: int | None = None,
+        stored: dict[dt.date, list[Draw]] | None = None,
     ) -> list[TurnPost]:
         """Every pending draw of `game` in order; each turn post is delivered as soon as it is committed,
         so a crash loses at most the post of the game being handled, never an award."""
         posts = []
-        for draw in self.pending(game, extra):
+        for draw in self.pending(game, extra, stored):
             post = self.apply_draw(game, draw, user_id=user_id if draw in extra else None)
             if post is not None:
                 posts.append(post)
@@ -181,11 +190,12 @@ class DrawApplier:
     def apply_all(self) -> list[TurnPost]:
         """Every running Space Chess game gets its pending draws (used after each poll and at start)."""
         posts: list[TurnPost] = []
+        stored: dict[dt.date, list[Draw]] = {}
         for game in self.store.list_games(statuses=("running",)):
             if game.kind != GAME_KIND:
                 continue
             try:
-                posts.extend(self.apply_pending(game))
+                posts.extend(self.apply_pending(game, stored=stored))
             except OrderError as err:  # one broken game must not keep the others from their draw
                 log.error("game=%s: the engine refused a draw: %s %s", game.id, err.code, err.params)
         return posts
