@@ -174,7 +174,7 @@ class GameBot(discord.Client):
         if game.channel_id is None:
             return
         settings = await asyncio.to_thread(self.service.store.guild_settings, game.guild_id) if game.guild_id else None
-        language = settings.language if settings is not None else self.service.default_language
+        language = await asyncio.to_thread(self.service.server_language, game.guild_id)
         lines = [translate(m.key, language, m.params) for m in reply.messages]
         roles: list[discord.Object] = []
         if ping_gm_role and settings is not None and settings.gm_role_id is not None:

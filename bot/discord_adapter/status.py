@@ -46,9 +46,7 @@ class StatusBoard:
         game = self.service.store.get_game(game_id)
         if game is None or game.channel_id is None:
             return None
-        language = self.service.default_language
-        if game.guild_id is not None:
-            language = self.service.store.guild_settings(game.guild_id).language or language
+        language = self.service.server_language(game.guild_id)
         lines = [translate(m.key, language, m.params) for m in status_messages(self.service, game)]
         return game.channel_id, "\n".join(lines)[:CONTENT_LIMIT]
 

@@ -91,10 +91,15 @@ class GameService:
     # -- helpers for handlers -----------------------------------------------------------------
     def language(self, ctx: Context) -> str:
         """The user's client language, else the server's setting, else the bot's default."""
-        fallback = self.default_language
-        if ctx.guild_id is not None:
-            fallback = self.store.guild_settings(ctx.guild_id).language or fallback
-        return language_of(ctx.locale, fallback)
+        return language_of(ctx.locale, self.server_language(ctx.guild_id))
+
+    def server_language(self, guild_id: int | None) -> str:
+        """The language a server chose with `/gm settings`, else the bot's configured default."""
+        if guild_id is not None:
+            settings = self.store.guild_settings(guild_id)
+            if settings.updated_at is not None:  # stored: a GM chose it (defaults are never stored)
+                return settings.language
+        return self.default_language
 
     def is_gm(self, ctx: Context, game: GameRecord | None = None) -> bool:
         """GMs: members who manage the server, holders of the GM role, and the game's creator."""

@@ -251,6 +251,8 @@ def gm_settings(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         changes["gm_role_id"] = opts["gm_role"]
     if "pings" in opts:
         changes["ping_policy"] = opts["pings"]
+    if changes and "language" not in changes:  # a first save keeps the language the bot spoke so far
+        changes["language"] = svc.server_language(ctx.guild_id)
     settings = svc.store.set_guild_settings(ctx.guild_id, **changes) if changes else svc.store.guild_settings(
         ctx.guild_id)
     return Reply((Message("gm.settings", {"language": settings.language, "role": settings.gm_role_id,

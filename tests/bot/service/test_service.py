@@ -213,3 +213,12 @@ def test_a_finished_game_stays_readable_and_a_new_one_can_follow(svc):
     assert svc.handle(BOB, "game info", {}).ok
     assert svc.handle(GM, "gm create", {"kind": "tally", "name": "Rematch"}).ok
     assert svc.store.game_in_channel(GUILD, CHANNEL).name == "Rematch"
+
+
+def test_the_configured_language_applies_until_a_server_chooses_one(store):
+    svc = GameService(store, default_language="en")
+    assert svc.language(ALICE) == "en"
+    assert svc.handle(GM, "gm settings", {"pings": "none"}).ok  # another setting: the language stays
+    assert svc.language(ALICE) == "en"
+    assert svc.handle(GM, "gm settings", {"language": "fr"}).ok
+    assert svc.language(ALICE) == "fr" and svc.language(BOB) == "en"  # Bob's client says en-US
