@@ -183,6 +183,10 @@ class Console:
         prefix = "! " if not reply.ok else ("(only you) " if reply.visibility is Visibility.PRIVATE else "")
         for message in reply.messages:
             self._print(prefix + self._names_for_ids(translate(message.key, language, message.params)))
+        for embed in reply.embeds:
+            self._print(f"  ▣ {translate(embed.title.key, language, embed.title.params)}")
+            if embed.description is not None:
+                self._print(f"    {translate(embed.description.key, language, embed.description.params)}")
         if reply.buttons:
             self._buttons = reply.buttons
         if reply.selects:

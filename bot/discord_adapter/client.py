@@ -24,7 +24,18 @@ from bot.discord_adapter.payload import install_commands
 from bot.discord_adapter.status import StatusBoard
 from bot.i18n import translate
 from bot.scheduler import DrawScheduler
-from bot.service import Attachment, Button, Choice, Context, GameService, Message, Reply, Select, Visibility
+from bot.service import (
+    Attachment,
+    Button,
+    Choice,
+    Context,
+    Embed,
+    GameService,
+    Message,
+    Reply,
+    Select,
+    Visibility,
+)
 from bot.service.commands import pack_options, unpack_options
 from bot.store.repo import GameRecord
 
@@ -262,6 +273,10 @@ class GameBot(discord.Client):
         values = await asyncio.to_thread(self.service.complete, context_of(interaction), path, option, current)
         return [app_commands.Choice(name=v[:100], value=v[:100]) for v in values]
 
+    async def _embeds(self, ctx: Context, reply: Reply) -> list[discord.Embed]:
+        language = await asyncio.to_thread(self.service.language, ctx)
+        return [to_discord_embed(embed, language) for embed in reply.embeds]
+
     async def _render(self, ctx: Context, reply: Reply) -> tuple[list[str], discord.AllowedMentions, discord.ui.View]:
         """The reply's text bodies, allowed mentions and components, in the reader's language."""
         language = await asyncio.to_thread(self.service.language, ctx)
@@ -286,6 +301,8 @@ class GameBot(discord.Client):
                 bodies, mentions, view = await self._render(ctx, reply)
                 files = [discord.File(io.BytesIO(f.data), filename=f.filename) for f in reply.files]
                 extra: dict[str, Any] = {"view": view} if reply.buttons or reply.selects else {}
+                if reply.embeds:
+                    extra["embeds"] = await self._embeds(ctx, reply)
                 await interaction.followup.send(bodies[0], ephemeral=reply.visibility is Visibility.PRIVATE,
                                                 files=files, allowed_mentions=mentions, **extra)
                 return
@@ -293,18 +310,21 @@ class GameBot(discord.Client):
             return
         bodies, mentions, view = await self._render(ctx, reply)
         files = [discord.File(io.BytesIO(f.data), filename=f.filename) for f in reply.files]
+        embeds = await self._embeds(ctx, reply)
         if deferred:
             await interaction.edit_original_response(content=bodies[0], attachments=files, view=view,
-                                                     allowed_mentions=mentions)
+                                                     allowed_mentions=mentions, embeds=embeds)
         else:
             await interaction.response.edit_message(content=bodies[0], attachments=files, view=view,
-                                                    allowed_mentions=mentions)
+                                                    allowed_mentions=mentions, embeds=embeds)
 
     async def send_reply(self, interaction: discord.Interaction, ctx: Context, reply: Reply, deferred: bool) -> None:
         bodies, mentions, view = await self._render(ctx, reply)
         private = reply.visibility is Visibility.PRIVATE
         files = [discord.File(io.BytesIO(f.data), filename=f.filename) for f in reply.files]
         extra: dict[str, Any] = {"view": view} if reply.buttons or reply.selects else {}
+        if reply.embeds:
+            extra["embeds"] = await self._embeds(ctx, reply)
         if not deferred:
             await interaction.response.send_message(bodies[0], ephemeral=private, files=files,
                                                     allowed_mentions=mentions, **extra)
@@ -317,6 +337,24 @@ class GameBot(discord.Client):
                                                      **extra)
         for body in bodies[1:]:
             await interaction.followup.send(body, ephemeral=private, allowed_mentions=mentions)
+
+
+#: Discord's embed limits (title, description, the sum of an embed's texts)
+EMBED_TITLE, EMBED_DESCRIPTION, EMBED_TOTAL = 256, 4096, 6000
+
+
+def to_discord_embed(embed: Embed, language: str) -> discord.Embed:
+    """A service embed in the reader's language, cut to Discord's limits; its image is the reply's
+    attachment of that name (``attachment://``)."""
+    title = translate(embed.title.key, language, embed.title.params)[:EMBED_TITLE]
+    description = None
+    if embed.description is not None:
+        text = translate(embed.description.key, language, embed.description.params)
+        description = text[: min(EMBED_DESCRIPTION, EMBED_TOTAL - len(title))]
+    result = discord.Embed(title=title, description=description, colour=embed.colour)
+    if embed.image is not None:
+        result.set_image(url=f"attachment://{embed.image}")
+    return result
 
 
 def _log_failure(future: concurrent.futures.Future[None]) -> None:

@@ -14,6 +14,7 @@ _EXPORTS = {
     "Attachment": "bot.service.replies",
     "Button": "bot.service.replies",
     "Choice": "bot.service.replies",
+    "Embed": "bot.service.replies",
     "Select": "bot.service.replies",
     "Message": "bot.service.replies",
     "Reply": "bot.service.replies",

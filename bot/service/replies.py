@@ -61,6 +61,17 @@ class Select:
 
 
 @dataclass(frozen=True)
+class Embed:
+    """A framed card under the text: a title, the team's colour, and one of the reply's images
+    shown inside it (`image` names the file)."""
+
+    title: Message
+    description: Message | None = None
+    colour: int | None = None
+    image: str | None = None
+
+
+@dataclass(frozen=True)
 class Reply:
     messages: tuple[Message, ...]
     ok: bool = True
@@ -68,6 +79,7 @@ class Reply:
     files: tuple[Attachment, ...] = ()
     buttons: tuple[Button, ...] = ()
     selects: tuple[Select, ...] = ()
+    embeds: tuple[Embed, ...] = ()
     #: answering a button or menu: replace the message it sits on instead of posting a new one
     update: bool = False
     mentions: tuple[int, ...] = ()  # the only users this reply may ping

@@ -10,10 +10,12 @@ from bot.i18n import catalog
 from bot.service.commands import Option, command, table
 from bot.service.context import Context
 from bot.service.core import GameService
-from bot.service.replies import Message, Reply, ServiceError, Visibility
+from bot.service.replies import Embed, Message, Reply, ServiceError, Visibility
 from engine import registry
 
 HISTORY_PAGE = 10
+#: the boards' team colours (Okabe-Ito blue and orange), for the frame of a sheet card
+TEAM_COLOURS = {1: 0x0072B2, 2: 0xE69F00}
 
 
 @command("game board", Option("reach", max_length=32), Option("shooter", max_length=32),
@@ -55,7 +57,9 @@ def game_sheet(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     files = presenter_for(game.kind).sheet(rules, state, match, labels)
     fields = ("team", "role", "hp", "max_hp", "ap", "at", "weapon", "armour", "items", "ability", "cards")
     line = Message("game.sheet", {"id": match, **labelled({k: data.get(k) for k in fields})})
-    return Reply((line,), files=tuple(files))
+    card = Embed(Message("game.sheet.title", {"id": match}), colour=TEAM_COLOURS.get(data.get("team")),
+                 image=files[0].filename) if files else None
+    return Reply((line,), files=tuple(files), embeds=(card,) if card else ())
 
 
 @command("game history", Option("page", "integer", min_value=1, max_value=10_000))

@@ -8,7 +8,8 @@ import io
 import discord
 import pytest
 
-from bot.discord_adapter.client import chunks
+from bot.discord_adapter.client import chunks, to_discord_embed
+from bot.service import Embed, Message
 from tests.bot.discord.harness import PNG_SIGNATURE, BotHarness, DiscordRecorder, DiscordRejects
 from tests.bot.discord.payloads import CHANNEL_ID
 
@@ -38,3 +39,10 @@ def test_reply_bodies_are_split_between_lines_and_never_exceed_the_limit() -> No
     assert all(len(body) <= 2000 for body in bodies)
     assert [line for body in bodies for line in body.split("\n")][:20] == lines[:20]  # no line broken
     assert bodies[-1] == "z" * 2000  # a single line too long for a message is cut, not sent whole
+
+
+def test_embeds_are_cut_to_discords_limits() -> None:
+    embed = to_discord_embed(Embed(Message("game.info.winner", {"winner": "x" * 9000}),
+                                   description=Message("game.info.winner", {"winner": "y" * 9000})), "en")
+    assert len(embed.title) == 256 and len(embed.description) == 4096
+    assert len(embed) <= 6000

@@ -82,3 +82,14 @@ async def test_two_grades_are_refused_privately(harness: BotHarness) -> None:
     assert answer.refused and "Pick the grade item once" in answer.text
     assert callback_type(answer) != UPDATE_MESSAGE  # the form stays as it was
 
+
+
+async def test_a_sheet_comes_framed_in_an_embed_with_its_card(harness: BotHarness) -> None:
+    accepted(await run(harness, GM, "gm create", kind="spacechess", name="Orion"))
+    accepted(await run(harness, CID, "game join", name="Cid", team="1", role="soldier"))
+    sheet = await run(harness, CID, "game sheet")
+    [call] = [c for c in sheet.calls if c.is_callback]
+    [embed] = call.body["data"]["embeds"]
+    assert embed["title"] == "Sheet of Cid" and embed["color"] == 0x0072B2
+    assert embed["image"]["url"] == "attachment://sheet-Cid.png"
+    assert [name for name, _ in call.files] == ["sheet-Cid.png"]
