@@ -64,6 +64,11 @@ def context_of(interaction: discord.Interaction) -> Context:
     )
 
 
+def discord_files(reply: Reply) -> list[discord.File]:
+    """Fresh file objects for one send: discord.py reads them, so they are never reused."""
+    return [discord.File(io.BytesIO(f.data), filename=f.filename) for f in reply.files]
+
+
 def chunks(lines: list[str], limit: int = CONTENT_LIMIT) -> list[str]:
     """Message bodies within Discord's limit, split between lines (a very long line is cut)."""
     bodies: list[str] = []
@@ -198,7 +203,7 @@ class GameBot(discord.Client):
         bodies = chunks(lines)
         for index, body in enumerate(bodies):
             last = index == len(bodies) - 1
-            files = [discord.File(io.BytesIO(f.data), filename=f.filename) for f in reply.files] if last else []
+            files = discord_files(reply) if last else []
             await channel.send(body, files=files, allowed_mentions=mentions)
         self.status_board.touch(game.id)
 
@@ -273,61 +278,53 @@ class GameBot(discord.Client):
         values = await asyncio.to_thread(self.service.complete, context_of(interaction), path, option, current)
         return [app_commands.Choice(name=v[:100], value=v[:100]) for v in values]
 
-    async def _embeds(self, ctx: Context, reply: Reply) -> list[discord.Embed]:
-        language = await asyncio.to_thread(self.service.language, ctx)
-        return [to_discord_embed(embed, language) for embed in reply.embeds]
-
-    async def _render(self, ctx: Context, reply: Reply) -> tuple[list[str], discord.AllowedMentions, discord.ui.View]:
-        """The reply's text bodies, allowed mentions and components, in the reader's language."""
+    async def _render(self, ctx: Context, reply: Reply) -> tuple[list[str], discord.AllowedMentions, dict[str, Any]]:
+        """The reply's text bodies, allowed mentions, and its components and embeds (as send
+        keywords), all in the reader's language."""
         language = await asyncio.to_thread(self.service.language, ctx)
         bodies = chunks([translate(m.key, language, m.params) for m in reply.messages])
         mentions = discord.AllowedMentions(users=[discord.Object(id=u) for u in reply.mentions], everyone=False,
                                            roles=False)
-        view = discord.ui.View(timeout=None)
-        for select in reply.selects:
-            labels = [translate(c.label.key, language, c.label.params) for c in select.choices]
-            view.add_item(MenuSelect(select, translate(select.placeholder.key, language, select.placeholder.params),
-                                     labels))
-        for button in reply.buttons:
-            view.add_item(CommandButton(button, translate(button.label.key, language, button.label.params)))
-        return bodies, mentions, view
+        extra: dict[str, Any] = {}
+        if reply.buttons or reply.selects:
+            view = discord.ui.View(timeout=None)
+            for select in reply.selects:
+                labels = [translate(c.label.key, language, c.label.params) for c in select.choices]
+                placeholder = translate(select.placeholder.key, language, select.placeholder.params)
+                view.add_item(MenuSelect(select, placeholder, labels))
+            for button in reply.buttons:
+                view.add_item(CommandButton(button, translate(button.label.key, language, button.label.params)))
+            extra["view"] = view
+        if reply.embeds:
+            extra["embeds"] = [to_discord_embed(embed, language) for embed in reply.embeds]
+        return bodies, mentions, extra
 
     async def send_component_reply(self, interaction: discord.Interaction, ctx: Context, reply: Reply,
                                    deferred: bool) -> None:
         """A button's or menu's answer: it replaces the component's message when the reply says so
         (a form redrawn with the picks so far), else it is a message of its own."""
         if not (reply.update and reply.ok):
-            if deferred:
-                bodies, mentions, view = await self._render(ctx, reply)
-                files = [discord.File(io.BytesIO(f.data), filename=f.filename) for f in reply.files]
-                extra: dict[str, Any] = {"view": view} if reply.buttons or reply.selects else {}
-                if reply.embeds:
-                    extra["embeds"] = await self._embeds(ctx, reply)
-                await interaction.followup.send(bodies[0], ephemeral=reply.visibility is Visibility.PRIVATE,
-                                                files=files, allowed_mentions=mentions, **extra)
-                return
-            await self.send_reply(interaction, ctx, reply, deferred)
+            # a component's deferral left no placeholder message: the answer is a follow-up
+            await self.send_reply(interaction, ctx, reply, deferred, placeholder=False)
             return
-        bodies, mentions, view = await self._render(ctx, reply)
-        files = [discord.File(io.BytesIO(f.data), filename=f.filename) for f in reply.files]
-        embeds = await self._embeds(ctx, reply)
-        if deferred:
-            await interaction.edit_original_response(content=bodies[0], attachments=files, view=view,
-                                                     allowed_mentions=mentions, embeds=embeds)
-        else:
-            await interaction.response.edit_message(content=bodies[0], attachments=files, view=view,
-                                                    allowed_mentions=mentions, embeds=embeds)
+        bodies, mentions, extra = await self._render(ctx, reply)
+        edit = interaction.edit_original_response if deferred else interaction.response.edit_message
+        await edit(content=bodies[0], attachments=discord_files(reply), allowed_mentions=mentions,
+                   view=extra.get("view"), embeds=extra.get("embeds", []))
 
-    async def send_reply(self, interaction: discord.Interaction, ctx: Context, reply: Reply, deferred: bool) -> None:
-        bodies, mentions, view = await self._render(ctx, reply)
+    async def send_reply(self, interaction: discord.Interaction, ctx: Context, reply: Reply, deferred: bool,
+                         *, placeholder: bool = True) -> None:
+        """Answer an interaction: directly, or after a deferral — replacing its "thinking"
+        `placeholder` when there is one — then the rest of a long text as follow-ups."""
+        bodies, mentions, extra = await self._render(ctx, reply)
         private = reply.visibility is Visibility.PRIVATE
-        files = [discord.File(io.BytesIO(f.data), filename=f.filename) for f in reply.files]
-        extra: dict[str, Any] = {"view": view} if reply.buttons or reply.selects else {}
-        if reply.embeds:
-            extra["embeds"] = await self._embeds(ctx, reply)
+        files = discord_files(reply)
         if not deferred:
             await interaction.response.send_message(bodies[0], ephemeral=private, files=files,
                                                     allowed_mentions=mentions, **extra)
+        elif not placeholder:
+            await interaction.followup.send(bodies[0], ephemeral=private, files=files, allowed_mentions=mentions,
+                                            **extra)
         elif private:
             # the deferral was public; a private answer replaces it
             await interaction.delete_original_response()

@@ -196,7 +196,7 @@ def gm_undo(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     if not effective:
         raise ServiceError("error.nothing_to_undo")
     targets = effective[-count:]
-    summary = [Message("gm.undo.entry", {"seq": e.seq, "kind": e.kind, "actor": e.actor, "text": _brief(e.payload)})
+    summary = [Message("gm.undo.entry", {"seq": e.seq, "kind": e.kind, "actor": e.actor, "text": brief(e.payload)})
                for e in targets]
     if "confirm" not in opts:
         button = Button(Message("button.confirm_undo", {"n": len(targets)}), "gm undo",
@@ -227,6 +227,7 @@ def _status_after_undo(rules: Any, state: Any, current: str) -> str:
     return derive_status(rules, state, "running" if current == "finished" else current)
 
 
-def _brief(payload: dict[str, Any]) -> str:
+def brief(payload: dict[str, Any], limit: int = 120) -> str:
+    """A log entry's payload in one line: the order text when it has one, else its JSON, cut."""
     text = payload.get("text")
-    return str(text) if text is not None else json.dumps(payload, ensure_ascii=False, sort_keys=True)[:120]
+    return str(text) if text is not None else json.dumps(payload, ensure_ascii=False)[:limit]

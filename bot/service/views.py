@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from bot.games import labelled, presenter_for
@@ -10,6 +9,7 @@ from bot.i18n import catalog
 from bot.service.commands import Option, command, table
 from bot.service.context import Context
 from bot.service.core import GameService
+from bot.service.lifecycle import brief
 from bot.service.replies import Embed, Message, Reply, ServiceError, Visibility
 from engine import registry
 
@@ -72,10 +72,8 @@ def game_history(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     newest_first = entries[::-1][(page - 1) * HISTORY_PAGE: page * HISTORY_PAGE]
     lines = [Message("game.history.header", {"name": game.name, "page": page, "pages": pages})]
     for entry in newest_first:
-        text = entry.payload.get("text") if isinstance(entry.payload, dict) else None
         lines.append(Message("game.history.entry", {
-            "seq": entry.seq, "kind": entry.kind, "actor": entry.actor or "—",
-            "text": text if text is not None else json.dumps(entry.payload, ensure_ascii=False)[:200],
+            "seq": entry.seq, "kind": entry.kind, "actor": entry.actor or "—", "text": brief(entry.payload, 200),
             "time": f"<t:{int(entry.created_at.timestamp())}:R>",
         }))
     return Reply(tuple(lines), visibility=Visibility.PRIVATE)
