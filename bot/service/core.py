@@ -170,17 +170,7 @@ class GameService:
     def replay(self, game: GameRecord, log_entries: Iterable[LogRecord], skip: Iterable[int] = ()) -> Any:
         """Rebuild a game's state from its setup and its log, leaving out undone entries."""
         rules = registry.get(game.kind)
-        skipped = set(skip)
-        entries = list(log_entries)
-        for entry in entries:
-            if entry.kind == "undo":
-                skipped.update(entry.payload.get("seqs", ()))
-        state = rules.setup(game.setup, game.seed)
-        for entry in entries:
-            if entry.kind not in rules.input_kinds or entry.seq in skipped:  # bookkeeping entries
-                continue
-            state = rules.apply_input(state, entry.kind, entry.actor, entry.payload).state
-        return state
+        return replay_inputs(rules, game.setup, game.seed, effective_inputs(rules, log_entries, skip))
 
     def describe(self, applied: Applied) -> Reply:
         """The public reply to an accepted input: what happened, and images where the game has them."""
@@ -188,6 +178,22 @@ class GameService:
         messages = tuple(presenter.describe(applied.rules, applied.outcome.events))
         files = tuple(presenter.images(applied.rules, applied.outcome.state, applied.outcome.events))
         return Reply(messages or (), files=files)
+
+
+def effective_inputs(rules: GameRules, entries: Iterable[LogRecord], skip: Iterable[int] = ()) -> list[LogRecord]:
+    """The log entries a replay applies: the game's inputs (not bookkeeping such as pauses or seat
+    changes), less those undone (each undo entry names them) and those in `skip`."""
+    entries = list(entries)
+    skipped = set(skip) | {seq for e in entries if e.kind == "undo" for seq in e.payload.get("seqs", ())}
+    return [e for e in entries if e.kind in rules.input_kinds and e.seq not in skipped]
+
+
+def replay_inputs(rules: GameRules, setup: Mapping[str, Any], seed: int, entries: Iterable[LogRecord]) -> Any:
+    """The state after applying `entries` in order to the game built from its setup document."""
+    state = rules.setup(setup, seed)
+    for entry in entries:
+        state = rules.apply_input(state, entry.kind, entry.actor, entry.payload).state
+    return state
 
 
 def derive_status(rules: GameRules, state: Any, current: str) -> str:

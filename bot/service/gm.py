@@ -15,9 +15,9 @@ from bot.draw_apply import applier_for
 from bot.games import presenter_for
 from bot.service.commands import Option, command
 from bot.service.context import Context
-from bot.service.core import GameService, derive_status
+from bot.service.core import GameService, derive_status, effective_inputs, replay_inputs
 from bot.service.replies import Attachment, Button, Message, Reply, ServiceError, Visibility
-from bot.store.repo import GameRecord, NewEntry, SeatRecord, StaleWrite
+from bot.store.repo import GameRecord, LogRecord, NewEntry, SeatRecord, StaleWrite
 from engine import registry
 from engine.core.errors import SetupError
 
@@ -210,25 +210,24 @@ def gm_import(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     file: Attachment = opts["file"]
     try:
         doc = json.loads(file.data.decode("utf-8"))
-        kind, seed, setup, log = doc["game"]["kind"], int(doc["game"]["seed"]), doc["setup"], doc["log"]
+        kind, seed, setup = doc["game"]["kind"], int(doc["game"]["seed"]), doc["setup"]
         name = opts.get("name") or doc["game"]["name"]
+        log = [LogRecord(0, int(e["seq"]), e["kind"], e.get("actor"), None, e.get("payload") or {},
+                         datetime.fromisoformat(e["time"])) for e in doc["log"]]
     except (UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, ValueError) as err:
         raise ServiceError("error.bad_export", file=file.filename, reason=str(err)) from None
     try:
         rules = registry.get(kind)
     except SetupError as err:
         raise ServiceError("error.unknown_game", **err.params) from None
-    undone = {seq for e in log if e.get("kind") == "undo" for seq in e.get("payload", {}).get("seqs", ())}
-    inputs = [e for e in log if e.get("kind") in rules.input_kinds and e.get("seq") not in undone]
-    state = rules.setup(setup, seed)
-    for entry in inputs:
-        state = rules.apply_input(state, entry["kind"], entry.get("actor"), entry.get("payload", {})).state
+    inputs = effective_inputs(rules, log)
+    state = replay_inputs(rules, setup, seed, inputs)
     game = svc.store.create_game(
         kind=kind, name=name, guild_id=ctx.guild_id, channel_id=ctx.channel_id, setup=setup,
         state=rules.to_json(state), seed=seed, created_by=ctx.user_id,
         status=derive_status(rules, state, "setup" if rules.view(state).get("status") == "setup" else "running"),
         entries=[NewEntry("create", None, ctx.user_id, {"name": name, "kind": kind, "imported": file.filename}),
-                 *(NewEntry(e["kind"], e.get("actor"), None, e.get("payload", {})) for e in inputs)],
+                 *(NewEntry(e.kind, e.actor, None, e.payload) for e in inputs)],
     )
     return Reply.say("gm.imported", name=game.name, inputs=len(inputs))
 

@@ -11,7 +11,7 @@ from typing import Any
 from bot.games import presenter_for
 from bot.service.commands import Option, command, completer
 from bot.service.context import Context
-from bot.service.core import GameService, derive_status
+from bot.service.core import GameService, derive_status, effective_inputs
 from bot.service.replies import Attachment, Button, Message, Reply, ServiceError, Visibility
 from bot.store.repo import NewEntry, SeatRecord, StaleWrite
 from engine import registry
@@ -190,9 +190,7 @@ def gm_undo(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     game = svc.channel_game(ctx)
     count = opts.get("n", 1)
     entries = svc.store.log(game.id)
-    undone = {seq for e in entries if e.kind == "undo" for seq in e.payload.get("seqs", ())}
-    inputs = registry.get(game.kind).input_kinds
-    effective = [e for e in entries if e.kind in inputs and e.seq not in undone]
+    effective = effective_inputs(registry.get(game.kind), entries)
     if not effective:
         raise ServiceError("error.nothing_to_undo")
     targets = effective[-count:]
