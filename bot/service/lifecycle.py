@@ -119,8 +119,6 @@ def complete_kind(svc: GameService, ctx: Context, current: str) -> list[str]:
 def game_join(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     game = svc.channel_game(ctx)
     opts = {**opts, "name": validate_name(opts["name"])}
-    if "team" in opts:
-        opts["team"] = int(opts["team"])
     actor, payload = presenter_for(game.kind).join_input(opts)
 
     def check(fresh: Any) -> None:
