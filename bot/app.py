@@ -6,6 +6,7 @@ import logging
 import sys
 from pathlib import Path
 
+from bot.cli_failures import CliFailure
 from bot.config import Settings, load_settings, resolve_config_path
 from bot.service import GameService
 from bot.store.repo import Store
@@ -20,12 +21,21 @@ def setup_logging(settings: Settings, verbose: bool = False) -> None:
     level = logging.DEBUG if verbose else getattr(logging, settings.logging.level)
     handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
     if settings.logging.file is not None:
-        handlers.append(logging.FileHandler(settings.logging.file, encoding="utf-8"))
+        handlers.append(_log_file(settings.logging.file))
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", handlers=handlers,
                         force=True)
     if not verbose:
         for noisy in ("discord", "apscheduler", "alembic", "urllib3"):
             logging.getLogger(noisy).setLevel(max(level, logging.WARNING))
+
+
+def _log_file(path: Path) -> logging.Handler:
+    """The configured log file, opened now: a missing folder or a read-only file is said at start,
+    naming the key to change, rather than as a stack trace."""
+    try:
+        return logging.FileHandler(path, encoding="utf-8")
+    except OSError as err:
+        raise CliFailure(f"cannot write the log file {path} (logging.file): {err.strerror or err}") from err
 
 
 def open_service(settings: Settings) -> GameService:

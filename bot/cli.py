@@ -8,20 +8,29 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bot.cli_failures import database_errors, discord_errors, report
 from bot.config import TOKEN_ENV, ConfigError
 
 if TYPE_CHECKING:
     from bot.config import Settings
+    from bot.store.draws import SaveReport
     from bot.store.repo import Store
+    from draws import Draw
+
+
+_DEBUG_HELP = "on a failure, show the stack trace above the one-line reason"
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", type=Path, help="config file (default: $SPACECHESS_CONFIG, else ./config.toml)")
     parser.add_argument("--verbose", "-v", action="store_true", help="debug logging")
+    # SUPPRESS: a subcommand's default must not overwrite `spacechess --debug <command>`
+    parser.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=_DEBUG_HELP)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="spacechess", description="Game-master bot for play-by-post space games.")
+    parser.add_argument("--debug", action="store_true", help=_DEBUG_HELP)
     sub = parser.add_subparsers(dest="command", required=True)
 
     run = sub.add_parser("run", help="connect to Discord (token from SPACECHESS_TOKEN or the config)")
@@ -55,20 +64,32 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command. Whatever fails around it (database, disk, network, log file, a closed pipe)
+    ends as one line on stderr and a non-zero status, never a stack trace (`--debug` shows it)."""
     args = build_parser().parse_args(argv)
     try:
-        if args.command == "scenario":
-            return _scenario(args)
-        if args.command == "commands":
-            return _commands(args)
-        if args.command == "demo":
-            from bot.demo import run_demo
+        return _dispatch(args)
+    except ConfigError as err:
+        print(f"spacechess: configuration error: {err}", file=sys.stderr)
+        return 2
+    except (Exception, KeyboardInterrupt) as err:  # noqa: BLE001 - the command's last word, on one line
+        return report(err, debug=args.debug)
 
-            return 1 if run_demo(args.out, args.lang) else 0
-        from bot.app import settings_from, setup_logging
 
-        settings = settings_from(args.config)
-        setup_logging(settings, args.verbose)
+def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "scenario":
+        return _scenario(args)
+    if args.command == "commands":
+        return _commands(args)
+    if args.command == "demo":
+        from bot.demo import run_demo
+
+        return 1 if run_demo(args.out, args.lang) else 0
+    from bot.app import settings_from, setup_logging
+
+    settings = settings_from(args.config)
+    setup_logging(settings, args.verbose)
+    with database_errors(settings.database.url):
         if args.command == "console":
             return _console(args, settings)
         if args.command == "db":
@@ -76,9 +97,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "draws":
             return _draws(args, settings)
         return _run(settings)
-    except ConfigError as err:
-        print(f"spacechess: configuration error: {err}", file=sys.stderr)
-        return 2
 
 
 def _scenario(args: argparse.Namespace) -> int:
@@ -154,7 +172,7 @@ def _draws_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
     imp.add_argument("paths", nargs="+", type=Path)
     listing = draws_sub.add_parser("list", help="the stored draws, oldest first")
     _common(listing)
-    listing.add_argument("--last", type=int, metavar="N", help="only the N newest")
+    listing.add_argument("--last", type=_positive_count, metavar="N", help="only the N newest")
     listing.add_argument("--json", action="store_true", help="one JSON object per line")
     fetch = draws_sub.add_parser("fetch", help="poll the configured source once and store what is new")
     _common(fetch)
@@ -169,7 +187,7 @@ def _draws(args: argparse.Namespace, settings: Settings) -> int:
     store = Store(settings.database.url)
     try:
         if args.draws_command == "import":
-            return _draws_import(store, args.paths)
+            return _draws_import(store, args.paths, settings)
         if args.draws_command == "list":
             return _draws_list(store, args.last, args.json)
         return _draws_fetch(store, settings, args.apply)
@@ -177,8 +195,38 @@ def _draws(args: argparse.Namespace, settings: Settings) -> int:
         store.close()
 
 
+def _positive_count(text: str) -> int:
+    """`--last N`: how many draws to show, 1 or more (`-1` used to be taken and print nonsense)."""
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of draws, got {text!r}") from None
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"the number of draws to show is 1 or more, got {count}")
+    return count
+
+
+def _progress(name: str) -> Callable[[int, int], None]:
+    """A bar redrawn in place on a terminal; anywhere else (a log, a pipe, CI) plain lines, where
+    `\\r` would pile every redraw onto one long line."""
+    return _progress_bar(name) if sys.stderr.isatty() else _progress_lines(name)
+
+
+def _progress_lines(name: str, steps: int = 4) -> Callable[[int, int], None]:
+    """One line per quarter of the file, and the last one."""
+    shown: set[int] = set()
+
+    def show(done: int, total: int) -> None:
+        step = steps * done // total if total else steps
+        if step and step not in shown:
+            shown.add(step)
+            print(f"{name}: {done}/{total} draws read", file=sys.stderr, flush=True)
+
+    return show
+
+
 def _progress_bar(name: str, width: int = 30) -> Callable[[int, int], None]:
-    """Redrawn only when a segment fills, so a log file gets a few lines, not one per draw."""
+    """Redrawn only when a segment fills, so a slow terminal is not flooded with one redraw per draw."""
     shown: list[int] = []
 
     def show(done: int, total: int) -> None:
@@ -193,25 +241,53 @@ def _progress_bar(name: str, width: int = 30) -> Callable[[int, int], None]:
     return show
 
 
-def _draws_import(store: Store, paths: Sequence[Path]) -> int:
-    """Every file is read and checked before anything is stored, then all are stored in one transaction:
-    a bad file anywhere stores nothing."""
+def _save_draws(store: Store, found: list[Draw], settings: Settings) -> SaveReport | None:
+    """Store draws, saying on stderr why a batch was refused (a draw from the future: None) and
+    which stored draws other values were offered for (kept as stored)."""
+    from bot.draw_poll import schedule_from
     from bot.store.draws import save_draws
+    from draws import FutureDrawError
+
+    try:
+        report = save_draws(store, found, schedule=schedule_from(settings.draws))
+    except FutureDrawError as err:
+        print(f"spacechess: the draw of {err.params['date']} is in the future (its results are not out "
+              f"before {err.params['expected']}) — nothing was stored", file=sys.stderr)
+        return None
+    for conflict in report.conflicts:
+        stored, offered = conflict.stored, conflict.offered
+        print(f"spacechess: conflict for the draw of {stored.date.isoformat()} #{stored.index} ({stored.source}): "
+              f"stored {_numbers(stored)}, offered {_numbers(offered)} — the stored draw is kept", file=sys.stderr)
+    return report
+
+
+def _numbers(draw: Draw) -> str:
+    extra = f" +{draw.complementary}" if draw.complementary is not None else ""
+    extra += f" chance {draw.chance}" if draw.chance is not None else ""
+    return " ".join(map(str, draw.numbers)) + extra
+
+
+def _draws_import(store: Store, paths: Sequence[Path], settings: Settings) -> int:
+    """Every file is read and checked before anything is stored, then all are stored in one transaction:
+    a bad file anywhere (or a draw dated after now) stores nothing. Conflicts with stored draws are
+    reported and end with status 1, the other draws being stored."""
     from draws import DrawFileError, iter_path
 
     found = []
     for path in paths:
         try:
-            found.extend(iter_path(path, _progress_bar(path.name)))
+            found.extend(iter_path(path, _progress(path.name)))
         except DrawFileError as err:
             print(f"spacechess: {err} — nothing was imported", file=sys.stderr)
             return 1
         except OSError as err:
             print(f"spacechess: cannot read {path}: {err.strerror} — nothing was imported", file=sys.stderr)
             return 1
-    new = save_draws(store, found)
-    print(f"{len(found)} draw(s) read, {new} new, {len(found) - new} already stored")
-    return 0
+    report = _save_draws(store, found, settings)
+    if report is None:
+        return 1
+    print(f"{len(found)} draw(s) read, {report.new} new, {len(found) - report.new} already stored")
+    return 1 if report.conflicts else 0
 
 
 def _draws_list(store: Store, last: int | None, as_json: bool) -> int:
@@ -224,9 +300,7 @@ def _draws_list(store: Store, last: int | None, as_json: bool) -> int:
             print(json.dumps({"date": draw.date.isoformat(), "index": draw.index, "numbers": list(draw.numbers),
                               "complementary": draw.complementary, "chance": draw.chance}))
         else:
-            extra = f" +{draw.complementary}" if draw.complementary is not None else ""
-            extra += f" chance {draw.chance}" if draw.chance is not None else ""
-            print(f"{draw.date.isoformat()} #{draw.index} {' '.join(map(str, draw.numbers))}{extra} ({draw.source})")
+            print(f"{draw.date.isoformat()} #{draw.index} {_numbers(draw)} ({draw.source})")
     return 0
 
 
@@ -234,7 +308,6 @@ def _draws_fetch(store: Store, settings: Settings, apply: bool) -> int:
     from bot.draw_apply import DrawApplier
     from bot.draw_poll import schedule_from, source_from
     from bot.service import GameService
-    from bot.store.draws import save_draws
     from bot.turn_post import PrintedHooks
     from draws import DrawSourceError
 
@@ -250,8 +323,10 @@ def _draws_fetch(store: Store, settings: Settings, apply: bool) -> int:
         except DrawSourceError as err:
             print(f"spacechess: the draw source failed: {err}", file=sys.stderr)
             return 1
-        new = save_draws(store, result.draws or [])
-        print(f"{len(result.draws or [])} draw(s) fetched from {result.url}, {new} new")
+        report = _save_draws(store, result.draws or [], settings)
+        if report is None:
+            return 1
+        print(f"{len(result.draws or [])} draw(s) fetched from {result.url}, {report.new} new")
     if apply:
         service = GameService(store, default_language=settings.bot.language)
         hooks = PrintedHooks(settings.bot.language)
@@ -270,7 +345,8 @@ def _run(settings: Settings) -> int:
         return 2
     from bot.discord_adapter.client import run_bot
 
-    return run_bot(settings)
+    with discord_errors(TOKEN_ENV):
+        return run_bot(settings)
 
 
 if __name__ == "__main__":

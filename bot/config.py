@@ -24,6 +24,8 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationEr
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 
+from engine.spacechess.maps import MAP_NAMES
+
 TOKEN_ENV = "SPACECHESS_TOKEN"
 DATABASE_URL_ENV = "SPACECHESS_DATABASE_URL"
 CONFIG_ENV = "SPACECHESS_CONFIG"
@@ -180,6 +182,14 @@ class GameSettings(_Section):
     hp_soldier: int = Field(default=20, ge=1)
     hp_general: int = Field(default=30, ge=1)
     default_map: str = Field(default="standard", min_length=1)
+
+    @field_validator("default_map")
+    @classmethod
+    def _known_map(cls, value: str) -> str:
+        """A map the bot ships: a typo here would otherwise surface as a refusal at each /gm create."""
+        if value not in MAP_NAMES:
+            raise ValueError(f"unknown map name; known maps: {', '.join(MAP_NAMES)}")
+        return value
 
 
 class RenderSettings(_Section):

@@ -21,7 +21,7 @@ from typing import Any, TextIO
 
 from bot.i18n import translate
 from bot.service import Attachment, Button, Context, GameService, Reply, Select, Visibility
-from bot.service.commands import table
+from bot.service.commands import table, unknown_command
 
 CONSOLE_GUILD = 1
 
@@ -64,13 +64,17 @@ def parse_command(text: str, base_dir: Path) -> ParsedLine:
         words.append(rest.pop(0))
     path = " ".join(words).lower()
     if path not in table():
-        raise LineError("error.unknown_command", command="/" + path)
+        typed = [*words, *rest[:1]] if rest and not _OPTION.match(rest[0]) else words
+        refusal = unknown_command(" ".join(typed))
+        raise LineError(refusal.key, **refusal.params)
     options: dict[str, Any] = {}
     for token in rest:
         match = _OPTION.match(token)
         if not match:
             raise LineError("console.expected_option", got=token)
         name, value = match.groups()
+        if name in options:  # Discord cannot send an option twice: keeping the last would hide a typo
+            raise LineError("console.repeated_option", option=name)
         opt = table()[path].option(name)
         if opt is not None and opt.type in ("user", "role") and value.startswith("@"):
             options[name] = stable_id(opt.type, value[1:])

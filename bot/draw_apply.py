@@ -6,7 +6,10 @@ Which draws a game gets (documented in docs/draws.md):
   master made for that game with `/gm draw`;
 - whose expected result time (the draw calendar's time on the draw's date) is after the game started
   to run: its `start` input, or its creation for a game created already running;
-- later than the last draw the game got (a draw never jumps back before one already applied);
+- later than the last draw the game got (a draw never jumps back before one already applied), so a
+  game's draws are applied in order with no gap: a draw that could not be committed (players' orders
+  kept winning the race for the game's version) stops that game's pass, and the next poll retries it
+  first;
 - only while the game is running: a paused game gets nothing, and its missed draws are applied in
   order by `catch_up` when it resumes.
 
@@ -40,6 +43,16 @@ AUTO_SOURCE = "fdj"
 GAME_KIND = "spacechess"
 #: Commits lost to players' orders landing at the same moment before giving up until the next poll.
 MAX_ATTEMPTS = 5
+
+
+class DrawDeferred(Exception):
+    """A draw not committed after `MAX_ATTEMPTS` stale writes: it stays the game's next pending draw."""
+
+    def __init__(self, game_id: int, draw: Draw) -> None:
+        super().__init__(f"game {game_id}: draw {draw.date.isoformat()}#{draw.index} still stale "
+                         f"after {MAX_ATTEMPTS} attempts")
+        self.game_id = game_id
+        self.draw = draw
 
 
 @dataclass(frozen=True)
@@ -105,7 +118,8 @@ class DrawApplier:
     def apply_draw(self, game: GameRecord, draw: Draw, *, user_id: int | None = None) -> TurnPost | None:
         """Apply one draw to one game; None when the game already has it or is not running any more.
 
-        An `OrderError` (the engine refusing the draw) propagates: nothing was written.
+        An `OrderError` (the engine refusing the draw) propagates: nothing was written. `DrawDeferred`
+        when every attempt lost the race for the game's version: the draw is still pending.
         """
         rules = registry.get(game.kind)
         payload = draw_payload(draw)
@@ -132,9 +146,7 @@ class DrawApplier:
                 continue
             committed, outcome = self._time_limit(committed, outcome, draw)
             return TurnPost(committed, draw, self._post(Applied(committed, outcome, rules), draw))
-        log.warning("game=%s draw=%s: still stale after %d attempts, left for the next poll",
-                    game.id, draw.key, MAX_ATTEMPTS)
-        return None
+        raise DrawDeferred(game.id, draw)
 
     def _time_limit(self, game: GameRecord, outcome: Outcome, draw: Draw) -> tuple[GameRecord, Outcome]:
         """SC-31: at the draw that reaches the game's limit (a number of draws, or its end date), the
@@ -173,10 +185,17 @@ class DrawApplier:
         stored: dict[dt.date, list[Draw]] | None = None,
     ) -> list[TurnPost]:
         """Every pending draw of `game` in order; each turn post is delivered as soon as it is committed,
-        so a crash loses at most the post of the game being handled, never an award."""
+        so a crash loses at most the post of the game being handled, never an award.
+
+        A deferred draw ends the pass for this game: applying a later one would leave a gap that
+        `pending` (which looks after the last applied draw) would never fill."""
         posts = []
         for draw in self.pending(game, extra, stored):
-            post = self.apply_draw(game, draw, user_id=user_id if draw in extra else None)
+            try:
+                post = self.apply_draw(game, draw, user_id=user_id if draw in extra else None)
+            except DrawDeferred as deferred:
+                log.warning("%s: left for the next poll, with the draws after it", deferred)
+                break
             if post is not None:
                 posts.append(post)
                 if deliver and self.hooks is not None:

@@ -18,7 +18,7 @@ from bot.draw_apply import GAME_KIND, DrawApplier, TurnPost
 from bot.store.draws import alert_claim_key, applied_evenings, save_draws, started_at, stored_draws
 from bot.store.repo import GameRecord
 from bot.turn_post import draw_missing_alert
-from draws import DrawSchedule, DrawSourceError, FdjSource, FetchMemo, FileSource
+from draws import Draw, DrawSchedule, DrawSourceError, FdjSource, FetchMemo, FileSource, FutureDrawError
 from draws.sources import DrawSource
 
 log = logging.getLogger("spacechess.draws")
@@ -74,11 +74,25 @@ class DrawPoller:
                     log.warning("draw source failed: %s", err)
                     error = err
                 else:
-                    self.memo = result.memo
-                    new = save_draws(self.store, result.draws or [])
+                    new, error = self._store(result.draws or [], result.url)
+                    if error is None:
+                        self.memo = result.memo
             posts = self.applier.apply_all()
             log.info("draw poll: %d new draw(s), %d turn post(s), error=%s", new, len(posts), error and error.code)
             return PollReport(new, posts, error)
+
+    def _store(self, fetched: list[Draw], url: str | None) -> tuple[int, DrawSourceError | None]:
+        """Store a fetch's draws: an answer holding a draw dated after now is refused whole (its
+        memo is not kept, so the next poll reads the source again); conflicts are reported."""
+        try:
+            report = save_draws(self.store, fetched, schedule=self.applier.schedule)
+        except FutureDrawError as err:
+            log.error("draw source answered a draw from the future, nothing stored: %s", err)
+            return 0, DrawSourceError("future_draw", url=url, detail=str(err))
+        for conflict in report.conflicts:
+            log.warning("draw source answered %s for %s, but %s is stored: the stored draw is kept",
+                        conflict.offered.numbers, conflict.stored.key, conflict.stored.numbers)
+        return report.new, None
 
     # -- expected draws -----------------------------------------------------------------------------
     def missing(self, now: dt.datetime) -> list[dt.datetime]:

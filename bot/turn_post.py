@@ -81,7 +81,7 @@ def build_turn_post(
     presenter = presenter_for(game.kind)
     messages = [Message("turn.title", {"name": game.name, "turn": applied.rules.view(applied.outcome.state)["turn"]}),
                 draw_header(draw)]
-    if draw.source == "manual":
+    if draw.manual:
         messages.append(Message("turn.manual"))
     breakdown: list[Mapping[str, Any]] = []
     for event in applied.outcome.events:

@@ -4,11 +4,12 @@
 Pure of the rest of the project: nothing here imports bot/, engine/ or renders/.
 """
 
-from draws.calendar import FDJ_LOTO, DrawSchedule, expected_draws_between, next_expected_draw
+from draws.calendar import FDJ_LOTO, FIRST_LOTO_DRAW, DrawSchedule, expected_draws_between, next_expected_draw
 from draws.errors import (
     DrawError,
     DrawFileError,
     DrawSourceError,
+    FutureDrawError,
     InvalidDrawValue,
     ManualDrawError,
 )
@@ -20,6 +21,7 @@ from draws.sources import FdjSource, FetchMemo, FetchResult, FileSource, manual_
 
 __all__ = [
     "FDJ_LOTO",
+    "FIRST_LOTO_DRAW",
     "GENERATIONS",
     "Draw",
     "DrawError",
@@ -30,6 +32,7 @@ __all__ = [
     "FetchMemo",
     "FetchResult",
     "FileSource",
+    "FutureDrawError",
     "Generation",
     "InvalidDrawValue",
     "ManualDrawError",

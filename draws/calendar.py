@@ -8,10 +8,16 @@ leaving this module is an aware datetime in UTC, which is what the bot stores.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
+from draws.errors import FutureDrawError
+from draws.model import Draw
+
 UTC = dt.UTC
+#: The French Loto's first draw: no results exist before it.
+FIRST_LOTO_DRAW = dt.date(1976, 5, 19)
 MONDAY, WEDNESDAY, SATURDAY = 0, 2, 5
 
 
@@ -44,6 +50,13 @@ class DrawSchedule:
         """The expected result time of `day` (a local date), in UTC."""
         local = dt.datetime.combine(day, self.time, tzinfo=ZoneInfo(self.timezone))
         return local.astimezone(UTC)
+
+    def check_published(self, draws: Iterable[Draw], now: dt.datetime) -> None:
+        """Raise `FutureDrawError` for the first draw whose expected result time is after `now`."""
+        _require_aware("now", now)
+        for draw in draws:
+            if self.at(draw.date) > now:
+                raise FutureDrawError(draw.date.isoformat(), self.at(draw.date).isoformat())
 
     def local_date(self, moment: dt.datetime) -> dt.date:
         return moment.astimezone(ZoneInfo(self.timezone)).date()

@@ -88,3 +88,15 @@ class DrawSourceError(DrawError):
         if detail:
             text += f": {detail}"
         super().__init__(code, text, **params)
+
+
+class FutureDrawError(DrawError):
+    """A draw dated after now: its results cannot exist yet (a typo, a bad row in a file).
+
+    Storing it would be worse than refusing it: games get their draws in date order, so every real
+    draw before that date would then be skipped.
+    """
+
+    def __init__(self, date: str, expected: str) -> None:
+        super().__init__("draw_in_future", f"draw of {date}: its results are not out before {expected}",
+                         date=date, expected=expected)

@@ -71,6 +71,11 @@ class Draw:
             raise InvalidDrawValue("bad_source", "source", value=self.source)
 
     @property
+    def manual(self) -> bool:
+        """Typed by a game master (`manual_draw`), not read from FDJ's results."""
+        return self.source.partition(":")[0] == "manual"
+
+    @property
     def key(self) -> tuple[dt.date, int]:
         return (self.date, self.index)
 

@@ -213,10 +213,14 @@ class FileSource:
         return _result_from_body(body, str(self.path), memo, previous)
 
 
-def manual_draw(date: dt.date, numbers: Sequence[int], bonus: int | None = None, index: int = 1) -> Draw:
+def manual_draw(
+    date: dt.date, numbers: Sequence[int], bonus: int | None = None, index: int = 1, *, scope: str | None = None
+) -> Draw:
     """A draw typed by a game master (FDJ down, a private game): same checks as a file row.
 
     The bonus is SC-13's complementary number (1..49, not among the numbers), never a chance number.
+    `scope` names what the entry was typed for (a game): its source is then ``manual:<scope>``, so one
+    game master's numbers for an evening never stand in another game's way (see `Draw.manual`).
     """
     try:
         return Draw(
@@ -224,7 +228,7 @@ def manual_draw(date: dt.date, numbers: Sequence[int], bonus: int | None = None,
             index=index,
             numbers=numbers_tuple("numbers", numbers),
             complementary=bonus,
-            source="manual",
+            source="manual" if scope is None else f"manual:{scope}",
         )
     except InvalidDrawValue as error:
         raise ManualDrawError(

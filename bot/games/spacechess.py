@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -130,12 +131,19 @@ class SpaceChessPresenter(Presenter):
         return Message("game.board.line_blocked" if found["blocked_at"] else "game.board.line_clear", params)
 
     def sheet(self, rules: GameRules, state: Any, actor: str, labels: Mapping[str, str]) -> list[Attachment]:
-        return [Attachment(f"sheet-{actor}.png", render_sheet(rules.view(state), actor, labels=labels))]
+        card = render_sheet(rules.view(state), actor, labels=labels)
+        return [Attachment(f"sheet-{_file_safe(actor)}.png", card)]
+
+
+def _file_safe(name: str) -> str:
+    """A name as an attachment file name: Discord rewrites spaces and other characters in file names,
+    which would break the embed's ``attachment://`` link to the image."""
+    return re.sub(r"[^A-Za-z0-9_-]+", "_", name)
 
 
 def _character(state: GameState, name: str) -> Any:
-    """A living character on the board, by id (any case)."""
-    character = next((c for c in state.characters if c.id.lower() == name.lower()), None)
+    """A living character on the board, by name (any case or width, as `GameState.find`)."""
+    character = state.find(name)
     if character is None:
         raise OrderError("unknown_character", name=name)
     if character.at is None:

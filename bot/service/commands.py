@@ -7,13 +7,15 @@ descriptions are catalog keys (``cmd.<path>``, ``opt.<path>.<option>``) so both 
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.service.replies import Attachment, Reply, ServiceError
+from bot.i18n import catalog
+from bot.service.replies import Attachment, Message, Reply, ServiceError
 
 if TYPE_CHECKING:
     from bot.service.context import Context
@@ -85,6 +87,28 @@ def command(path: str, *options: Option, gm_only: bool = False) -> Callable[[Han
     return register
 
 
+def unknown_command(typed: str) -> ServiceError:
+    """The refusal of a command path that does not exist, naming it whole (``/sc mvoe``, not ``/sc``)
+    with the closest command when one is close, else the commands of its group: a typo then costs
+    one look, not a trip to the help."""
+    words = typed.lower().lstrip("/").split()
+    command = "/" + " ".join(words)
+    paths = sorted(table())
+    group = words[0] if words else ""
+    siblings = [path for path in paths if path.split()[0] == group]
+    if siblings:
+        subs = {path.split(maxsplit=1)[1]: path for path in siblings}
+        close = difflib.get_close_matches(" ".join(words[1:]), list(subs), n=1, cutoff=0.6) if words[1:] else []
+        if close:
+            return ServiceError("error.unknown_command.suggest", command=command, suggestion="/" + subs[close[0]])
+        return ServiceError("error.unknown_command.group", command=command, group="/" + group,
+                            subcommands=["/" + path for path in siblings])
+    close = difflib.get_close_matches(" ".join(words), paths, n=1, cutoff=0.6)
+    if close:
+        return ServiceError("error.unknown_command.suggest", command=command, suggestion="/" + close[0])
+    return ServiceError("error.unknown_command", command=command)
+
+
 _MENTION = re.compile(r"^<@[&!]?(\d+)>$")
 
 
@@ -112,11 +136,24 @@ def coerce_options(cmd: Command, raw: Mapping[str, Any]) -> dict[str, Any]:
         opt = cmd.option(name)
         if opt is None:
             raise ServiceError("error.unknown_option", option=name, known=[o.name for o in cmd.options])
+        if opt.required and opt.type == "string" and not str(value).strip():
+            raise _empty(cmd, opt)
         values[name] = _coerce(opt, value)
     missing = [o.name for o in cmd.options if o.required and o.name not in values]
     if missing:
         raise ServiceError("error.missing_option", option=missing)
     return values
+
+
+def _empty(cmd: Command, opt: Option) -> ServiceError:
+    """A required text option given empty (``to:`` in the console): said as such, with what it takes,
+    rather than as whatever the empty text breaks further on ("expected cell, found end"). An option
+    may word its own refusal as ``error.empty_<option>`` (why a correction needs a reason...)."""
+    own = f"error.empty_{opt.name}"
+    if own in catalog("en"):
+        return ServiceError(own)
+    description = Message(f"opt.{cmd.path.replace(' ', '.')}.{opt.name}")
+    return ServiceError("error.option_empty", option=opt.name, expected=description)
 
 
 def _coerce(opt: Option, value: Any) -> Any:

@@ -16,10 +16,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.games import presenter_for
-from bot.i18n import language_of
-from bot.service.commands import COMPLETERS, MAX_CHOICES, coerce_options, table
+from bot.i18n import catalog, language_of
+from bot.service.commands import COMPLETERS, MAX_CHOICES, coerce_options, table, unknown_command
 from bot.service.context import Context
-from bot.service.replies import Reply, ServiceError
+from bot.service.refusals import order_refusal
+from bot.service.replies import Message, Reply, ServiceError
 from bot.store.repo import GameRecord, LogRecord, NewEntry, SeatRecord, StaleWrite, Store
 from engine import registry
 from engine.core.errors import OrderError, SetupError
@@ -58,7 +59,7 @@ class GameService:
         try:
             cmd = table().get(path)
             if cmd is None:
-                raise ServiceError("error.unknown_command", command=path)
+                raise unknown_command(path)
             options = coerce_options(cmd, raw_options or {})
             here = self.store.game_in_channel(ctx.guild_id, ctx.channel_id)
             game_id = here.id if here else None
@@ -68,9 +69,9 @@ class GameService:
         except ServiceError as err:
             reply = Reply.refusal(err.key, **err.params)
         except OrderError as err:
-            reply = Reply.refusal(f"error.{err.code}", **err.params)
+            reply = order_refusal(err)
         except SetupError as err:
-            reply = Reply.refusal("error.setup", where=err.where, reason=err.code, **err.params)
+            reply = setup_refusal(err)
         elapsed = (time.perf_counter() - started) * 1000
         outcome = "ok" if reply.ok else f"refused:{reply.messages[0].key}"
         log.info("game=%s user=%s command=%r outcome=%s ms=%.1f", game_id, ctx.user_id, path, outcome, elapsed)
@@ -178,6 +179,35 @@ class GameService:
         messages = tuple(presenter.describe(applied.rules, applied.outcome.events))
         files = tuple(presenter.images(applied.rules, applied.outcome.state, applied.outcome.events))
         return Reply(messages or (), files=files)
+
+
+#: longest value quoted back in a refusal: a document may hold a megabyte-long name
+SHOWN_MAX = 100
+
+
+def _shown(value: Any) -> Any:
+    """A document's value as a refusal quotes it: long text or long lists cut, short ones as they are."""
+    if isinstance(value, str | list | tuple | Mapping) and len(str(value)) > SHOWN_MAX:
+        return str(value)[:SHOWN_MAX] + "…"
+    return value
+
+
+def setup_refusal(err: SetupError) -> Reply:
+    """A document's fault, located and explained in the reader's language.
+
+    The reason is the catalog's ``setup.<code>.<reason>`` (codes whose faults differ by their
+    `reason` parameter) or ``setup.<code>``, filled with the error's parameters; a game whose code
+    has no text yet still shows its bare code rather than failing.
+    """
+    params = {key: _shown(value) for key, value in err.params.items()}
+    reason: Message | str = err.code
+    for key in (f"setup.{err.code}.{err.params.get('reason')}", f"setup.{err.code}"):
+        if key in catalog("en"):
+            reason = Message(key, params)
+            break
+    if not err.where:
+        return Reply.refusal("error.setup_document", reason=reason)
+    return Reply.refusal("error.setup", where=_shown(err.where), reason=reason)
 
 
 def effective_inputs(rules: GameRules, entries: Iterable[LogRecord], skip: Iterable[int] = ()) -> list[LogRecord]:

@@ -1,9 +1,12 @@
 """`/gm draw`: a game master enters an evening's results by hand (FDJ down, a private game).
 
-The entry is stored like any draw (source "manual") and applied through the same exactly-once path as
+The entry is stored like any draw, under the game's own source (``manual:<game id>``: what one game
+master types never stands in another game's way), and applied through the same exactly-once path as
 polled draws (`DrawApplier`); it stands in for the automatic draw of that evening, which the game
 then never gets as well. A draw is a fact of its evening: if that evening's results are already
-stored (from FDJ or another game master) with other numbers, the entry is refused and shows them.
+stored (from FDJ, or an earlier entry for this game) with other numbers, the entry is refused and
+shows them. Only an evening the game can get is accepted: a draw day of the calendar, after the game
+started, whose results are out (not this evening before the draw time).
 """
 
 from __future__ import annotations
@@ -17,9 +20,11 @@ from bot.service.commands import Option, command
 from bot.service.context import Context
 from bot.service.core import GameService
 from bot.service.orders import require_running
+from bot.service.refusals import draw_entry_reason
 from bot.service.replies import Button, Message, Reply, ServiceError, Visibility
-from bot.store.draws import applied_evenings, save_draws, stored_draws
-from draws import Draw, ManualDrawError, manual_draw
+from bot.store.draws import applied_evenings, save_draws, started_at, stored_draws
+from bot.store.repo import GameRecord
+from draws import FIRST_LOTO_DRAW, Draw, DrawSchedule, ManualDrawError, manual_draw
 
 _NUMBER_SEPARATORS = re.compile(r"[\s,;]+")
 
@@ -44,11 +49,29 @@ def parse_date(text: str | None, today: dt.date) -> dt.date:
     return day
 
 
-def _evening_draw(svc: GameService, entry: Draw, source: str) -> Draw:
+def check_evening(svc: GameService, game: GameRecord, schedule: DrawSchedule, day: dt.date,
+                  now: dt.datetime) -> None:
+    """Refuse an evening this game cannot get: not a draw day, results not out yet (this evening before
+    the draw time), or before the game started — unless the game's draws are all typed by its game
+    masters ("manual"), who may then play it on any past Loto evenings (the demo campaign does)."""
+    if day < FIRST_LOTO_DRAW:
+        raise ServiceError("error.draw_before_loto", date=day.isoformat(), first=FIRST_LOTO_DRAW.isoformat())
+    if day.weekday() not in schedule.weekdays:
+        raise ServiceError("error.draw_not_a_draw_day", date=day.isoformat())
+    expected = schedule.at(day)
+    if expected > now:
+        raise ServiceError("error.draw_not_yet", date=day.isoformat(), time=f"<t:{int(expected.timestamp())}:t>")
+    started = started_at(svc.store, game)
+    if game.options.get("draws") != "manual" and expected <= started:
+        raise ServiceError("error.draw_before_start", date=day.isoformat(),
+                           start=schedule.local_date(started).isoformat())
+
+
+def _evening_draw(svc: GameService, entry: Draw, source: str, schedule: DrawSchedule) -> Draw:
     """The draw to apply for the entry's evening: the one already stored when it agrees, else the entry
     (stored now). Refused when the evening is known with other numbers."""
     for known in stored_draws(svc.store, since=entry.date):
-        if known.date != entry.date or known.index != 1 or known.source not in (source, "manual"):
+        if known.date != entry.date or known.index != 1 or known.source not in (source, entry.source):
             continue
         if (known.numbers, known.complementary) != (entry.numbers, entry.complementary):
             raise ServiceError(
@@ -58,7 +81,7 @@ def _evening_draw(svc: GameService, entry: Draw, source: str) -> Draw:
                 bonus=known.complementary,
             )
         return known
-    save_draws(svc.store, [entry])
+    save_draws(svc.store, [entry], schedule=schedule)
     return entry
 
 
@@ -78,11 +101,13 @@ def gm_draw(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         raise ServiceError("error.wrong_game_kind", kind=game.kind)
     require_running(game)
     applier = applier_for(svc)
-    day = parse_date(opts.get("date"), applier.schedule.local_date(dt.datetime.now(dt.UTC)))
+    now = dt.datetime.now(dt.UTC)
+    day = parse_date(opts.get("date"), applier.schedule.local_date(now))
     try:
-        entry = manual_draw(day, parse_numbers(opts["numbers"]), opts.get("bonus"))
+        entry = manual_draw(day, parse_numbers(opts["numbers"]), opts.get("bonus"), scope=str(game.id))
     except ManualDrawError as err:
-        raise ServiceError("error.draw_invalid", reason=err.code, detail=str(err)) from None
+        raise ServiceError("error.draw_invalid", reason=draw_entry_reason(err)) from None
+    check_evening(svc, game, applier.schedule, day, now)
     applied = applied_evenings(svc.store, game.id)
     if (day, 1) in applied:
         raise ServiceError("error.draw_already_applied", date=day.isoformat())
@@ -99,7 +124,7 @@ def gm_draw(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         return Reply((summary,), buttons=(button,), visibility=Visibility.PRIVATE)
     if opts["confirm"] != game.version:
         raise ServiceError("error.stale_confirmation")
-    draw = _evening_draw(svc, entry, applier.source)
+    draw = _evening_draw(svc, entry, applier.source, applier.schedule)
     posts = applier.apply_pending(game, [draw], deliver=False, user_id=ctx.user_id)
     if not any(post.draw.key == draw.key for post in posts):
         raise ServiceError("error.conflict")  # the game changed meanwhile (paused, another entry): retry

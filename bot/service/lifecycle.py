@@ -5,9 +5,9 @@ from __future__ import annotations
 import datetime as dt
 import json
 import tomllib
-import unicodedata
 from typing import Any
 
+from bot.draw_apply import applier_for
 from bot.games import presenter_for
 from bot.service.commands import Option, command, completer
 from bot.service.context import Context
@@ -15,33 +15,38 @@ from bot.service.core import GameService, derive_status, effective_inputs
 from bot.service.replies import Attachment, Button, Message, Reply, ServiceError, Visibility
 from bot.store.repo import NewEntry, SeatRecord, StaleWrite
 from engine import registry
+from engine.core.documents import check_storable
 from engine.core.errors import SetupError
-
-NAME_MAX = 32
-_NAME_PUNCTUATION = set(" -'.")
+from engine.core.names import NAME_MAX, check_name, name_key
 
 
 def validate_name(name: str) -> str:
-    """Names shown in chat: 1-32 letters, digits, spaces, ``-`` ``'`` ``.`` — no markdown or mentions."""
-    name = " ".join(name.split())
-    if not 1 <= len(name) <= NAME_MAX:
-        raise ServiceError("error.bad_name_length", max=NAME_MAX)
-    for char in name:
-        if not (char in _NAME_PUNCTUATION or unicodedata.category(char)[0] in "LN"):
-            raise ServiceError("error.bad_name_char", char=char)
-    return name
+    """Names shown in chat (games and characters): the engine's rule (`check_name`: 1-32 letters,
+    digits, spaces, ``-`` ``'`` ``.``, NFKC-normalised), refused with the reason a person can act on."""
+    try:
+        return check_name(name)
+    except SetupError as err:
+        if err.params.get("reason") == "char":
+            raise ServiceError("error.bad_name_char", char=err.params["char"]) from None
+        raise ServiceError("error.bad_name_length", max=NAME_MAX) from None
 
 
 def _setup_from_attachment(file: Attachment) -> dict[str, Any]:
-    """A setup document typed by a GM: TOML or JSON, whichever parses."""
+    """A setup document typed by a GM: JSON for a ``.json`` file, else TOML; optionally under a
+    ``setup`` table. Values no store keeps intact are refused here, with their key path, before the
+    rules read the document, so a refusal never reaches the database."""
     text = file.data.decode("utf-8", errors="replace")
     try:
         doc = json.loads(text) if file.filename.lower().endswith(".json") else tomllib.loads(text)
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as err:
         raise ServiceError("error.bad_setup_file", file=file.filename, reason=str(err)) from None
-    doc = doc.get("setup", doc)
+    except RecursionError:  # the parsers recurse once per nested table or list
+        raise ServiceError("error.setup_too_deep", file=file.filename) from None
+    if isinstance(doc, dict):
+        doc = doc.get("setup", doc)
     if not isinstance(doc, dict):
-        raise ServiceError("error.bad_setup_file", file=file.filename, reason="not a table")
+        raise ServiceError("error.setup_not_table", file=file.filename)
+    check_storable(doc)
     return doc
 
 
@@ -67,7 +72,7 @@ def gm_create(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     if current is not None and current.status != "finished":
         raise ServiceError("error.channel_has_game")
     name = validate_name(opts["name"])
-    options = game_options(opts)
+    options = game_options(opts, applier_for(svc).schedule.local_date(dt.datetime.now(dt.UTC)))
     if "setup" in opts:
         document = _setup_from_attachment(opts["setup"])
     else:
@@ -90,8 +95,12 @@ def gm_create(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     return Reply.say("game.created", name=game.name, kind=rules.name, id=game.id)
 
 
-def game_options(opts: dict[str, Any]) -> dict[str, Any]:
-    """The bot's own settings of a new game: where its draws come from and its time limit (SC-31)."""
+def game_options(opts: dict[str, Any], today: dt.date) -> dict[str, Any]:
+    """The bot's own settings of a new game: where its draws come from and its time limit (SC-31).
+
+    An end date before `today` (the draw calendar's date) is refused: no draw could ever reach it,
+    so the game would silently have no time limit. Today itself is fine (tonight's draw ends it).
+    """
     options: dict[str, Any] = {}
     if "draws" in opts:
         options["draws"] = opts["draws"]
@@ -99,9 +108,12 @@ def game_options(opts: dict[str, Any]) -> dict[str, Any]:
         options["limit_draws"] = opts["limit_draws"]
     if "end_date" in opts:
         try:
-            options["end_date"] = dt.date.fromisoformat(opts["end_date"]).isoformat()
+            end = dt.date.fromisoformat(opts["end_date"])
         except ValueError:
             raise ServiceError("error.draw_bad_date", text=opts["end_date"]) from None
+        if end < today:
+            raise ServiceError("error.end_date_past", date=end.isoformat(), today=today.isoformat())
+        options["end_date"] = end.isoformat()
     return options
 
 
@@ -124,7 +136,7 @@ def game_join(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     def check(fresh: Any) -> None:
         if svc.store.seat_of_user(fresh.id, ctx.user_id) is not None:
             raise ServiceError("error.already_joined")
-        if any(seat.actor.lower() == actor.lower() for seat in svc.store.seats(fresh.id)):
+        if any(name_key(seat.actor) == name_key(actor) for seat in svc.store.seats(fresh.id)):
             raise ServiceError("error.name_taken", name=actor)
 
     applied = svc.apply_input(

@@ -12,6 +12,7 @@ from bot.service.core import GameService
 from bot.service.lifecycle import brief
 from bot.service.replies import Embed, Message, Reply, ServiceError, Visibility
 from engine import registry
+from engine.core.names import name_key
 
 HISTORY_PAGE = 10
 #: the boards' team colours (Okabe-Ito blue and orange), for the frame of a sheet card
@@ -48,7 +49,7 @@ def game_sheet(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     state = rules.from_json(game.state)
     actor = opts.get("character") or svc.actor_of(ctx, game)
     characters = rules.view(state).get("characters", {})
-    match = next((name for name in characters if name.lower() == actor.lower()), None)
+    match = next((name for name in characters if name_key(name) == name_key(actor)), None)
     if match is None:
         raise ServiceError("error.unknown_character", name=actor)
     data = characters[match]

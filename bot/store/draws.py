@@ -11,7 +11,8 @@ the game never gets both.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, func, select
@@ -19,7 +20,7 @@ from sqlmodel import Session, col, func, select
 from bot.store.db import writer
 from bot.store.models import Claim, DrawRow, LogEntry
 from bot.store.repo import GameRecord, Store
-from draws import Draw
+from draws import FDJ_LOTO, Draw, DrawSchedule
 
 DRAW_CLAIM = "draw"
 ALERT_CLAIM = "draw-alert"
@@ -36,12 +37,34 @@ def alert_claim_key(game_id: int, date: dt.date) -> str:
     return f"{ALERT_CLAIM}:{game_id}:{date.isoformat()}"
 
 
-def save_draws(store: Store, draws: Iterable[Draw]) -> int:
-    """Store every draw not stored yet, in ONE transaction; the number of new ones.
+@dataclass(frozen=True)
+class DrawConflict:
+    """Another value offered for a draw already stored: the stored one is kept, both are reported."""
 
-    Idempotent (a draw already stored under its source, date and index is left as it was), and all or
-    nothing: a failure stores none of them, so an interrupted import is simply run again.
+    stored: Draw
+    offered: Draw
+
+
+@dataclass(frozen=True)
+class SaveReport:
+    new: int
+    conflicts: tuple[DrawConflict, ...] = ()
+
+
+def save_draws(
+    store: Store, draws: Iterable[Draw], *, now: dt.datetime | None = None, schedule: DrawSchedule = FDJ_LOTO
+) -> SaveReport:
+    """Store every draw not stored yet, in ONE transaction; how many were new, and the conflicts.
+
+    Idempotent (a draw already stored under its source, date and index is left as it was: a second
+    value for it is a conflict, reported, never applied), and all or nothing: a failure stores none of
+    them, so an interrupted import is simply run again. A draw whose results are not out yet at `now`
+    (`FutureDrawError`) refuses the whole batch: stored, it would make every game skip the real draws
+    before its date.
     """
+    draws = list(draws)
+    schedule.check_published(draws, now or dt.datetime.now(dt.UTC))
+    conflicts = _conflicts(store, draws)
     now = dt.datetime.now(dt.UTC)
     rows = [
         {
@@ -60,7 +83,26 @@ def save_draws(store: Store, draws: Iterable[Draw]) -> int:
             insert = dialect.insert(DrawRow).values(rows[start : start + _BATCH]).on_conflict_do_nothing()
             # RETURNING counts the rows really inserted; rowcount is -1 for this statement on psycopg.
             created += len(session.execute(insert.returning(col(DrawRow.id))).all())
-    return created
+    return SaveReport(created, conflicts)
+
+
+def _conflicts(store: Store, draws: Sequence[Draw]) -> tuple[DrawConflict, ...]:
+    """The offered draws whose (source, date, index) is stored with other results."""
+    if not draws:
+        return ()
+    stored = {
+        (record.source, record.date, record.index): record
+        for record in store.draws(since=min(d.date for d in draws), until=max(d.date for d in draws))
+    }
+    found = []
+    for draw in draws:
+        record = stored.get((draw.source, draw.date, draw.index))
+        if record is None:
+            continue
+        known = Draw.from_json(record.data)
+        if (known.numbers, known.complementary, known.chance) != (draw.numbers, draw.complementary, draw.chance):
+            found.append(DrawConflict(known, draw))
+    return tuple(found)
 
 
 def stored_draws(

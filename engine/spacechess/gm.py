@@ -22,7 +22,7 @@ from engine.spacechess.state import GameState
 def _bounded(payload: Mapping[str, Any], key: str, low: int, high: int) -> int:
     value = payload[key]
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise OrderError("bad_input", key=key, value=value, minimum=low, maximum=high)
+        raise OrderError("bad_input", key=key, reason="range", value=value, minimum=low, maximum=high)
     return value
 
 
@@ -60,6 +60,9 @@ def place_pickup(state: GameState, payload: Mapping[str, Any]) -> Result:
         raise OrderError("path_blocked", cell=format_cell(cell), reason="obstacle")
     if state.pickup_at(cell) is not None:
         raise OrderError("occupied", cell=format_cell(cell), reason="pickup_there")
+    occupant = state.occupant(cell)
+    if occupant is not None:  # SC-33: a move ending on a pickup takes it; one put underfoot never would be
+        raise OrderError("occupied", cell=format_cell(cell), by=occupant.id)
     try:
         pickup = check_pickup(payload, cell)
     except SetupError as error:

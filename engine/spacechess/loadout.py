@@ -1,4 +1,4 @@
-"""Loadouts, character names and pickups: the checks shared by setup documents and lobby inputs.
+"""Loadouts and pickups: the checks shared by setup documents and lobby inputs (names: engine.core.names).
 
 They raise SetupError with `where` relative to the record checked ("weapon", "items[1]"); callers
 prefix it ("characters[2].weapon") or turn it into an OrderError for a player's input, so the rules
@@ -7,7 +7,6 @@ of SC-5..SC-9 and SC-27 are written once.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -32,8 +31,6 @@ from engine.spacechess.state import Character, Pickup
 LOADOUT_KEYS = ("weapon", "armour", "items", "ability", "cards", "grade")
 ITEMS_PER_SOLDIER = 2
 CARDS_PER_CHARACTER = 2
-MAX_ID_LENGTH = 32
-_ID_RE = re.compile(r"[^\s;]{1,32}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,22 +48,22 @@ class Loadout:
                        cards=self.cards, grade=self.grade)
 
 
-def check_id(value: Any, where: str = "id") -> str:
-    """Ids are how orders name characters: 1-32 characters, no spaces or ';' (the batch separator)."""
-    if not isinstance(value, str) or not _ID_RE.fullmatch(value):
-        raise SetupError("bad_id", where, id=value, maximum=MAX_ID_LENGTH)
-    return value
-
-
 def _choice(value: Any, allowed: tuple[str, ...], where: str) -> str:
     if value not in allowed:
         raise SetupError("bad_loadout", where, reason="unknown", value=value, allowed=list(allowed))
     return value
 
 
-def _distinct_list(value: Any, where: str, limit: int, complete: bool) -> list[Any]:
+def _distinct_list(value: Any, where: str, limit: int, complete: bool, allowed: Any) -> list[Any]:
+    """A list of distinct choices; an entry that is a table or a list is an unknown choice, caught
+    here because comparing entries needs plain values."""
     if not isinstance(value, list | tuple):
         raise SetupError("bad_loadout", where, reason="not_a_list", value=value)
+    for index, entry in enumerate(value):
+        if not isinstance(entry, str | int):
+            raise SetupError(
+                "bad_loadout", f"{where}[{index}]", reason="unknown", value=entry, allowed=allowed
+            )
     if len(set(value)) != len(value):
         raise SetupError("bad_loadout", where, reason="repeated", value=list(value))
     if len(value) > limit or (complete and len(value) != limit):
@@ -75,10 +72,11 @@ def _distinct_list(value: Any, where: str, limit: int, complete: bool) -> list[A
 
 
 def _cards(value: Any, complete: bool) -> tuple[int, ...]:
-    cards = _distinct_list(value, "cards", CARDS_PER_CHARACTER, complete)
+    allowed = f"1..{CARD_COUNT}"
+    cards = _distinct_list(value, "cards", CARDS_PER_CHARACTER, complete, allowed)
     for index, card in enumerate(cards):
         if isinstance(card, bool) or not isinstance(card, int) or not 1 <= card <= CARD_COUNT:
-            raise SetupError("bad_loadout", f"cards[{index}]", reason="unknown", value=card, allowed="1..7")
+            raise SetupError("bad_loadout", f"cards[{index}]", reason="unknown", value=card, allowed=allowed)
     return tuple(cards)
 
 
@@ -115,7 +113,7 @@ def check_loadout(rules: Ruleset, role: str, fields: Mapping[str, Any], complete
     ability = fields.get("ability")
     if ability is not None:
         _choice(ability, ABILITIES, "ability")
-    items = _distinct_list(fields.get("items") or [], "items", ITEMS_PER_SOLDIER, complete)
+    items = _distinct_list(fields.get("items") or [], "items", ITEMS_PER_SOLDIER, complete, list(ITEMS))
     for index, item in enumerate(items):
         _choice(item, ITEMS, f"items[{index}]")
         if item in PICKUP_ONLY_ITEMS and not rules.loadout_pickups:

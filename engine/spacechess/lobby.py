@@ -11,10 +11,11 @@ from dataclasses import replace
 from typing import Any
 
 from engine.core.errors import OrderError, SetupError
+from engine.core.names import check_name
 from engine.core.squaregrid import format_cell, parse_cell
 from engine.spacechess.actions import Result
 from engine.spacechess.events import event
-from engine.spacechess.loadout import check_id, check_loadout, loadout_missing, start_character
+from engine.spacechess.loadout import check_loadout, loadout_missing, start_character
 from engine.spacechess.ruleset import ROLES, TEAMS
 from engine.spacechess.setupdoc import new_character, team_room
 from engine.spacechess.state import RUNNING, Character, GameState
@@ -36,17 +37,17 @@ def member(state: GameState, payload: Mapping[str, Any]) -> Character:
 
 def join(state: GameState, payload: Mapping[str, Any]) -> Result:
     try:
-        ident = check_id(field(payload, "id"))
+        ident = check_name(field(payload, "id"))
     except SetupError as error:
         raise OrderError("bad_id", **error.params) from error
-    if state.find(ident) is not None:
+    if state.find(ident) is not None:  # `find` compares names as name_key does: Ｃｉｄ is Cid
         raise OrderError("duplicate_name", id=ident)
     team = field(payload, "team")
     if team not in TEAMS or isinstance(team, bool):
-        raise OrderError("bad_input", key="team", value=team, allowed=list(TEAMS))
+        raise OrderError("bad_input", key="team", reason="choice", value=team, allowed=list(TEAMS))
     role = field(payload, "role")
     if role not in ROLES:
-        raise OrderError("bad_input", key="role", value=role, allowed=list(ROLES))
+        raise OrderError("bad_input", key="role", reason="choice", value=role, allowed=list(ROLES))
     if not team_room(state.characters, team, role):
         raise OrderError("team_full", team=team, role=role)
     character = new_character(state.rules, ident, team, role)

@@ -114,6 +114,10 @@ def format_map(game_map: GameMap) -> str:
     return "".join(row + "\n" for row in rows)
 
 
+#: the packaged maps a game (or the bot's config) can name instead of giving a map's text
+MAP_NAMES = ("standard",)
+
+
 @cache
 def standard_map() -> GameMap:
     """The default board (SC-2), read once from the packaged file."""

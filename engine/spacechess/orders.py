@@ -24,7 +24,8 @@ aliases so players can write the language of the original forum game:
 ``teleport bob K30``            ``teleportation``, ``teleporter``, ``teleporte``
 ==============================  =====================================================
 
-Cells are written ``C12``, ``c12`` or ``C 12`` (SC-1). Characters are named by id. A syntax error
+Cells are written ``C12``, ``c12`` or ``C 12`` (SC-1). Characters are named by id, spaces included
+(``heal Jean Luc``, ``teleport Jean Luc K30``: the name runs up to the final cell). A syntax error
 says what was expected, what was found and where (0-based character offset in the text).
 """
 
@@ -130,6 +131,24 @@ class _Tokens:
         self.index += 1
         return token
 
+    def take_name(self, following: tuple[str, ...]) -> str:
+        """A character's name, which may hold spaces (``shoot Jean Luc``): every word left when the
+        name ends the order, every word but the final cell when a cell follows
+        (``teleport Jean Luc K30``), else one word."""
+        words = [self.take("character")[0]]
+        if following in ((), ("cell",)):
+            end = len(self.tokens) - (self._final_cell_width() if following else 0)
+            words.extend(text for text, _ in self.tokens[self.index : end])
+            self.index = max(self.index, end)
+        return " ".join(words)
+
+    def _final_cell_width(self) -> int:
+        """How many of the tokens left the order's final cell takes: ``C12`` one, ``C 12`` two."""
+        left = self.tokens[self.index :]
+        if len(left) >= 2 and left[-1][0].isdigit() and len(left[-2][0]) == 1 and left[-2][0].isalpha():
+            return 2
+        return min(len(left), 1)
+
     def take_cell(self) -> Cell:
         text, position = self.take("cell")
         following = self.peek()
@@ -147,11 +166,12 @@ def _parse_one(tokens: _Tokens) -> Order:
     if verb is None:
         raise OrderError("bad_syntax", expected="order", got=word, position=position)
     args: dict[str, object] = {}
-    for kind in GRAMMAR[verb]:
+    kinds = GRAMMAR[verb]
+    for index, kind in enumerate(kinds):
         if kind == "cell":
             args["cell"] = tokens.take_cell()
         elif kind == "character":
-            args["target"] = tokens.take("character")[0]
+            args["target"] = tokens.take_name(kinds[index + 1 :])
         elif kind == "direction":
             text, at = tokens.take("direction")
             direction = _DIRECTION_ALIASES.get(text.upper())

@@ -18,7 +18,8 @@ kind               payload                                   phase
 ``gm_set``         ``{"id", "hp"?, "ap"?, "at"?, "reason"}``  setup or running
 =================  ========================================  =============================
 
-Anything in the wrong phase is refused with ``not_allowed``; once finished, with ``game_over``.
+Anything in the wrong phase is refused with ``not_allowed`` (reason ``not_started`` or ``started``,
+so a player is told which way round it is); once finished, with ``game_over``.
 """
 
 from __future__ import annotations
@@ -149,7 +150,8 @@ class SpaceChess(GameRules[GameState, Order]):
             return
         needed = SETUP if kind in _SETUP_INPUTS else RUNNING
         if state.status != needed:
-            raise OrderError("not_allowed", input=kind, status=state.status)
+            reason = "not_started" if needed == RUNNING else "started"
+            raise OrderError("not_allowed", reason=reason, input=kind, status=state.status)
 
     def apply_input(
         self, state: GameState, kind: str, actor: str | None, payload: Mapping[str, Any]

@@ -13,9 +13,10 @@ from dataclasses import replace
 from typing import Any
 
 from engine.core.errors import OrderError, SetupError
+from engine.core.names import check_name, name_key
 from engine.core.squaregrid import Cell, parse_cell
-from engine.spacechess.loadout import check_id, check_loadout, check_pickup, start_character
-from engine.spacechess.maps import GameMap, parse_map, standard_map
+from engine.spacechess.loadout import check_loadout, check_pickup, start_character
+from engine.spacechess.maps import MAP_NAMES, GameMap, parse_map, standard_map
 from engine.spacechess.ruleset import GENERAL_ARMOUR, GENERAL_WEAPON, ROLES, TEAMS, Ruleset
 from engine.spacechess.state import RUNNING, SETUP, Character, GameState, Pickup
 
@@ -38,10 +39,12 @@ def _check_keys(data: Mapping[str, Any], allowed: frozenset[str], where: str) ->
 
 
 def load_map(value: Any) -> GameMap:
-    if value is None or value == "standard":
+    """A map name (MAP_NAMES) or a map's text; one line is never a map (SC-34 asks for 4 rows), so
+    `map = "nope"` reads as an unknown name rather than a fault at "line 1, column 1"."""
+    if value is None or value in MAP_NAMES:
         return standard_map()
-    if not isinstance(value, str):
-        raise SetupError("bad_map", "map", value=value)
+    if not isinstance(value, str) or "\n" not in value.strip():
+        raise SetupError("bad_map", "map", value=value, known=list(MAP_NAMES))
     try:
         return parse_map(value)
     except SetupError as error:
@@ -85,11 +88,11 @@ def _character(
     if not isinstance(data, Mapping):
         raise SetupError("bad_character", where)
     _check_keys(data, CHARACTER_KEYS, f"{where}.")
-    ident = check_id(data.get("id"), f"{where}.id")
-    if any(c.id.lower() == ident.lower() for c in taken):
+    ident = check_name(data.get("id"), f"{where}.id")
+    if any(name_key(c.id) == name_key(ident) for c in taken):
         raise SetupError("duplicate_name", f"{where}.id", id=ident)
     team = data.get("team")
-    if team not in TEAMS or isinstance(team, bool):
+    if not isinstance(team, int) or isinstance(team, bool) or team not in TEAMS:
         raise SetupError("bad_team", f"{where}.team", value=team)
     role = data.get("role")
     if role not in ROLES:
@@ -147,9 +150,9 @@ def build_state(document: Mapping[str, Any]) -> GameState:
     if phase not in (RUNNING, SETUP):
         raise SetupError("bad_phase", "phase", value=phase, allowed=[SETUP, RUNNING])
     running = phase == RUNNING
-    overrides = dict(document.get("rules") or {})
     if not isinstance(document.get("rules", {}), Mapping):
-        raise SetupError("bad_rule_value", "rules", expected="table")
+        raise SetupError("bad_rule_value", "rules", expected="table", got=document["rules"])
+    overrides = dict(document.get("rules", {}))
     for key in ("hp_soldier", "hp_general"):
         if key in document:
             overrides[key] = document[key]

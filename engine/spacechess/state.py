@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.core.errors import OrderError, SetupError
+from engine.core.names import name_key
 from engine.core.squaregrid import Cell, format_cell, parse_cell
 from engine.spacechess.maps import GameMap, format_map, parse_map, standard_map
 from engine.spacechess.ruleset import Ruleset
@@ -87,10 +88,10 @@ class GameState:
     hacking: frozenset[int] = field(default_factory=frozenset)
 
     def find(self, name: str) -> Character | None:
-        """Characters are named case-insensitively (order language)."""
-        key = name.lower()
+        """Characters are named case-insensitively, full-width or not (`name_key`), as orders type them."""
+        key = name_key(name)
         for character in self.characters:
-            if character.id.lower() == key:
+            if name_key(character.id) == key:
                 return character
         return None
 

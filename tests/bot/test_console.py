@@ -30,7 +30,7 @@ def test_attachment_options_read_a_file(tmp_path):
 @pytest.mark.parametrize(
     ("line", "key"),
     [("hello", "console.expected_command"), ("/gm create name:'open", "console.bad_quotes"),
-     ("/gm nothing", "error.unknown_command"), ("/game info stray", "console.expected_option")],
+     ("/gm nothing", "error.unknown_command.group"), ("/game info stray", "console.expected_option")],
 )
 def test_bad_lines_are_refused_with_a_reason(tmp_path, line, key):
     with pytest.raises(LineError) as err:
@@ -165,3 +165,29 @@ def test_every_cli_command_has_help(command, capsys):
         main(command)
     assert exited.value.code == 0
     assert "usage: spacechess" in capsys.readouterr().out
+
+
+def test_a_repeated_option_is_refused_naming_it(console, tmp_path):
+    """Issue 9 point 12: `to:K3 to:K4` kept the last value silently; Discord cannot send an option twice."""
+    with pytest.raises(LineError) as err:
+        parse_command("/sc move to:K3 to:K4", tmp_path)
+    assert (err.value.key, err.value.params) == ("console.repeated_option", {"option": "to"})
+    assert not console.run_line("/gm create kind:tally name:Demo name:Other")
+    assert output(console).strip() == "! Option `name` is given twice; give it once."
+    assert console.service.store.game_in_channel(1, stable_id("channel", "general")) is None
+    console.language = "fr"
+    console.run_line("/gm create kind:tally name:Demo name:Other")
+    assert "L’option `name` est donnée deux fois" in output(console)
+
+
+@pytest.mark.parametrize(
+    ("line", "shown"),
+    [("/sc nothing", "! Unknown command `/sc nothing`. The `/sc` commands are: /sc ability, /sc deploy"),
+     ("/sc mvoe to:K3", "! Unknown command `/sc mvoe`. Did you mean `/sc move`?"),
+     ("/sc to:K3", "! Unknown command `/sc`. The `/sc` commands are:"),
+     ("/gmm start", "! Unknown command `/gmm start`. Did you mean `/gm start`?")],
+)
+def test_an_unknown_subcommand_is_named_with_the_closest_one(console, line, shown):
+    """Issue 9 point 13: `/sc nothing` said `Unknown command /sc`."""
+    assert not console.run_line(line)
+    assert output(console).startswith(shown)

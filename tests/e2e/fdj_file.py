@@ -19,14 +19,17 @@ DAY_NAMES = ("LUNDI", "MARDI", "MERCREDI", "JEUDI", "VENDREDI", "SAMEDI", "DIMAN
 DATE_FORMAT = "%d/%m/%Y"
 
 
-def next_evenings(count: int, after: dt.datetime | None = None) -> list[dt.date]:
-    """The next `count` draw evenings of the FDJ calendar after `after` (now by default)."""
-    moment = after or dt.datetime.now(dt.UTC)
-    evenings = []
-    for _ in range(count):
-        moment = FDJ_LOTO.next_after(moment)
-        evenings.append(FDJ_LOTO.local_date(moment))
-    return evenings
+def past_evenings(count: int, before: dt.datetime | None = None) -> list[dt.date]:
+    """The last `count` draw evenings of the FDJ calendar whose results are out at `before` (now by
+    default), oldest first: the bot refuses a draw dated after now."""
+    moment = before or dt.datetime.now(dt.UTC)
+    evenings: list[dt.date] = []
+    day = FDJ_LOTO.local_date(moment)
+    while len(evenings) < count:
+        if day.weekday() in FDJ_LOTO.weekdays and FDJ_LOTO.at(day) <= moment:
+            evenings.append(day)
+        day -= dt.timedelta(days=1)
+    return evenings[::-1]
 
 
 class FdjFile:

@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
+from sqlalchemy import update
+
+from bot.store.models import LogEntry
+from bot.store.repo import Store
+from draws import FDJ_LOTO
+from tests.e2e.botproc import BotProcess
 from tests.e2e.table import Table
 from tests.fake_discord.payloads import Member
 from tests.fake_discord.server import FakeDiscord
@@ -39,3 +47,15 @@ def started(fake: FakeDiscord, table: Table, gm: Member) -> dict[str, Member]:
     players = lobby(fake, table, gm)
     assert table.text("gm.started", name="Orion") in table.ok(gm, "gm start").content
     return players
+
+
+def started_before(bot: BotProcess, evening: dt.date) -> None:
+    """Move the game's `/gm start` to an hour before `evening`'s draw, as if the game had been running
+    since: the bot only accepts draws whose results are out, so a test plays past evenings."""
+    store = Store(f"sqlite:///{bot.config.parent / 'bot.sqlite'}", migrate=False)
+    try:
+        with store.engine.begin() as connection:
+            connection.execute(update(LogEntry).where(LogEntry.kind == "start")
+                               .values(created_at=FDJ_LOTO.at(evening) - dt.timedelta(hours=1)))
+    finally:
+        store.close()

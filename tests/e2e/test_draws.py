@@ -4,10 +4,9 @@ while the bot was down or killed (docs/draws.md, "In the bot")."""
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 
-from draws import FDJ_LOTO, manual_draw
+from draws import manual_draw
 from tests.e2e.campaign import (
     WAIT_TIMEOUT,
     after_draw,
@@ -22,8 +21,8 @@ from tests.e2e.campaign import (
     turn_posts,
     wait_turn_post,
 )
-from tests.e2e.fdj_file import next_evenings
-from tests.e2e.lobby import started
+from tests.e2e.fdj_file import past_evenings
+from tests.e2e.lobby import started, started_before
 from tests.e2e.table import png_size
 
 MENTION = re.compile(r"<@!?(\d+)>")
@@ -34,11 +33,12 @@ def test_sc13_a_draw_entered_by_the_gm_is_confirmed_then_answered_with_the_turn_
     "entered by a game master", the board, pings for the AP gainers only, and the sheets follow SC-13."""
     fake, table, gm = campaign.fake, campaign.table, campaign.gm
     players = started(fake, table, gm)
+    (evening,) = past_evenings(1)
+    started_before(campaign.bot, evening)
     before = sheets(table, gm)
-    today = FDJ_LOTO.local_date(dt.datetime.now(dt.UTC))
-    draw = manual_draw(today, [3, 12, 19, 33, 45])
+    draw = manual_draw(evening, [3, 12, 19, 33, 45])
 
-    ask = table.run(gm, "gm draw", numbers="3, 12 19;33  45", date=today.isoformat())
+    ask = table.run(gm, "gm draw", numbers="3, 12 19;33  45", date=evening.isoformat())
     assert ask.private and len(ask.buttons) == 1
     post = table.click(gm, ask)
     assert not post.private
@@ -47,8 +47,8 @@ def test_sc13_a_draw_entered_by_the_gm_is_confirmed_then_answered_with_the_turn_
     assert {int(user) for user in MENTION.findall(post.content)} == gainers(players, draw.numbers)
     after = after_draw(before, draw.numbers)
     assert sheets(table, gm) == after
-    table.refused(gm, "gm draw", "error.draw_already_applied", {"date": today.isoformat()},
-                  numbers="3 12 19 33 45", date=today.isoformat())
+    table.refused(gm, "gm draw", "error.draw_already_applied", {"date": evening.isoformat()},
+                  numbers="3 12 19 33 45", date=evening.isoformat())
     assert sheets(table, gm) == after, "a refused second entry awards nothing"
 
 
@@ -59,7 +59,8 @@ def test_sc13_a_draw_published_while_the_bot_was_down_is_posted_at_its_start(cam
     fake, bot, table, gm = campaign.fake, campaign.bot, campaign.table, campaign.gm
     players = started(fake, table, gm)
     before = sheets(table, gm)
-    (evening,) = next_evenings(1)
+    (evening,) = past_evenings(1)
+    started_before(bot, evening)
     draw = campaign.fdj.publish(evening, template=1)
 
     bot.kill()
@@ -85,7 +86,8 @@ def test_sc13_draws_published_during_crashes_are_applied_once_and_in_order(campa
     fake, bot, table, gm = campaign.fake, campaign.bot, campaign.table, campaign.gm
     started(fake, table, gm)
     ap = sheets(table, gm)
-    first_evening, second_evening, third_evening = next_evenings(3)
+    first_evening, second_evening, third_evening = past_evenings(3)
+    started_before(bot, first_evening)
 
     bot.kill()
     first = campaign.fdj.publish(first_evening, template=1)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.service import Message
 from tests.discord_shapes import ADMINISTRATOR, MEMBER_PERMISSIONS
 from tests.e2e.lobby import lobby
 from tests.e2e.table import Table
@@ -51,7 +52,8 @@ def test_a_game_from_lobby_to_a_confirmed_move_with_boards(fake, table, gm):
     players = lobby(fake, table, gm)
     table.refused(fake.add_member("late"), "game join", "error.name_taken", {"name": "Ann"}, name="Ann", team="1",
                   role="soldier")
-    table.refused(players["Cid"], "sc move", "error.not_allowed", to="L3")
+    table.refused(players["Cid"], "sc move", "error.not_allowed.not_started",
+                  {"status": Message("status.value.setup"), "action": Message("action.order")}, to="L3")
 
     started = table.ok(gm, "gm start")
     assert table.text("gm.started", name="Orion") in started.content

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
+from draws import FDJ_LOTO
 from tests.bot.discord.harness import BotHarness, Exchange
 from tests.bot.discord.payloads import MANAGE_GUILD, MEMBER_PERMISSIONS, Member, Role, slash
 
@@ -38,16 +41,24 @@ async def run(harness: BotHarness, member: Member, path: str, **options: object)
     return await harness.interact(slash(path, member, options))
 
 
-async def lobby(harness: BotHarness) -> None:
+async def lobby(harness: BotHarness, **create: object) -> None:
     """A created game with four characters joined, equipped and deployed, not started."""
-    accepted(await run(harness, GM, "gm create", kind="spacechess", name="Orion", hp_soldier=12))
+    accepted(await run(harness, GM, "gm create", kind="spacechess", name="Orion", hp_soldier=12, **create))
     for member, join, loadout, cell in SEATS:
         accepted(await run(harness, member, "game join", **join))
         accepted(await run(harness, member, "sc equip", **loadout))
         accepted(await run(harness, member, "sc deploy", cell=cell))
 
 
-async def running(harness: BotHarness) -> None:
+def last_evening() -> str:
+    """The last Loto evening before today: its results are out, whatever the time now."""
+    day = dt.date.today() - dt.timedelta(days=1)
+    while day.weekday() not in FDJ_LOTO.weekdays:
+        day -= dt.timedelta(days=1)
+    return day.isoformat()
+
+
+async def running(harness: BotHarness, **create: object) -> None:
     """The lobby, started."""
-    await lobby(harness)
+    await lobby(harness, **create)
     accepted(await run(harness, GM, "gm start"))

@@ -10,7 +10,6 @@ import asyncio
 import re
 import threading
 from collections.abc import Mapping
-from datetime import date, timedelta
 from typing import Any
 
 from bot.service import Context, GameService, Reply
@@ -22,7 +21,21 @@ from tests.bot.discord.harness import (
     Call,
     DiscordRecorder,
 )
-from tests.bot.discord.lobby import ANN, BOB, CID, DEE, EVE, GM, GM_FR, SEATS, accepted, lobby, run, running
+from tests.bot.discord.lobby import (
+    ANN,
+    BOB,
+    CID,
+    DEE,
+    EVE,
+    GM,
+    GM_FR,
+    SEATS,
+    accepted,
+    last_evening,
+    lobby,
+    run,
+    running,
+)
 from tests.bot.discord.payloads import CHANNEL_ID, GUILD_ID, Member, Upload, click, slash
 
 EVE_FR = Member(EVE.id, EVE.name, locale="fr")
@@ -66,8 +79,8 @@ async def test_no_reply_may_ping_everyone_or_a_role(harness: BotHarness, recorde
 
 
 async def test_a_draw_pings_exactly_the_players_who_gained_ap(harness: BotHarness) -> None:
-    await running(harness)
-    evening = (date.today() - timedelta(days=1)).isoformat()
+    await running(harness, draws="manual")  # a game whose GMs type its draws may get past evenings
+    evening = last_evening()
     ask = await run(harness, GM, "gm draw", numbers="29 33 36 40 41", date=evening)
     message, custom_id = ask.button()
     post = accepted(await harness.interact(click(message, custom_id, GM)))

@@ -87,7 +87,7 @@ def test_the_same_draw_polled_twice_is_applied_once(store: Store, service: GameS
     save_draws(store, [draw("2024-03-06")])
     applier = DrawApplier(service)
     assert len(applier.apply_all()) == 1
-    assert save_draws(store, [draw("2024-03-06")]) == 0
+    assert save_draws(store, [draw("2024-03-06")]).new == 0
     assert applier.apply_all() == []
     assert draw_log(store, game.id) == ["2024-03-06"]
     assert applied_evenings(store, game.id) == [(dt.date(2024, 3, 6), 1)]
@@ -256,3 +256,34 @@ def test_a_manual_game_ignores_the_automatic_draws(store: Store, service: GameSe
     assert DrawApplier(service).apply_all() == []
     manual = draw("2024-03-09", (1, 2, 3, 4, 5), source="manual", chance=None)
     assert [p.draw for p in DrawApplier(service).apply_pending(store.get_game(game.id), [manual])] == [manual]
+
+
+def test_a_draw_that_keeps_losing_the_race_is_retried_first_and_no_draw_is_lost(
+        store: Store, service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 9.1: a busy game (a player's write landing during each attempt) must not lose a draw. The
+    draw given up after MAX_ATTEMPTS stops the game's pass; the next poll applies it first, then the rest."""
+    from bot.draw_apply import MAX_ATTEMPTS
+
+    game = make_running_game(store)
+    save_draws(store, [draw("2024-03-06"), draw("2024-03-09"), draw("2024-03-11")])
+    original = store.commit
+    interferences = [MAX_ATTEMPTS + 2]  # the whole first pass, then two attempts of the second
+
+    def busy_commit(game_id: int, expected_version: int, **kwargs: object) -> object:
+        entries = kwargs.get("entries") or []
+        if interferences[0] > 0 and any(e.kind == "draw" for e in entries):  # type: ignore[attr-defined]
+            interferences[0] -= 1
+            current = store.get_game(game_id)
+            assert current is not None
+            original(game_id, current.version, state=current.state, entries=[NewEntry("note", None, 7, {})])
+        return original(game_id, expected_version, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store, "commit", busy_commit)
+    applier = DrawApplier(service)
+    assert applier.apply_all() == []
+    assert draw_log(store, game.id) == []
+    assert [d.date.isoformat() for d in applier.pending(store.get_game(game.id))] == [
+        "2024-03-06", "2024-03-09", "2024-03-11"]
+    posts = applier.apply_all()
+    assert [p.draw.date.isoformat() for p in posts] == ["2024-03-06", "2024-03-09", "2024-03-11"]
+    assert draw_log(store, game.id) == ["2024-03-06", "2024-03-09", "2024-03-11"]

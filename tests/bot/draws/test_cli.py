@@ -40,8 +40,8 @@ def test_import_is_idempotent_and_reports_progress(database: str, capsys: pytest
     assert main(["draws", "import", str(OLD_LOTO), str(NEW_LOTO)]) == 0
     out, err = capsys.readouterr()
     assert out.strip() == f"{total} draw(s) read, {total} new, 0 already stored"
-    assert f"{NEW_LOTO.name}: [" in err and err.rstrip().endswith("]" + f" {len(parse_path(NEW_LOTO))}/"
-                                                                   f"{len(parse_path(NEW_LOTO))}")
+    new_rows = len(parse_path(NEW_LOTO))
+    assert err.rstrip().endswith(f"{NEW_LOTO.name}: {new_rows}/{new_rows} draws read")
     assert main(["draws", "import", str(NEW_LOTO)]) == 0
     assert capsys.readouterr().out.strip().endswith(", 0 new, " + f"{len(parse_path(NEW_LOTO))} already stored")
     assert len(stored(database)) == total
@@ -127,3 +127,32 @@ def test_every_real_fdj_file_imports_with_its_count(name: str, database: str,
     assert main(["draws", "import", str(path)]) == 0
     assert capsys.readouterr().out.strip() == f"{count} draw(s) read, {count} new, 0 already stored"
     assert len(stored(database)) == count
+
+
+def test_progress_is_plain_lines_unless_stderr_is_a_terminal(database: str, monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 9 point 15: redrawing a bar with `\\r` into a log or a pipe piled every redraw on one line."""
+    rows = len(parse_path(OLD_LOTO))
+    assert main(["draws", "import", str(OLD_LOTO)]) == 0
+    err = capsys.readouterr().err
+    assert "\r" not in err and "[" not in err
+    lines = err.splitlines()
+    assert 1 < len(lines) <= 4 and all(line.startswith(f"{OLD_LOTO.name}: ") for line in lines)
+    assert lines[-1] == f"{OLD_LOTO.name}: {rows}/{rows} draws read"
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True)  # a terminal: the bar, redrawn in place
+    assert main(["draws", "import", str(OLD_LOTO)]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("\r" + f"{OLD_LOTO.name}: [") and err.endswith(f"] {rows}/{rows}\n")
+
+
+@pytest.mark.parametrize("last", ["-1", "0", "three"])
+def test_list_refuses_a_count_below_one(database: str, last: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 9 point 12: `--last -1` was taken (and listed every draw but the first)."""
+    main(["draws", "import", str(OLD_LOTO)])
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exited:
+        main(["draws", "list", "--last", last])
+    assert exited.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "argument --last:" in err and last in err
+    assert err.splitlines()[-1].endswith(f"1 or more, got {last}") or "whole number" in err

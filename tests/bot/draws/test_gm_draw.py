@@ -46,7 +46,7 @@ def test_entry_is_confirmed_then_applied_like_a_polled_draw(store: Store, servic
     assert done.files[0].filename == "board.png"
     [entry] = [e for e in store.log(game.id) if e.kind == "draw"]
     assert (entry.user_id, entry.payload["numbers"], entry.payload["bonus"]) == (42, [3, 12, 19, 33, 45, 7], 8)
-    assert [(d.source, d.complementary) for d in stored_draws(store)] == [("manual", 8)]
+    assert [(d.source, d.complementary) for d in stored_draws(store)] == [(f"manual:{game.id}", 8)]
 
 
 def test_an_entry_equal_to_the_stored_fdj_draw_applies_that_draw(store: Store, service: GameService) -> None:
@@ -91,11 +91,11 @@ def test_bad_entries_are_refused_precisely_and_change_nothing(store: Store, serv
 
 def test_an_evening_already_applied_later_or_known_otherwise_is_refused(store: Store, service: GameService) -> None:
     game = make_running_game(store)
-    save_draws(store, [draw("2024-03-09"), draw("2024-03-11", (1, 2, 3, 4, 5), source="manual")])
+    save_draws(store, [draw("2024-03-09"), draw("2024-03-11", (1, 2, 3, 4, 5), source=f"manual:{game.id}")])
     assert confirmed(service, GM, numbers="7 8 9 10 11", date="2024-03-09").ok is False  # differs from FDJ's
     refusals = {
         "2024-03-09": ("7 8 9 10 11", "error.draw_differs"),
-        "2024-03-11": ("6 7 8 9 10", "error.draw_differs"),  # another GM's entry for that evening
+        "2024-03-11": ("6 7 8 9 10", "error.draw_differs"),  # this game's earlier entry for that evening
     }
     for day, (numbers, key) in refusals.items():
         before = snapshot(store, game.id)

@@ -88,7 +88,7 @@ def test_join_seats_the_player_and_refuses_twice(svc):
 
 @pytest.mark.parametrize(
     ("name", "key"),
-    [("", "error.bad_name_length"), ("x" * 33, "error.option_too_long"), ("@everyone", "error.bad_name_char"),
+    [("", "error.option_empty"), ("x" * 33, "error.option_too_long"), ("@everyone", "error.bad_name_char"),
      ("<@123>", "error.bad_name_char"), ("**bold**", "error.bad_name_char"), ("a`b", "error.bad_name_char")],
 )
 def test_join_refuses_names_with_markdown_or_mentions(svc, name, key):

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from bot.i18n import translate
 from bot.service import Attachment, Context, GameService, Message, Visibility
 
 GUILD, CHANNEL = 10, 30
@@ -83,17 +84,17 @@ def test_start_lists_what_is_missing(svc):
     ok(svc.handle(ANN, "game join", {"name": "Ann", "team": "1", "role": "general"}))
     reply = svc.handle(GM, "gm start", {})
     assert keys(reply) == ["error.not_ready"]
-    assert "general:2" in reply.messages[0].params["missing"]
+    assert "• team 2: nobody plays its general yet" in translate("error.not_ready", "en", reply.messages[0].params)
     assert game(svc).status == "setup"
 
 
 def test_a_whole_lifecycle_from_lobby_to_victory(svc):
     lobby(svc)
-    assert keys(svc.handle(CID, "sc move", {"to": "L3"})) == ["error.not_allowed"]  # not started
+    assert keys(svc.handle(CID, "sc move", {"to": "L3"})) == ["error.not_allowed.not_started"]
     started = ok(svc.handle(GM, "gm start", {}))
     assert started.files and started.files[0].data.startswith(PNG)
     assert game(svc).status == "running"
-    assert keys(svc.handle(CID, "sc deploy", {"cell": "M2"})) == ["error.not_allowed"]
+    assert keys(svc.handle(CID, "sc deploy", {"cell": "M2"})) == ["error.not_allowed.started"]
 
     award = draw(svc, [29, 33, 36, 40, 41])  # cards 5 and 6 of Cid
     described = svc.describe(award)
@@ -143,7 +144,7 @@ def test_shoot_autocomplete_and_refusals_leave_state_unchanged(svc):
     draw(svc, [29, 33, 36, 40, 41])
     before = game(svc)
     assert keys(svc.handle(CID, "sc shoot", {"target": "Nobody"})) == ["error.unknown_character"]
-    assert keys(svc.handle(CID, "sc power", {"power": "heal", "target": "Ann"})) == ["error.not_allowed"]
+    assert keys(svc.handle(CID, "sc power", {"power": "heal", "target": "Ann"})) == ["error.not_allowed.general_only"]
     assert keys(svc.handle(ANN, "sc power", {"power": "airstrike"})) == ["error.missing_option"]
     assert keys(svc.handle(CID, "sc ability", {"ability": "friendship"})) == ["error.missing_option"]
     assert game(svc).state == before.state and game(svc).version == before.version

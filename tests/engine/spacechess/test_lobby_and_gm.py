@@ -74,7 +74,7 @@ def test_sc10_deployment_rows(sc) -> None:
 
 def test_lobby_input_faults(sc) -> None:
     state = lobby()
-    assert sc.refused(state, "join", None, {"id": "a b", "team": 1, "role": "soldier"}).code == "bad_id"
+    assert sc.refused(state, "join", None, {"id": "a;b", "team": 1, "role": "soldier"}).code == "bad_id"
     assert sc.refused(state, "join", None, {"id": "a", "team": 3, "role": "soldier"}).code == "bad_input"
     assert sc.refused(state, "join", None, {"id": "a", "team": 1}).params == {
         "key": "role",
@@ -84,6 +84,32 @@ def test_lobby_input_faults(sc) -> None:
     state = apply(state, "join", {"id": "a", "team": 1, "role": "soldier"}).state
     error = sc.refused(state, "equip", None, {"id": "a", **LOADOUT, "items": ["scope", "scope"]})
     assert (error.code, error.params["field"], error.params["reason"]) == ("bad_loadout", "items", "repeated")
+
+
+def test_names_hold_spaces_and_are_normalised_as_the_guides_say(sc) -> None:
+    """Issue 9 point 10: "Jean Luc" joins (the guides allow spaces), stored NFKC with single spaces;
+    full-width or other-case look-alikes of a taken name are the same name."""
+    state = apply(lobby(), "join", {"id": "  Jean   Luc ", "team": 1, "role": "soldier"}).state
+    state = apply(state, "join", {"id": "Ｃｉｄ", "team": 1, "role": "general"}).state
+    assert [c.id for c in state.characters] == ["Jean Luc", "Cid"]
+    for taken in ("cid", "CID", "ｃｉｄ", "jean luc", "JEAN  LUC"):
+        assert sc.refused(state, "join", None, {"id": taken, "team": 2, "role": "soldier"}).code == "duplicate_name"
+
+
+def test_refused_names_say_why_without_echoing_them(sc) -> None:
+    for name, reason in (("<@&42>", "char"), ("x" * 1_000_000, "length"), ("", "length"), (42, "not_text")):
+        error = sc.refused(lobby(), "join", None, {"id": name, "team": 1, "role": "soldier"})
+        assert (error.code, error.params["reason"], error.params["maximum"]) == ("bad_id", reason, 32)
+        assert "id" not in error.params
+
+
+def test_sc33_gm_cannot_put_a_pickup_under_a_character(sc) -> None:
+    """Issue 9 point 12: a pickup is taken by a move that ends on it; one put under a character's
+    feet would lie there untakeable, so the cell counts as occupied (the state is unchanged)."""
+    state = sc.build(sc.soldier("s", 1, "B2"))
+    error = sc.refused(state, "pickup", None, {"at": "B2", "kind": "ap", "amount": 3})
+    assert (error.code, error.params) == ("occupied", {"cell": "B2", "by": "s"})
+    assert state.pickups == ()
 
 
 def test_phases_guard_inputs(sc) -> None:

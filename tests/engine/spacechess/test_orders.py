@@ -36,6 +36,11 @@ def one(text: str) -> Order:
         ("piratage", Order("hack")),
         ("soin bob", Order("heal", target="bob")),
         ("téléportation bob K30", Order("teleport", target="bob", cell=Cell(10, 29))),
+        ("shoot Jean Luc", Order("shoot", target="Jean Luc")),
+        ("soin  Jean   Luc ", Order("heal", target="Jean Luc")),
+        ("teleport Jean Luc K30", Order("teleport", target="Jean Luc", cell=Cell(10, 29))),
+        ("intimidate Jean Luc D 20", Order("intimidate", target="Jean Luc", cell=Cell(3, 19))),
+        ("teleport Unit B2 K30", Order("teleport", target="Unit B2", cell=Cell(10, 29))),
     ],
 )
 def test_sc1_keywords_aliases_and_cells(text: str, expected: Order) -> None:
@@ -59,6 +64,8 @@ def test_batch_keeps_order_and_ignores_empty_segments() -> None:
         ("move C3 C4", "end of order", "C4", 8),
         ("move C3 drop laser", "item", "laser", 13),
         ("vehicle now", "end of order", "now", 8),
+        ("teleport Jean Luc", "cell", "Luc", 14),
+        ("shoot Jean Luc; move", "cell", "end", 20),
     ],
 )
 def test_syntax_errors_say_what_was_expected_where(text, expected, got, position) -> None:
@@ -74,7 +81,8 @@ def test_sc1_cell_outside_the_largest_board_is_bad_cell() -> None:
     assert (error.value.code, error.value.params) == ("bad_cell", {"cell": "C100"})
 
 
-names = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789_-", min_size=1, max_size=12)
+words = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789_-", min_size=1, max_size=12)
+names = st.lists(words, min_size=1, max_size=3).map(" ".join)  # names may hold spaces (issue 9)
 cells = st.builds(Cell, st.integers(0, 25), st.integers(0, 98))
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.core.errors import SetupError
 from engine.spacechess import SPACECHESS
@@ -56,8 +58,16 @@ def setup_error(document: dict[str, Any]) -> SetupError:
         (soldier(cards=[1, 9]), "bad_loadout", "characters[0].cards[1]"),
         (soldier(cards=[1]), "bad_loadout", "characters[0].cards"),
         (soldier(id=""), "bad_id", "characters[0].id"),
-        (soldier(id="two words"), "bad_id", "characters[0].id"),
         (soldier(id="x" * 33), "bad_id", "characters[0].id"),
+        (soldier(id="x" * 1_000_000), "bad_id", "characters[0].id"),
+        (soldier(id=7), "bad_id", "characters[0].id"),
+        (soldier(id=["s"]), "bad_id", "characters[0].id"),
+        (soldier(id="<@&42>"), "bad_id", "characters[0].id"),
+        (soldier(id="a;b"), "bad_id", "characters[0].id"),
+        (soldier(team=1.0), "bad_team", "characters[0].team"),
+        (soldier(items=[{"a": 1}, "scope"]), "bad_loadout", "characters[0].items[0]"),
+        (soldier(items=["scope", ["grenades"]]), "bad_loadout", "characters[0].items[1]"),
+        (soldier(cards=[[1], [2]]), "bad_loadout", "characters[0].cards[0]"),
         (soldier(team=3), "bad_team", "characters[0].team"),
         (soldier(role="captain"), "bad_role", "characters[0].role"),
         (soldier(at="Z9"), "bad_cell", "characters[0].at"),
@@ -85,6 +95,14 @@ def test_sc3_sc34_cells_must_be_free_floor() -> None:
 def test_sc5_names_unique_ignoring_case() -> None:
     error = setup_error({"characters": [soldier(id="Bob"), soldier(id="bob", at="B1"), *GENERALS]})
     assert (error.code, error.where) == ("duplicate_name", "characters[1].id")
+
+
+def test_sc5_names_are_normalised_and_unique_ignoring_width_and_case() -> None:
+    """Issue 9 point 10: the names of a document follow the join rule (`check_name`)."""
+    state = SPACECHESS.setup({"map": MAP, "characters": [soldier(id=" Jean  Luc "), *GENERALS]})
+    assert [c.id for c in state.characters][0] == "Jean Luc"
+    error = setup_error({"characters": [soldier(id="Cid"), soldier(id="Ｃｉｄ", at="B1"), *GENERALS]})
+    assert (error.code, error.where, error.params) == ("duplicate_name", "characters[1].id", {"id": "Cid"})
 
 
 def test_sc5_one_general_and_six_soldiers_per_team() -> None:
@@ -129,6 +147,79 @@ def test_document_level_faults() -> None:
     assert setup_error({"phase": "lobby"}).where == "phase"
     assert setup_error({"colour": "red"}).code == "unknown_key"
     assert setup_error({"rules": {"ap_cap": "x"}}).where == "rules.ap_cap"
+
+
+@pytest.mark.parametrize(
+    ("document", "code", "where"),
+    [
+        ({"rules": 1}, "bad_rule_value", "rules"),
+        ({"rules": ["ap_cap"]}, "bad_rule_value", "rules"),
+        ({"characters": {"a": 1}}, "bad_character", "characters"),
+        ({"characters": [1]}, "bad_character", "characters[0]"),
+        ({"phase": "setup", "pickups": {"a": 1}}, "bad_pickup", "pickups"),
+        ({"phase": "setup", "pickups": [[1]]}, "bad_cell", "pickups[0].at"),
+        ({"map": 1}, "bad_map", "map"),
+        ({"phase": ["setup"]}, "bad_phase", "phase"),
+    ],
+)
+def test_issue9_documents_of_the_wrong_shape_are_located_faults(document, code: str, where: str) -> None:
+    """Issue 9 point 11: these escaped as TypeError/KeyError instead of saying what to fix."""
+    error = setup_error(document)
+    assert (error.code, error.where) == (code, where)
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=12,
+)
+CHARACTER_KEYS = ["id", "team", "role", "at", "weapon", "armour", "items", "ability", "cards", "ap", "hp", "grade"]
+PLAUSIBLE = {
+    "id": st.sampled_from(["s", "Jean Luc", "Ｓ", "<@&42>", ""]),
+    "team": st.sampled_from([1, 2, 3, True, 1.0]),
+    "role": st.sampled_from(["soldier", "general", "pilot"]),
+    "at": st.sampled_from(["A1", "B2", "F6", "Z99", "A 1"]),
+    "weapon": st.sampled_from(["bolter", "sniper", "chainsword", "laser"]),
+    "armour": st.sampled_from(["light", "heavy", "none"]),
+    "items": st.lists(st.sampled_from(["grade", "scope", "vigour", "grenades", "x"]), max_size=3),
+    "ability": st.sampled_from(["rage", "vehicle", "fly"]),
+    "cards": st.lists(st.integers(0, 8), max_size=3),
+    "grade": st.sampled_from(["colonel", "lieutenant", "general"]),
+}
+
+
+@st.composite
+def characters(draw: st.DrawFn) -> dict:
+    """A character table whose values are mostly plausible and sometimes any JSON at all."""
+    keys = draw(st.lists(st.sampled_from(CHARACTER_KEYS), unique=True))
+    return {key: draw(PLAUSIBLE.get(key, JSON_VALUES) | JSON_VALUES) for key in keys}
+
+
+DOCUMENTS = st.fixed_dictionaries(
+    {},
+    optional={
+        "phase": st.sampled_from(["setup", "running"]) | JSON_VALUES,
+        "map": st.sampled_from([MAP, "standard"]) | JSON_VALUES,
+        "hp_soldier": JSON_VALUES,
+        "rules": st.dictionaries(st.sampled_from(["ap_cap", "hp_soldier", "weapons", "x"]), JSON_VALUES) | JSON_VALUES,
+        "characters": st.lists(characters() | JSON_VALUES, max_size=4) | JSON_VALUES,
+        "pickups": st.lists(st.fixed_dictionaries({"at": st.sampled_from(["A1", "C3"])}, optional={
+            "kind": st.sampled_from(["ap", "item", "gold"]) | JSON_VALUES, "amount": JSON_VALUES}), max_size=2)
+        | JSON_VALUES,
+    },
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(DOCUMENTS)
+def test_issue9_any_document_builds_or_is_a_setup_error(document: dict) -> None:
+    """Issue 9 point 11: whatever a document holds, the rules answer with a state or a SetupError."""
+    try:
+        state = SPACECHESS.setup(document)
+    except SetupError as error:
+        assert isinstance(error.where, str) and error.code
+    else:
+        assert SPACECHESS.from_json(SPACECHESS.to_json(state)) == state
 
 
 def test_sc10_setup_documents_place_characters_anywhere() -> None:
