@@ -141,10 +141,12 @@ class GameService:
         """Apply one input to the game and commit it, retrying once on a stale version.
 
         `check` re-validates service-level preconditions on the fresh record at each attempt (the
-        game may have been paused or finished by the writer that beat us).
+        game may have been paused or finished by the writer that beat us). An ended game takes no
+        input at all, whatever its snapshot says (`/gm end` leaves the snapshot as it was).
         """
         rules = registry.get(game.kind)
         for attempt in (1, 2):
+            require_not_finished(game)
             check(game)
             state = rules.from_json(game.state)
             outcome = rules.apply_input(state, kind, actor, payload)
@@ -226,9 +228,16 @@ def replay_inputs(rules: GameRules, setup: Mapping[str, Any], seed: int, entries
     return state
 
 
+def require_not_finished(game: GameRecord) -> None:
+    """Ended is final: neither players, game masters nor an undo may change an ended game."""
+    if game.status == "finished":
+        raise ServiceError("error.game_over")
+
+
 def derive_status(rules: GameRules, state: Any, current: str) -> str:
-    """The game row's status after an input: paused stays paused; the engine decides the rest."""
-    if current == "paused":
+    """The game row's status after an input: paused stays paused, finished stays finished (a game
+    ended by `/gm end` has a snapshot the engine still sees running); the engine decides the rest."""
+    if current in ("paused", "finished"):
         return current
     if rules.winner(state) is not None:
         return "finished"

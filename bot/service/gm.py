@@ -15,13 +15,14 @@ from bot.draw_apply import applier_for
 from bot.games import presenter_for
 from bot.service.commands import Option, command
 from bot.service.context import Context
-from bot.service.core import GameService, derive_status, effective_inputs, replay_inputs
+from bot.service.core import GameService, derive_status, effective_inputs, replay_inputs, require_not_finished
+from bot.service.export_doc import export_document, read_export
+from bot.service.lifecycle import validate_name
 from bot.service.replies import Attachment, Button, Message, Reply, ServiceError, Visibility
-from bot.store.repo import GameRecord, LogRecord, NewEntry, SeatRecord, StaleWrite
+from bot.store.draws import draw_claim_key
+from bot.store.repo import GameRecord, NewEntry, SeatRecord, StaleWrite
 from engine import registry
-from engine.core.errors import SetupError
-
-EXPORT_FORMAT = 1
+from engine.core.errors import OrderError, SetupError
 
 
 def _mark(svc: GameService, ctx: Context, game: GameRecord, kind: str, status: str, payload: dict[str, Any]) -> None:
@@ -97,6 +98,7 @@ def gm_kick(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     """Remove a member from the game; during the setup their character goes too, later it stays
     on the board without a player until `/gm replace` hands it to someone."""
     game = svc.channel_game(ctx)
+    require_not_finished(game)
     seat = svc.store.seat_of_user(game.id, opts["user"])
     if seat is None:
         raise ServiceError("error.user_not_playing", user=opts["user"])
@@ -117,6 +119,7 @@ def gm_kick(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
          gm_only=True)
 def gm_replace(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     game = svc.channel_game(ctx)
+    require_not_finished(game)
     rules = registry.get(game.kind)
     actors = {a.lower(): a for a in rules.actors(rules.from_json(game.state))}
     actor = actors.get(opts["character"].lower())
@@ -179,24 +182,15 @@ def gm_pickup(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     return svc.describe(svc.apply_input(ctx, game, "pickup", None, payload))
 
 
-def export_document(svc: GameService, game: GameRecord) -> dict[str, Any]:
-    rules = registry.get(game.kind)
-    return {
-        "format": EXPORT_FORMAT,
-        "game": {"kind": game.kind, "name": game.name, "seed": game.seed, "status": game.status,
-                 "version": game.version},
-        "setup": game.setup,
-        "log": [{"seq": e.seq, "kind": e.kind, "actor": e.actor, "payload": e.payload,
-                 "time": e.created_at.isoformat()} for e in svc.store.log(game.id)],
-        "view": rules.view(rules.from_json(game.state)),
-    }
-
-
 @command("gm export", gm_only=True)
 def gm_export(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
-    """Setup + log + public view as one JSON file: a backup, an audit, and what `/gm import` reads."""
+    """Everything the game needs (setup, options, status, seats, log with times) and its public view,
+    as one JSON file: a backup, an audit, and what `/gm import` reads."""
     game = svc.channel_game(ctx)
-    data = json.dumps(export_document(svc, game), ensure_ascii=False, indent=1, sort_keys=True).encode()
+    rules = registry.get(game.kind)
+    document = export_document(game, svc.store.log(game.id), svc.store.seats(game.id),
+                               rules.view(rules.from_json(game.state)))
+    data = json.dumps(document, ensure_ascii=False, indent=1, sort_keys=True).encode()
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M")
     return Reply((Message("gm.exported", {"name": game.name}),),
                  files=(Attachment(f"{game.kind}-{game.id}-{stamp}.json", data),), visibility=Visibility.PRIVATE)
@@ -204,34 +198,34 @@ def gm_export(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
 
 @command("gm import", Option("file", "attachment", required=True), Option("name", max_length=80), gm_only=True)
 def gm_import(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
-    """Recreate an exported game in this channel by replaying its log; seats are handed out again
-    with `/gm replace` (members differ from one server to another)."""
+    """Recreate an exported game in this channel: its log is replayed from its setup, and it keeps its
+    options, status, seats (`/gm replace` hands a character to a member of this server) and history.
+    The draws it already got are claimed with it, so it never gets them again."""
     current = svc.store.game_in_channel(ctx.guild_id, ctx.channel_id)
     if current is not None and current.status != "finished":
         raise ServiceError("error.channel_has_game")
     file: Attachment = opts["file"]
+    export = read_export(file.data, file.filename)
+    name = validate_name(opts["name"]) if "name" in opts else export.name
+    rules = registry.get(export.kind)
     try:
-        doc = json.loads(file.data.decode("utf-8"))
-        kind, seed, setup = doc["game"]["kind"], int(doc["game"]["seed"]), doc["setup"]
-        name = opts.get("name") or doc["game"]["name"]
-        log = [LogRecord(0, int(e["seq"]), e["kind"], e.get("actor"), None, e.get("payload") or {},
-                         datetime.fromisoformat(e["time"])) for e in doc["log"]]
-    except (UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, ValueError) as err:
-        raise ServiceError("error.bad_export", file=file.filename, reason=str(err)) from None
-    try:
-        rules = registry.get(kind)
-    except SetupError as err:
-        raise ServiceError("error.unknown_game", **err.params) from None
-    inputs = effective_inputs(rules, log)
-    state = replay_inputs(rules, setup, seed, inputs)
+        state = replay_inputs(rules, export.setup, export.seed, effective_inputs(rules, export.log))
+    except (SetupError, OrderError) as err:
+        raise ServiceError("error.bad_export", file=file.filename, where="log",
+                           reason=Message("export.replay", {"code": err.code})) from None
+    status = export.status
+    if status in ("setup", "running"):
+        status = derive_status(rules, state, "setup" if rules.view(state).get("status") == "setup" else "running")
     game = svc.store.create_game(
-        kind=kind, name=name, guild_id=ctx.guild_id, channel_id=ctx.channel_id, setup=setup,
-        state=rules.to_json(state), seed=seed, created_by=ctx.user_id,
-        status=derive_status(rules, state, "setup" if rules.view(state).get("status") == "setup" else "running"),
-        entries=[NewEntry("create", None, ctx.user_id, {"name": name, "kind": kind, "imported": file.filename}),
-                 *(NewEntry(e.kind, e.actor, None, e.payload) for e in inputs)],
+        kind=export.kind, name=name, guild_id=ctx.guild_id, channel_id=ctx.channel_id, setup=export.setup,
+        state=rules.to_json(state), seed=export.seed, created_by=ctx.user_id, status=status,
+        options=export.options,
+        entries=[*(NewEntry(e.kind, e.actor, e.user_id, e.payload, e.created_at) for e in export.log),
+                 NewEntry("import", None, ctx.user_id, {"file": file.filename, "name": name})],
+        seats=[(s.user_id, s.actor, s.mute_pings) for s in export.seats],
+        claims=lambda game_id: [draw_claim_key(game_id, day, index) for day, index in export.evenings],
     )
-    return Reply.say("gm.imported", name=game.name, inputs=len(inputs))
+    return Reply.say("gm.imported", name=game.name, inputs=len(effective_inputs(rules, export.log)))
 
 
 @command(

@@ -11,9 +11,9 @@ from bot.draw_apply import applier_for
 from bot.games import presenter_for
 from bot.service.commands import Option, command, completer
 from bot.service.context import Context
-from bot.service.core import GameService, derive_status, effective_inputs
+from bot.service.core import GameService, derive_status, effective_inputs, require_not_finished
 from bot.service.replies import Attachment, Button, Message, Reply, ServiceError, Visibility
-from bot.store.repo import NewEntry, SeatRecord, StaleWrite
+from bot.store.repo import GameRecord, LogRecord, NewEntry, SeatRecord, StaleWrite
 from engine import registry
 from engine.core.documents import check_storable
 from engine.core.errors import SetupError
@@ -198,6 +198,7 @@ def gm_undo(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     the game version it was shown for, so a click after anything else happened is refused.
     """
     game = svc.channel_game(ctx)
+    require_not_finished(game)  # undo never crosses the end: an ended game stays ended
     count = opts.get("n", 1)
     entries = svc.store.log(game.id)
     effective = effective_inputs(registry.get(game.kind), entries)
@@ -216,23 +217,44 @@ def gm_undo(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     rules = registry.get(game.kind)
     state = svc.replay(game, entries, skip=[e.seq for e in targets])
     removed = [e.actor for e in targets if e.kind == "join" and e.actor]
+    restored = _seats_back(svc, game, entries, [e for e in targets if e.kind == "leave"], removed)
     try:
         svc.store.commit(
             game.id,
             game.version,
             state=rules.to_json(state),
             entries=[NewEntry("undo", None, ctx.user_id, {"seqs": [e.seq for e in targets]})],
-            status=_status_after_undo(rules, state, game.status),
+            status=derive_status(rules, state, game.status),
             seats_removed=removed,
+            seats_set=restored,
         )
     except StaleWrite:
         raise ServiceError("error.stale_confirmation") from None
     return Reply((Message("gm.undo.done", {"n": len(targets)}), *summary))
 
 
-def _status_after_undo(rules: Any, state: Any, current: str) -> str:
-    """An undo may revive a finished game; a paused game stays paused."""
-    return derive_status(rules, state, "running" if current == "finished" else current)
+def _seats_back(svc: GameService, game: GameRecord, entries: list[LogRecord], leaves: list[LogRecord],
+                removed: list[str]) -> list[SeatRecord]:
+    """Undoing a leave (or a kick before the start) gives the character back to the member who held
+    it then: the one who joined as it, or the last one `/gm replace` handed it to. Refused when that
+    member holds another seat that this undo does not free."""
+    seats = []
+    for leave in leaves:
+        owner = None
+        for entry in entries:
+            if entry.seq >= leave.seq:
+                break
+            if entry.actor == leave.actor and entry.kind == "join":
+                owner = entry.user_id
+            elif entry.actor == leave.actor and entry.kind == "replace":
+                owner = entry.payload.get("user")
+        if owner is None:
+            continue
+        other = svc.store.seat_of_user(game.id, owner)
+        if other is not None and other.actor != leave.actor and other.actor not in removed:
+            raise ServiceError("error.undo_seat_taken", user=owner, name=leave.actor, other=other.actor)
+        seats.append(SeatRecord(game.id, owner, leave.actor, False))
+    return seats
 
 
 def brief(payload: dict[str, Any], limit: int = 120) -> str:

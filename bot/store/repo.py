@@ -15,7 +15,7 @@ alone (`claim`). A taken key raises `AlreadyClaimed` (a `Conflict`) or returns F
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
@@ -85,6 +85,8 @@ class NewEntry:
     actor: str | None
     user_id: int | None
     payload: dict[str, Any]
+    #: when it happened, for entries restored from an export (None: now)
+    created_at: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -261,8 +263,15 @@ class Store:
         status: str = "setup",
         entries: Sequence[NewEntry] = (),
         options: dict[str, Any] | None = None,
+        seats: Sequence[tuple[int, str, bool]] = (),
+        claims: Callable[[int], Sequence[str]] = lambda _game_id: (),
     ) -> GameRecord:
-        """A new game at version 1; `entries` (usually the creation itself) open its log at seq 1."""
+        """A new game at version 1; `entries` (usually the creation itself) open its log at seq 1.
+
+        An imported game comes with its seats (user, actor, mute) and the claims of the effects it
+        already had (`claims` maps the new game's id to their keys: the draws it got), all in the
+        same transaction, so no crash can leave it without the claims that keep it from getting
+        those draws a second time."""
         _check_status(status)
         payloads = [_json_copy(entry.payload, f"entry {entry.kind!r} payload") for entry in entries]
         now = _now()
@@ -286,6 +295,8 @@ class Store:
             session.flush()
             assert row.id is not None
             self._append(session, row.id, entries, payloads, now, first_seq=1)
+            self._replace_seats(session, row.id, [SeatRecord(row.id, *seat) for seat in seats], ())
+            self._take_claims(session, row.id, None, claims(row.id), now)
         return _game_record(row)
 
     def get_game(self, game_id: int) -> GameRecord | None:
@@ -402,7 +413,7 @@ class Store:
                     actor=entry.actor,
                     user_id=entry.user_id,
                     payload=payload,
-                    created_at=now,
+                    created_at=entry.created_at or now,
                 )
             )
         session.flush()

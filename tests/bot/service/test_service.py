@@ -173,12 +173,15 @@ def test_undo_of_a_join_frees_the_seat_and_replay_matches_snapshot(svc):
     assert keys(svc.handle(GM, "gm undo", {})) == ["error.nothing_to_undo"]
 
 
-def test_undo_revives_a_finished_game(svc):
+def test_undo_never_revives_a_finished_game(svc):
+    """Issue 9.5: a game the rules decided stays decided; undo cannot cross the end."""
     started(svc)
     svc.handle(ALICE, "tl order", {"text": "add 5; add 5"})
-    ask = svc.handle(GM, "gm undo", {})
-    svc.handle(GM, "gm undo", dict(ask.buttons[0].options))
-    assert svc.store.game_in_channel(GUILD, CHANNEL).status == "running"
+    assert svc.store.game_in_channel(GUILD, CHANNEL).status == "finished"
+    before = snapshot(svc)
+    assert keys(svc.handle(GM, "gm undo", {})) == ["error.game_over"]
+    assert keys(svc.handle(GM, "gm undo", {"confirm": before[0].version})) == ["error.game_over"]
+    assert snapshot(svc) == before
 
 
 def test_option_types_are_checked(svc):

@@ -1,0 +1,212 @@
+"""The `/gm export` document and its strict reading for `/gm import`.
+
+An export holds everything a game needs to live again elsewhere: its setup, seed, options (draw
+source, time limit), status, seats and its whole log with times (undone entries and bookkeeping
+included, so the history reads the same). `/gm import` reads it as untrusted input: every field is
+checked before anything is built, and each fault is reported with where it is (``log[3].payload``),
+so a hand-edited or truncated file is refused with a reason and nothing is created.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from bot.service.replies import Message, ServiceError
+from bot.store.models import GAME_STATUSES
+from bot.store.repo import GameRecord, LogRecord, SeatRecord
+from engine import registry
+from engine.core.documents import check_storable
+from engine.core.errors import SetupError
+from engine.core.names import check_name
+
+EXPORT_FORMAT = 2
+#: formats this version reads; format 1 (no options, seats or times of its own) reads as format 2
+READABLE_FORMATS = (1, 2)
+DRAW_SOURCES = ("auto", "manual")
+#: the document's game section, named through a constant so its paths never read as catalog keys
+_GAME = "game"
+
+
+@dataclass(frozen=True)
+class GameExport:
+    kind: str
+    name: str
+    seed: int
+    status: str
+    setup: dict[str, Any]
+    options: dict[str, Any]
+    seats: tuple[SeatRecord, ...]
+    log: tuple[LogRecord, ...]
+    #: the (date, index) of every draw the game got
+    evenings: tuple[tuple[dt.date, int], ...]
+
+
+def export_document(game: GameRecord, log: list[LogRecord], seats: list[SeatRecord], view: Any) -> dict[str, Any]:
+    return {
+        "format": EXPORT_FORMAT,
+        "game": {"kind": game.kind, "name": game.name, "seed": game.seed, "status": game.status,
+                 "version": game.version, "options": game.options},
+        "seats": [{"user": s.user_id, "actor": s.actor, "mute_pings": s.mute_pings} for s in seats],
+        "setup": game.setup,
+        "log": [{"seq": e.seq, "kind": e.kind, "actor": e.actor, "user": e.user_id, "payload": e.payload,
+                 "time": e.created_at.isoformat()} for e in log],
+        "view": view,
+    }
+
+
+class _Fault(Exception):
+    def __init__(self, where: str, reason: str) -> None:
+        super().__init__(f"{where}: {reason}")
+        self.where = where
+        self.reason = reason
+
+
+def read_export(data: bytes, filename: str) -> GameExport:
+    """The export in `data`, or `ServiceError("error.bad_export", file, where, reason)`."""
+    try:
+        return _read(data)
+    except _Fault as fault:
+        raise ServiceError("error.bad_export", file=filename, where=fault.where,
+                           reason=Message(f"export.{fault.reason}")) from None
+
+
+def _read(data: bytes) -> GameExport:
+    try:
+        doc = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise _Fault("file", "not_utf8") from None
+    except (json.JSONDecodeError, RecursionError):
+        raise _Fault("file", "not_json") from None
+    root = _table(doc, "file")
+    try:
+        check_storable(doc)
+    except SetupError as err:
+        raise _Fault(err.where or "file", "not_storable") from None
+    version = root.get("format")
+    if type(version) is not int or version not in READABLE_FORMATS:
+        raise _Fault("format", "format")
+    game = _table(root.get("game"), "game")
+    kind = _text(game.get("kind"), f"{_GAME}.kind")
+    try:
+        rules = registry.get(kind)
+    except SetupError:
+        raise _Fault(f"{_GAME}.kind", "unknown_game") from None
+    seed = game.get("seed")
+    if type(seed) is not int:
+        raise _Fault(f"{_GAME}.seed", "integer")
+    status = game.get("status")
+    if status not in GAME_STATUSES:
+        raise _Fault(f"{_GAME}.status", "status")
+    log = tuple(_entry(e, f"log[{i}]", i + 1) for i, e in enumerate(_list(root.get("log"), "log")))
+    actors = {e.actor for e in log if e.actor is not None}
+    seats = tuple(_seat(s, f"seats[{i}]", actors) for i, s in enumerate(_list(root.get("seats", []), "seats")))
+    if len({s.user_id for s in seats}) != len(seats) or len({s.actor for s in seats}) != len(seats):
+        raise _Fault("seats", "seat_twice")
+    return GameExport(
+        kind=rules.name,
+        name=_name(game.get("name"), f"{_GAME}.name"),
+        seed=seed,
+        status=str(status),
+        setup=_table(root.get("setup"), "setup"),
+        options=_options(game.get("options", {})),
+        seats=seats,
+        log=log,
+        evenings=_evenings(log),
+    )
+
+
+def _table(value: Any, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise _Fault(where, "table")
+    return value
+
+
+def _list(value: Any, where: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise _Fault(where, "list")
+    return value
+
+
+def _text(value: Any, where: str) -> str:
+    if not isinstance(value, str) or not value:
+        raise _Fault(where, "text")
+    return value
+
+
+def _name(value: Any, where: str) -> str:
+    try:
+        return check_name(value, where)
+    except SetupError:
+        raise _Fault(where, "name") from None
+
+
+def _entry(value: Any, where: str, seq: int) -> LogRecord:
+    entry = _table(value, where)
+    if entry.get("seq") != seq or type(entry.get("seq")) is not int:
+        raise _Fault(f"{where}.seq", "seq")
+    actor = entry.get("actor")
+    if actor is not None:
+        actor = _name(actor, f"{where}.actor")
+    user = entry.get("user")
+    if user is not None and type(user) is not int:
+        raise _Fault(f"{where}.user", "integer")
+    try:
+        time = dt.datetime.fromisoformat(_text(entry.get("time"), f"{where}.time"))
+    except ValueError:
+        raise _Fault(f"{where}.time", "time") from None
+    if time.tzinfo is None:
+        raise _Fault(f"{where}.time", "time")
+    payload = _table(entry.get("payload", {}), f"{where}.payload")
+    return LogRecord(0, seq, _text(entry.get("kind"), f"{where}.kind"), actor, user, payload, time)
+
+
+def _seat(value: Any, where: str, actors: set[str]) -> SeatRecord:
+    seat = _table(value, where)
+    user, mute = seat.get("user"), seat.get("mute_pings", False)
+    if type(user) is not int:
+        raise _Fault(f"{where}.user", "integer")
+    if type(mute) is not bool:
+        raise _Fault(f"{where}.mute_pings", "boolean")
+    actor = _name(seat.get("actor"), f"{where}.actor")
+    if actor not in actors:
+        raise _Fault(f"{where}.actor", "unknown_actor")
+    return SeatRecord(0, user, actor, mute)
+
+
+def _options(value: Any) -> dict[str, Any]:
+    """The options `/gm create` sets, with the same bounds (an export is a way in like any other)."""
+    options = _table(value, f"{_GAME}.options")
+    unknown = sorted(set(options) - {"draws", "limit_draws", "end_date"})
+    if unknown:
+        raise _Fault(f"{_GAME}.options.{unknown[0]}", "unknown_option")
+    if "draws" in options and options["draws"] not in DRAW_SOURCES:
+        raise _Fault(f"{_GAME}.options.draws", "draws")
+    limit = options.get("limit_draws")
+    if limit is not None and (type(limit) is not int or not 1 <= limit <= 999):
+        raise _Fault(f"{_GAME}.options.limit_draws", "limit_draws")
+    if "end_date" in options:
+        try:
+            dt.date.fromisoformat(_text(options["end_date"], f"{_GAME}.options.end_date"))
+        except ValueError:
+            raise _Fault(f"{_GAME}.options.end_date", "time") from None
+    return dict(options)
+
+
+def _evenings(log: tuple[LogRecord, ...]) -> tuple[tuple[dt.date, int], ...]:
+    """The evenings whose draws the log holds (undone ones too: the game had them once, and its
+    claims in the game it came from say so)."""
+    evenings = []
+    for entry in log:
+        if entry.kind != "draw":
+            continue
+        draw = entry.payload.get("draw")
+        if draw is None:  # an input given as a draw without the record of which one (tests, scenarios)
+            continue
+        try:
+            evenings.append((dt.date.fromisoformat(draw["date"]), int(draw.get("index", 1))))
+        except (TypeError, KeyError, ValueError, AttributeError):
+            raise _Fault(f"log[{entry.seq - 1}].payload.draw", "draw") from None
+    return tuple(evenings)
