@@ -123,6 +123,8 @@ class DrawApplier:
         """
         rules = registry.get(game.kind)
         payload = draw_payload(draw)
+        if game.status == "running" and self._settle_limit(game, draw):
+            return None
         for _attempt in range(MAX_ATTEMPTS):
             if game.status != "running":
                 return None
@@ -148,32 +150,59 @@ class DrawApplier:
             return TurnPost(committed, draw, self._post(Applied(committed, outcome, rules), draw))
         raise DrawDeferred(game.id, draw)
 
+    def _limit_reached(self, game: GameRecord, turn: int, day: dt.date) -> bool:
+        limit, end = game.options.get("limit_draws"), game.options.get("end_date")
+        return (limit is not None and turn >= limit) or (end is not None and day.isoformat() >= end)
+
     def _time_limit(self, game: GameRecord, outcome: Outcome, draw: Draw) -> tuple[GameRecord, Outcome]:
         """SC-31: at the draw that reaches the game's limit (a number of draws, or its end date), the
         rules end the game on the living characters' HP; the turn post shows the verdict."""
-        limit, end = game.options.get("limit_draws"), game.options.get("end_date")
-        rules = registry.get(game.kind)
-        turn = rules.view(outcome.state).get("turn", 0)
-        reached = (limit is not None and turn >= limit) or (end is not None and draw.date.isoformat() >= end)
-        if not reached or game.status != "running":
+        turn = registry.get(game.kind).view(outcome.state).get("turn", 0)
+        if game.status != "running" or not self._limit_reached(game, turn, draw.date):
             return game, outcome
+        recorded = self._record_limit(game, turn, draw.date)
+        if recorded is None:
+            log.warning("game=%s: time limit reached but not recorded (still stale): recorded before any "
+                        "further draw", game.id)
+            return game, outcome
+        committed, final = recorded
+        return committed, Outcome(final.state, (*outcome.events, *final.events))
+
+    def _settle_limit(self, game: GameRecord, draw: Draw) -> bool:
+        """True when an earlier draw reached the game's limit but its end could not be recorded then: the
+        end is recorded now, and `draw` is not applied (a game never gets a draw beyond its limit)."""
+        if "limit_draws" not in game.options and "end_date" not in game.options:
+            return False
+        applied = applied_evenings(self.store, game.id)
+        rules = registry.get(game.kind)
+        turn = rules.view(rules.from_json(game.state)).get("turn", 0)
+        if not applied or not self._limit_reached(game, turn, applied[-1][0]):
+            return False
+        if self._record_limit(game, turn, applied[-1][0]) is None:
+            raise DrawDeferred(game.id, draw)
+        return True
+
+    def _record_limit(self, game: GameRecord, turn: int, day: dt.date) -> tuple[GameRecord, Outcome] | None:
+        """The `limit_reached` input committed; None when every attempt was stale."""
+        rules = registry.get(game.kind)
         for _attempt in range(MAX_ATTEMPTS):
+            if game.status != "running":
+                return None
             final = rules.apply_input(rules.from_json(game.state), "limit_reached", None, {})
             try:
                 committed = self.store.commit(
                     game.id, game.version, state=rules.to_json(final.state),
-                    entries=[NewEntry("limit_reached", None, None, {"turn": turn, "draw": draw.date.isoformat()})],
+                    entries=[NewEntry("limit_reached", None, None, {"turn": turn, "draw": day.isoformat()})],
                     status=derive_status(rules, final.state, game.status),
                 )
             except StaleWrite:
                 fresh = self.store.get_game(game.id)
-                if fresh is None or fresh.status != "running":
-                    return game, outcome
+                if fresh is None:
+                    return None
                 game = fresh
                 continue
-            return committed, Outcome(final.state, (*outcome.events, *final.events))
-        log.warning("game=%s: time limit reached but not recorded (still stale); the next draw retries", game.id)
-        return game, outcome
+            return committed, final
+        return None
 
     def _post(self, applied: Applied, draw: Draw) -> Reply:
         game = applied.game

@@ -287,3 +287,36 @@ def test_a_draw_that_keeps_losing_the_race_is_retried_first_and_no_draw_is_lost(
     posts = applier.apply_all()
     assert [p.draw.date.isoformat() for p in posts] == ["2024-03-06", "2024-03-09", "2024-03-11"]
     assert draw_log(store, game.id) == ["2024-03-06", "2024-03-09", "2024-03-11"]
+
+
+def test_a_time_limit_not_recorded_at_its_draw_is_recorded_before_any_further_draw(
+        store: Store, service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SC-31 with a busy game: the end the second draw reached could not be committed then; the next
+    pass records it instead of giving the game a third draw."""
+    from bot.draw_apply import MAX_ATTEMPTS
+
+    game = make_running_game(store, 8)
+    with store.engine.begin() as connection:
+        connection.execute(update(GameRow).where(GameRow.id == game.id).values(options={"limit_draws": 2}))
+    save_draws(store, [draw("2024-03-06"), draw("2024-03-09"), draw("2024-03-11")])
+    original = store.commit
+    interferences = [MAX_ATTEMPTS * 2]  # the limit's attempts after the second draw, then the settling ones
+
+    def busy_commit(game_id: int, expected_version: int, **kwargs: object) -> object:
+        entries = kwargs.get("entries") or []
+        if interferences[0] > 0 and any(e.kind == "limit_reached" for e in entries):  # type: ignore[attr-defined]
+            interferences[0] -= 1
+            current = store.get_game(game_id)
+            assert current is not None
+            original(game_id, current.version, state=current.state, entries=[NewEntry("note", None, 7, {})])
+        return original(game_id, expected_version, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store, "commit", busy_commit)
+    applier = DrawApplier(service)
+    assert [p.draw.date.isoformat() for p in applier.apply_all()] == ["2024-03-06", "2024-03-09"]
+    assert store.get_game(game.id).status == "running"  # the end is still to record
+    assert applier.apply_all() == []
+    final = store.get_game(game.id)
+    assert final.status == "finished"
+    assert [e.kind for e in store.log(game.id) if e.kind in ("draw", "limit_reached")] == [
+        "draw", "draw", "limit_reached"]
