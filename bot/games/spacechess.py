@@ -102,7 +102,10 @@ class SpaceChessPresenter(Presenter):
     def describe(self, rules: GameRules, events: Sequence[Event]) -> list[Message]:
         messages: list[Message] = []
         for ev in events:
-            messages.append(Message(f"event.spacechess.{ev.kind}", labelled(ev.params)))
+            params = labelled(ev.params)
+            if ev.kind == "pickup_left":  # why it stays there, in words
+                params["reason"] = Message(f"pickup_left.{ev.params.get('reason')}")
+            messages.append(Message(f"event.spacechess.{ev.kind}", params))
             if ev.kind == "draw_award":
                 messages.extend(award_lines(ev.params.get("breakdown", ())))
         return messages

@@ -43,7 +43,8 @@ def check_destination(state: GameState, cell: Cell, mover_id: str) -> None:
 
 # -- move and pickups --------------------------------------------------------------------------
 def _take_pickup(state: GameState, mover: Character, drop: str | None) -> Result:
-    """SC-33 when a move ends on a pickup; `mover` is already on the cell."""
+    """SC-33 when a move ends on a pickup; `mover` is already on the cell. A general takes nothing,
+    a colonel no item (SC-27); a weapon, AP or HP pickup is no item card."""
     assert mover.at is not None
     pickup = state.pickup_at(mover.at)
     if pickup is None:
@@ -87,13 +88,14 @@ def _take_pickup(state: GameState, mover: Character, drop: str | None) -> Result
         dropped_pickup = Pickup(mover.at, "weapon", name=drop)
     else:
         assert pickup.name is not None
+        if mover.is_colonel:
+            # SC-27: « toutes vos autres cartes objets sont détruites » lasts all game long
+            if drop is not None:
+                raise OrderError("bad_drop", drop=drop, reason="colonel")
+            return state, [event("pickup_left_colonel", id=mover.id, at=where, pickup=described)]
         if mover.has(pickup.name):
             return left("already_held")
-        if len(mover.items) < 2:
-            if drop is not None:
-                raise OrderError("bad_drop", drop=drop, reason="free_hand")
-            taker = replace(mover, items=(*mover.items, pickup.name))
-        elif drop is None:
+        if drop is None:  # a soldier's hands are full (SC-6: two items); only a colonel had a free one
             return left("full_hands")
         elif not mover.has(drop):
             raise OrderError("bad_drop", drop=drop, reason="not_held")

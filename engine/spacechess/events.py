@@ -29,7 +29,8 @@ EVENT_KINDS: dict[str, str] = {
         "heal: target, healed, hp; intimidate/teleport: target, from, to"
     ),
     "pickup_taken": "id, at, pickup ({at, kind, item|weapon|amount}), gained (AP/HP actually added), dropped",
-    "pickup_left": "id, at, pickup, reason (general | already_held | full_hands | same_weapon)",
+    "pickup_left": "id, at, pickup, reason (general | already_held | full_hands | same_weapon | needs_drop)",
+    "pickup_left_colonel": "id, at, pickup: an item a colonel leaves where it lies (SC-27: it never holds another)",
     "batch_cut": "skipped (order texts not run because the game ended mid-batch)",
     "game_over": "winner (1 | 2 | draw), reasons (list of {team, reason: general_dead | soldiers_dead | sudden_death | hp_total}), totals (hp_total only)",
     # -- draws --------------------------------------------------------------------------------

@@ -146,7 +146,7 @@ def start_character(rules: Ruleset, character: Character) -> tuple[Character, li
     """What the start of the game does to a character: SC-27 colonel destroys the other items, SC-8
     vigour adds HP to the maximum and the current value. Returns (character, destroyed, vigour)."""
     destroyed: list[str] = []
-    if character.has("grade") and character.grade == "colonel":
+    if character.is_colonel:
         destroyed = [item for item in character.items if item != "grade"]
         character = replace(character, items=("grade",))
     vigour = character.has("vigour")

@@ -52,6 +52,11 @@ class Character:
     def is_general(self) -> bool:
         return self.role == "general"
 
+    @property
+    def is_colonel(self) -> bool:
+        """SC-27: a colonel holds the grade and no other item, all game long."""
+        return self.grade == "colonel" and "grade" in self.items
+
     def has(self, item: str) -> bool:
         return item in self.items
 

@@ -17,6 +17,17 @@ def test_sc29_general_death_loses_and_batch_is_cut(sc) -> None:
     assert sc.refused(outcome.state, "order", "g1", {"text": "move C2"}).code == "game_over"
 
 
+def test_batch_cut_drops_orders_that_would_be_refused(sc) -> None:
+    """The orders after the end are neither run nor checked, and the reply lists them."""
+    state = sc.build(
+        sc.general("g1", 1, "C3", ap=9), sc.general("g2", 2, "D4", hp=5), sc.soldier("s", 2, "H8")
+    )
+    outcome = sc.play(state, "g1", "move C2; move C3; shoot g2; move Z9; shoot nobody")
+    assert sc.kinds(outcome)[-2:] == ["game_over", "batch_cut"]
+    assert outcome.events[-1].params == {"skipped": ["move Z9", "shoot nobody"]}
+    assert sc.view_of(outcome.state, "g1")["at"] == "C3"
+
+
 def test_sc29_all_soldiers_dead_loses(sc) -> None:
     state = sc.build(sc.soldier("k", 1, "A1", weapon="heavy_bolter", ap=9), sc.soldier("v", 2, "A3", hp=4))
     assert sc.play(state, "k", "shoot v").state.winner == 1

@@ -166,9 +166,13 @@ def test_sc33_pickup_rules_when_a_move_ends_there(sc) -> None:
     assert (
         sc.refused(state, "order", "s", {"text": "move A2 drop grenades"}).params["reason"] == "already_held"
     )
-    free_hand = sc.play(state, "one", "move E2")
-    assert sc.view_of(free_hand.state, "one")["items"] == ["grade", "jetpack"]
-    assert sc.refused(state, "order", "one", {"text": "move E2 drop scope"}).params["reason"] == "free_hand"
+    colonel = sc.play(state, "one", "move E2")  # SC-27: a colonel never holds another item
+    assert sc.view_of(colonel.state, "one")["items"] == ["grade"]
+    assert colonel.events[-1].kind == "pickup_left_colonel"
+    jetpack = {"at": "E2", "kind": "item", "item": "jetpack"}
+    assert colonel.events[-1].params == {"id": "one", "at": "E2", "pickup": jetpack}
+    assert len(colonel.state.pickups) == 3
+    assert sc.refused(state, "order", "one", {"text": "move E2 drop grade"}).params["reason"] == "colonel"
     general = sc.play(state, "g", "move H2")
     assert general.events[-1].params["reason"] == "general"
     assert len(general.state.pickups) == 3
