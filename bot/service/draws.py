@@ -100,6 +100,8 @@ def gm_draw(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     if game.kind != GAME_KIND:
         raise ServiceError("error.wrong_game_kind", kind=game.kind)
     require_running(game)
+    if game.status != "running":  # a game in its setup gets no draw before /gm start
+        raise ServiceError("error.not_running", status=Message(f"status.value.{game.status}"))
     applier = applier_for(svc)
     now = dt.datetime.now(dt.UTC)
     day = parse_date(opts.get("date"), applier.schedule.local_date(now))

@@ -60,7 +60,7 @@ def gm_start(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
 def gm_pause(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     game = svc.channel_game(ctx)
     if game.status != "running":
-        raise ServiceError("error.not_running", status=game.status)
+        raise ServiceError("error.not_running", status=Message(f"status.value.{game.status}"))
     _mark(svc, ctx, game, "pause", "paused", {})
     return Reply.say("gm.paused", name=game.name)
 

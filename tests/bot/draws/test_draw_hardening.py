@@ -131,3 +131,14 @@ def test_cli_import_reports_both_values_of_a_conflict(database: str, tmp_path: P
     assert "conflict for the draw of 2024-03-06" in err
     assert " ".join(map(str, first.numbers)) in err and " ".join(map(str, second.numbers)) in err
     assert [d.numbers for d in stored(database)] == [first.numbers]
+
+
+def test_gm_draw_waits_for_the_start(store: Store, service: GameService) -> None:
+    from bot.i18n import translate
+
+    game = make_running_game(store)
+    store.commit(game.id, game.version, state=game.state, status="setup", entries=[])
+    reply = service.handle(GM, "gm draw", {"numbers": "1 2 3 4 5", "date": "2024-03-06"})
+    assert [m.key for m in reply.messages] == ["error.not_running"]
+    assert "setup" not in translate(reply.messages[0].key, "en", reply.messages[0].params)
+    assert stored_draws(store) == []
