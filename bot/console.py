@@ -3,8 +3,9 @@
 A line reads ``[in CHANNEL] [as USER] /group sub option:value option:"quoted value"``; ``in`` and
 ``as`` stick to later lines until changed, ``#`` starts a comment. Attachment options take a file
 path; member options take ``@name``. ``click [N]`` presses the N-th button (default 1) of the last
-reply that had buttons, as the current user — what a click does on Discord; ``pick N VALUE[,VALUE]``
-chooses in the N-th select menu of the last reply that had menus. Names become stable ids (a hash), so a SQLite file keeps working across console sessions.
+reply that had buttons, as the current user — what a click does on Discord, refused to anyone but
+the member it was shown to; ``pick N VALUE[,VALUE]`` chooses in the N-th select menu of the last
+reply that had menus, likewise. Names become stable ids (a hash), so a SQLite file keeps working across console sessions.
 Everything else is the service layer's: this module only parses lines and prints replies.
 """
 
@@ -45,6 +46,7 @@ class LineError(Exception):
 class ParsedLine:
     command: str
     options: dict[str, Any]
+    shown_to: int | None = None  # a click or pick: the member the button or menu was shown to
 
 
 _OPTION = re.compile(r"^([a-z_][a-z0-9_]*):(.*)$", re.DOTALL)
@@ -154,7 +156,7 @@ class Console:
         except LineError as err:
             self._print(f"! {translate(err.key, self.service.language(ctx), err.params)}")
             return False
-        reply = self.service.handle(ctx, parsed.command, parsed.options)
+        reply = self.service.handle(ctx, parsed.command, parsed.options, shown_to=parsed.shown_to)
         self.show(ctx, reply)
         return reply.ok
 
@@ -164,7 +166,7 @@ class Console:
         if not number.isdigit() or not 1 <= int(number) <= len(self._buttons):
             raise LineError("console.no_such_button", number=number, count=len(self._buttons))
         button = self._buttons[int(number) - 1]
-        return ParsedLine(button.command, dict(button.options))
+        return ParsedLine(button.command, dict(button.options), button.shown_to)
 
     def _pick(self, line: str) -> ParsedLine:
         words = line.split(maxsplit=2)
@@ -176,7 +178,7 @@ class Console:
         known = {choice.value for choice in select.choices}
         if not select.min_values <= len(values) <= select.max_values or not set(values) <= known:
             raise LineError("console.bad_pick", count=select.max_values, choices=sorted(known))
-        return ParsedLine(select.command, {**select.options, select.option: ",".join(values)})
+        return ParsedLine(select.command, {**select.options, select.option: ",".join(values)}, select.shown_to)
 
     def run_lines(self, lines: Iterable[str]) -> int:
         """Run a script; the number of refused lines."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import io
-import json
 import logging
 import re
 from collections.abc import Coroutine
@@ -85,15 +84,33 @@ def chunks(lines: list[str], limit: int = CONTENT_LIMIT) -> list[str]:
     return bodies
 
 
-class CommandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"cmd:(?P<payload>\{.*\})"):
-    """A persistent button: the command it runs is in its custom id, so it survives restarts."""
+_BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def member_code(user_id: int | None, path: str) -> str:
+    """The member a button or menu was shown to, as its custom id carries it: in base 36, a snowflake
+    takes 13 characters instead of 19 — room the loadout menus' picks need within Discord's 100."""
+    if user_id is None:
+        raise ValueError(f"a button or menu of /{path} shown to nobody would act for anyone who clicks it")
+    code = ""
+    while True:
+        user_id, digit = divmod(user_id, 36)
+        code = _BASE36[digit] + code
+        if not user_id:
+            return code
+
+
+class CommandButton(discord.ui.DynamicItem[discord.ui.Button],
+                    template=r"btn:(?P<member>[0-9a-z]+):(?P<path>[a-z ]+):(?P<packed>.*)"):
+    """A persistent button: the member it was shown to, the command it runs and that command's options
+    (packed by position) are in its custom id, so it survives restarts and acts for that member only."""
 
     def __init__(self, button: Button, label: str) -> None:
-        payload = json.dumps({"c": button.command, "o": dict(button.options)}, separators=(",", ":"))
         style = {"danger": discord.ButtonStyle.danger, "secondary": discord.ButtonStyle.secondary}.get(
             button.style, discord.ButtonStyle.primary
         )
-        custom_id = f"cmd:{payload}"
+        custom_id = (f"btn:{member_code(button.shown_to, button.command)}:{button.command}:"
+                     f"{pack_options(button.command, button.options)}")
         if len(custom_id) > CUSTOM_ID_LIMIT:
             # cutting it would leave a button that matches no template: fail loudly instead
             raise ValueError(f"the button of /{button.command} needs a {len(custom_id)}-character custom id "
@@ -105,21 +122,25 @@ class CommandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"cmd:(?
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
     ) -> CommandButton:
-        data = json.loads(match["payload"])
-        return cls(Button(label=None, command=data["c"], options=data["o"]), item.label or "")  # type: ignore[arg-type]
+        button = Button(label=None, command=match["path"],  # type: ignore[arg-type]
+                        options=unpack_options(match["path"], match["packed"]), shown_to=int(match["member"], 36))
+        return cls(button, item.label or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         client = interaction.client
         assert isinstance(client, GameBot)
-        await client.run_command(interaction, self.spec.command, dict(self.spec.options), component=True)
+        await client.run_command(interaction, self.spec.command, dict(self.spec.options), shown_to=self.spec.shown_to)
 
 
-class MenuSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"sel:(?P<path>[a-z ]+):(?P<option>[a-z_0-9]+):(?P<packed>.*)"):
-    """A persistent select menu: the command, the option it fills and the options already chosen
-    are in its custom id (packed by position), so a menu from before a restart still works."""
+class MenuSelect(discord.ui.DynamicItem[discord.ui.Select],
+                 template=r"sel:(?P<member>[0-9a-z]+):(?P<path>[a-z ]+):(?P<option>[a-z_0-9]+):(?P<packed>.*)"):
+    """A persistent select menu: the member it was shown to, the command, the option it fills and the
+    options already chosen are in its custom id (packed by position), so a menu from before a restart
+    still works, for that member only."""
 
     def __init__(self, select: Select, placeholder: str, labels: list[str]) -> None:
-        custom_id = f"sel:{select.command}:{select.option}:{pack_options(select.command, select.options)}"
+        custom_id = (f"sel:{member_code(select.shown_to, select.command)}:{select.command}:{select.option}:"
+                     f"{pack_options(select.command, select.options)}")
         if len(custom_id) > CUSTOM_ID_LIMIT:
             raise ValueError(f"the menu of /{select.command} needs a {len(custom_id)}-character custom id")
         options = [discord.SelectOption(label=label[:100], value=choice.value)
@@ -135,7 +156,7 @@ class MenuSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"sel:(?P<p
         choices = tuple(Choice(Message(""), option.value) for option in item.options)
         select = Select(Message(""), match["path"], match["option"], choices,
                         options=unpack_options(match["path"], match["packed"]),
-                        min_values=item.min_values, max_values=item.max_values)
+                        min_values=item.min_values, max_values=item.max_values, shown_to=int(match["member"], 36))
         return cls(select, item.placeholder or "", [option.label for option in item.options])
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -143,7 +164,7 @@ class MenuSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"sel:(?P<p
         assert isinstance(client, GameBot)
         picked = ",".join(self.item.values)
         await client.run_command(interaction, self.spec.command, {**self.spec.options, self.spec.option: picked},
-                                 component=True)
+                                 shown_to=self.spec.shown_to)
 
 
 class GameBot(discord.Client):
@@ -225,29 +246,31 @@ class GameBot(discord.Client):
     async def on_ready(self) -> None:
         log.info("connected as %s to %d server(s)", self.user, len(self.guilds))
 
-    async def _call(self, ctx: Context, path: str, options: dict[str, Any]) -> Reply:
+    async def _call(self, ctx: Context, path: str, options: dict[str, Any], shown_to: int | None) -> Reply:
         # attachments are downloaded here, inside the deferral's clock: a slow CDN must not cost the answer
         values = {k: await self._option(v) for k, v in options.items()}
         async with self.workers:
-            return await asyncio.to_thread(self.service.handle, ctx, path, values)
+            return await asyncio.to_thread(self.service.handle, ctx, path, values, shown_to=shown_to)
 
-    async def _safe_call(self, ctx: Context, path: str, options: dict[str, Any]) -> Reply:
+    async def _safe_call(self, ctx: Context, path: str, options: dict[str, Any], shown_to: int | None) -> Reply:
         """The service's reply; an unexpected failure is logged and answered, never left in silence."""
         try:
-            return await self._call(ctx, path, options)
+            return await self._call(ctx, path, options, shown_to)
         except Exception:
             log.exception("command %r by user %s failed", path, ctx.user_id)
             return Reply.refusal("error.internal")
 
     async def run_command(self, interaction: discord.Interaction, path: str, options: dict[str, Any],
-                          *, component: bool = False) -> None:
-        """Run a command for a slash command or a component (button, menu) and answer it.
+                          *, shown_to: int | None = None) -> None:
+        """Run a command for a slash command or a component (button, menu: `shown_to` is the member it
+        was shown to, whom the service checks is the one clicking) and answer it.
 
         A slow command is deferred first: a slash command shows "thinking", a component defers an
         update of its own message, so that a reply replacing the form can still edit it.
         """
         ctx = context_of(interaction)
-        task = asyncio.ensure_future(self._safe_call(ctx, path, options))
+        component = shown_to is not None
+        task = asyncio.ensure_future(self._safe_call(ctx, path, options, shown_to))
         try:
             reply = await asyncio.wait_for(asyncio.shield(task), timeout=self.direct_reply_seconds)
             deferred = False

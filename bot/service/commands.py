@@ -45,6 +45,9 @@ class Command:
     handler: Handler
     options: tuple[Option, ...] = ()
     gm_only: bool = False
+    #: a GM command that reaches beyond the channel's game (server settings, a new game): only the
+    #: server's GMs (GM role, Manage Server) may run it, not the creator of the game found here
+    server_wide: bool = False
 
     @property
     def description_key(self) -> str:
@@ -75,13 +78,14 @@ def table() -> dict[str, Command]:
     return COMMANDS
 
 
-def command(path: str, *options: Option, gm_only: bool = False) -> Callable[[Handler], Handler]:
+def command(path: str, *options: Option, gm_only: bool = False,
+            server_wide: bool = False) -> Callable[[Handler], Handler]:
     """Declare a handler as the command `path` (``"group sub"``)."""
 
     def register(handler: Handler) -> Handler:
         if path in COMMANDS:
             raise ValueError(f"command {path!r} declared twice")
-        COMMANDS[path] = Command(path, handler, tuple(options), gm_only)
+        COMMANDS[path] = Command(path, handler, tuple(options), gm_only or server_wide, server_wide)
         return handler
 
     return register

@@ -12,7 +12,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.games import presenter_for
@@ -52,20 +52,29 @@ class GameService:
         self.seed_source = seed_source
 
     # -- entry point -------------------------------------------------------------------------
-    def handle(self, ctx: Context, path: str, raw_options: Mapping[str, Any] | None = None) -> Reply:
-        """Run one command for `ctx`; every refusal comes back as a private reply, never raised."""
+    def handle(self, ctx: Context, path: str, raw_options: Mapping[str, Any] | None = None, *,
+               shown_to: int | None = None) -> Reply:
+        """Run one command for `ctx`; every refusal comes back as a private reply, never raised.
+
+        A click on a button or menu passes the `shown_to` it carries: it runs only for that member
+        (a confirmation is its asker's decision), anyone else is refused privately. Every button and
+        menu of the reply is stamped with `ctx`'s member, so no handler can forget it.
+        """
         started = time.perf_counter()
         game_id: int | None = None
         try:
+            if shown_to is not None and shown_to != ctx.user_id:
+                raise ServiceError("error.not_your_component", user=shown_to)
             cmd = table().get(path)
             if cmd is None:
                 raise unknown_command(path)
             options = coerce_options(cmd, raw_options or {})
             here = self.store.game_in_channel(ctx.guild_id, ctx.channel_id)
             game_id = here.id if here else None
-            if cmd.gm_only and not self.is_gm(ctx, here):
-                raise ServiceError("error.gm_only")
-            reply = cmd.handler(self, ctx, options)
+            # a game's creator is GM of that game only: never of the server's settings or of a new game
+            if cmd.gm_only and not self.is_gm(ctx, None if cmd.server_wide else here):
+                raise ServiceError("error.server_gm_only" if self.is_gm(ctx, here) else "error.gm_only")
+            reply = shown_to_caller(cmd.handler(self, ctx, options), ctx.user_id)
         except ServiceError as err:
             reply = Reply.refusal(err.key, **err.params)
         except OrderError as err:
@@ -103,7 +112,8 @@ class GameService:
         return self.default_language
 
     def is_gm(self, ctx: Context, game: GameRecord | None = None) -> bool:
-        """GMs: members who manage the server, holders of the GM role, and the game's creator."""
+        """GMs: members who manage the server, holders of the GM role, and the creator of `game` — of
+        that game only, so without a game (server-wide commands) a creator is a member like any other."""
         if ctx.manage_server or (game is not None and game.created_by == ctx.user_id):
             return True
         if ctx.guild_id is None:
@@ -181,6 +191,12 @@ class GameService:
         messages = tuple(presenter.describe(applied.rules, applied.outcome.events))
         files = tuple(presenter.images(applied.rules, applied.outcome.state, applied.outcome.events))
         return Reply(messages or (), files=files)
+
+
+def shown_to_caller(reply: Reply, user_id: int) -> Reply:
+    """The reply with its buttons and menus bound to the member it answers (see `handle`)."""
+    return replace(reply, buttons=tuple(replace(b, shown_to=user_id) for b in reply.buttons),
+                   selects=tuple(replace(s, shown_to=user_id) for s in reply.selects))
 
 
 #: longest value quoted back in a refusal: a document may hold a megabyte-long name

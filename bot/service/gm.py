@@ -196,7 +196,8 @@ def gm_export(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
                  files=(Attachment(f"{game.kind}-{game.id}-{stamp}.json", data),), visibility=Visibility.PRIVATE)
 
 
-@command("gm import", Option("file", "attachment", required=True), Option("name", max_length=80), gm_only=True)
+@command("gm import", Option("file", "attachment", required=True), Option("name", max_length=80), gm_only=True,
+         server_wide=True)
 def gm_import(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     """Recreate an exported game in this channel: its log is replayed from its setup, and it keeps its
     options, status, seats (`/gm replace` hands a character to a member of this server) and history.
@@ -233,7 +234,7 @@ def gm_import(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     Option("language", choices=("fr", "en")),
     Option("gm_role", "role"),
     Option("pings", choices=("players", "none", "all")),
-    gm_only=True,
+    server_wide=True,  # the GM role decides who GMs every game: not a game creator's to choose
 )
 def gm_settings(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     """Server settings: reply language, the GM role, who gets pinged on turn posts."""

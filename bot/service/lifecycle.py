@@ -61,7 +61,7 @@ def _setup_from_attachment(file: Attachment) -> dict[str, Any]:
     Option("draws", choices=("auto", "manual")),
     Option("limit_draws", "integer", min_value=1, max_value=999),
     Option("end_date", max_length=10),
-    gm_only=True,
+    server_wide=True,  # the creator of the channel's ended game is not a GM of the server
 )
 def gm_create(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     try:

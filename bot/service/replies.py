@@ -1,8 +1,9 @@
 """What a command answers, independent of any chat platform.
 
 A reply holds localisable messages (catalog key + parameters), never finished sentences: the
-adapter renders them in the reader's language. Buttons carry the command they run when clicked,
-so they keep working after a restart (persistent views) without any state in memory.
+adapter renders them in the reader's language. Buttons carry the command they run when clicked and
+the member they were shown to, so they keep working after a restart (persistent views) without any
+state in memory, and act for that member only.
 """
 
 from __future__ import annotations
@@ -32,12 +33,15 @@ class Attachment:
 
 @dataclass(frozen=True)
 class Button:
-    """A button that, when clicked, runs `command` with `options` as the clicking user."""
+    """A button that, when clicked, runs `command` with `options` as the clicking user — who must be
+    the member it was shown to (`shown_to`): a confirmation acts for its asker, never for another."""
 
     label: Message
     command: str
     options: Mapping[str, Any] = field(default_factory=dict)
     style: str = "primary"  # primary | danger | secondary
+    #: the member who ran the command that drew it; `GameService.handle` sets it on every reply
+    shown_to: int | None = None
 
 
 @dataclass(frozen=True)
@@ -49,7 +53,8 @@ class Choice:
 @dataclass(frozen=True)
 class Select:
     """A select menu: the values picked, joined by commas, become `option`, then `command` runs with
-    `options` plus that option, as the picking user. Like buttons, it keeps no state in memory."""
+    `options` plus that option, as the picking user (only the member it was shown to, like a button).
+    Like buttons, it keeps no state in memory."""
 
     placeholder: Message
     command: str
@@ -58,6 +63,7 @@ class Select:
     options: Mapping[str, Any] = field(default_factory=dict)
     min_values: int = 1
     max_values: int = 1
+    shown_to: int | None = None  # as for a button
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,8 @@ import pytest
 from bot.console import Console, LineError, parse_command, stable_id
 from bot.service import Attachment, GameService, Message, Reply
 
+OUTPOST_MAP = Path(__file__).resolve().parents[2] / "bot" / "demo" / "outpost.map"
+
 
 def test_parse_command_with_group_subcommand_and_quoted_options(tmp_path):
     parsed = parse_command('/gm create kind:tally name:"Big game"', tmp_path)
@@ -191,3 +193,39 @@ def test_an_unknown_subcommand_is_named_with_the_closest_one(console, line, show
     """Issue 9 point 13: `/sc nothing` said `Unknown command /sc`."""
     assert not console.run_line(line)
     assert output(console).startswith(shown)
+
+
+def test_a_button_clicked_by_another_member_is_refused_and_changes_nothing(console):
+    """Issue 9 point 9: `as dee click` pressed Cid's move confirmation and moved Dee (the button ran
+    `/sc move to:K8 confirm:…` as whoever clicked). It now answers Dee privately, naming Cid."""
+    setup = f"""
+    in #orion as gm /gm create kind:spacechess name:Orion
+    /gm map file:{OUTPOST_MAP}
+    as ann /game join name:Ann team:1 role:general
+    as bob /game join name:Bob team:2 role:general
+    as cid /game join name:Cid team:1 role:soldier
+    as dee /game join name:Dee team:2 role:soldier
+    as ann /sc equip card1:1 card2:2
+    as bob /sc equip card1:3 card2:4
+    as cid /sc equip card1:5 card2:6 weapon:sniper armour:light item1:grenades item2:scope ability:rage
+    as dee /sc equip card1:7 card2:1 weapon:bolter armour:light item1:jetpack item2:vigour ability:vehicle
+    as ann /sc deploy cell:F1
+    as bob /sc deploy cell:G16
+    as cid /sc deploy cell:K2
+    as dee /sc deploy cell:K15
+    as gm /gm start
+    /gm set character:Cid ap:9 reason:test
+    /gm set character:Dee ap:9 reason:test
+    as cid /sc move to:K8
+    """
+    assert console.run_lines(setup.splitlines()) == 0
+    assert "(only you) Move to K8" in output(console)
+    store = console.service.store
+    before = store.game_in_channel(1, stable_id("channel", "orion"))
+    assert not console.run_line("as dee click")  # Dee could reach K8 too: the click must not move him
+    assert output(console).splitlines()[-1] == ("! This was shown to @cid: only they can use it. "
+                                                "Run the command yourself if you need it.")
+    after = store.game_in_channel(1, stable_id("channel", "orion"))
+    assert (after.version, after.state, store.log(after.id)) == (before.version, before.state, store.log(before.id))
+    assert console.run_line("as cid click")  # the member it was shown to still can
+    assert "Cid moves K2 → K8" in output(console)

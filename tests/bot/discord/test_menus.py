@@ -7,8 +7,8 @@ from typing import Any
 
 from bot.service import GameService
 from tests.bot.discord.harness import BotHarness, DiscordRecorder, Exchange
-from tests.bot.discord.lobby import CID, GM, accepted, run
-from tests.bot.discord.payloads import click
+from tests.bot.discord.lobby import ANN, BOB, CID, GM, accepted, run
+from tests.bot.discord.payloads import CHANNEL_ID, GUILD_ID, Member, click
 
 SELECT, UPDATE_MESSAGE = 3, 7
 
@@ -17,10 +17,10 @@ def menus(message: dict[str, Any]) -> list[dict[str, Any]]:
     return [c for row in message.get("components", []) for c in row["components"] if c["type"] == SELECT]
 
 
-def pick(message: dict[str, Any], index: int, values: list[str]) -> dict[str, Any]:
-    """CID chooses `values` in the `index`-th menu of `message`."""
+def pick(message: dict[str, Any], index: int, values: list[str], member: Member = CID) -> dict[str, Any]:
+    """`member` chooses `values` in the `index`-th menu of `message`."""
     custom_id = menus(message)[index]["custom_id"]
-    payload = click(message, custom_id, CID)
+    payload = click(message, custom_id, member)
     payload["data"] = {"custom_id": custom_id, "component_type": SELECT, "values": values}
     return payload
 
@@ -81,6 +81,24 @@ async def test_two_grades_are_refused_privately(harness: BotHarness) -> None:
     answer = await harness.interact(pick(message, 2, ["grade-lieutenant", "grade-colonel"]))
     assert answer.refused and "Pick the grade item once" in answer.text
     assert callback_type(answer) != UPDATE_MESSAGE  # the form stays as it was
+
+
+async def test_a_menu_picks_only_for_the_member_it_was_shown_to(harness: BotHarness) -> None:
+    """Issue 9 point 9: Bob picking in Ann's loadout menu equipped Bob with the cards he chose there.
+    He now gets a private refusal naming Ann, the form stays and nobody is equipped; Ann still can."""
+    accepted(await run(harness, GM, "gm create", kind="spacechess", name="Orion"))
+    accepted(await run(harness, ANN, "game join", name="Ann", team="1", role="general"))
+    accepted(await run(harness, BOB, "game join", name="Bob", team="2", role="general"))
+    message = form_of(await run(harness, ANN, "sc loadout"))  # a general's form: one menu, the cards
+    store = harness.bot.service.store
+    before = store.game_in_channel(GUILD_ID, CHANNEL_ID)
+    answer = await harness.interact(pick(message, 0, ["1", "2"], BOB))
+    assert answer.refused and callback_type(answer) != UPDATE_MESSAGE
+    assert f"Ceci a été proposé à <@{ANN.id}> : seul ce membre" in answer.text  # Bob reads French
+    after = store.game_in_channel(GUILD_ID, CHANNEL_ID)
+    assert (after.version, after.state) == (before.version, before.state)
+    done = await harness.interact(pick(message, 0, ["1", "2"], ANN))
+    assert "Ann is equipped" in form_of(done)["content"]
 
 
 

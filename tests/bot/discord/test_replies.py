@@ -29,6 +29,8 @@ from tests.bot.discord.lobby import (
     EVE,
     GM,
     GM_FR,
+    GM_ROLE,
+    ROLE_HOLDER,
     SEATS,
     accepted,
     last_evening,
@@ -114,11 +116,12 @@ class HeldService(GameService):
         if call.callback_type in (DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE_MESSAGE):
             self.deferred.set()
 
-    def handle(self, ctx: Context, path: str, raw_options: Mapping[str, Any] | None = None) -> Reply:
+    def handle(self, ctx: Context, path: str, raw_options: Mapping[str, Any] | None = None, *,
+               shown_to: int | None = None) -> Reply:
         if self.holding:
             self.released_by_deferral.append(self.deferred.wait(timeout=30))
             self.deferred.clear()
-        return super().handle(ctx, path, raw_options)
+        return super().handle(ctx, path, raw_options, shown_to=shown_to)
 
 
 async def _held(sqlite_store: Store, recorder: DiscordRecorder) -> tuple[BotHarness, HeldService]:
@@ -177,6 +180,7 @@ async def test_buttons_keep_working_after_a_restart(service: GameService, record
         message, custom_id = (await run(before, CID, "sc move", to="L6")).button()
     async with BotHarness(service, recorder) as after:
         after.bot.direct_reply_seconds = 60.0
+        assert (await after.interact(click(message, custom_id, DEE))).refused  # still Cid's button only
         moved = accepted(await after.interact(click(message, custom_id, CID)))
     assert "L6" in moved.text
     game = service.store.game_in_channel(GUILD_ID, CHANNEL_ID)
@@ -185,14 +189,36 @@ async def test_buttons_keep_working_after_a_restart(service: GameService, record
     assert game.status == "running"
 
 
-async def test_a_button_click_by_another_member_runs_as_that_member(harness: BotHarness) -> None:
-    """A preview's button carries the command, not the person: someone else clicking it acts as
-    themselves, so a spectator is refused as a non-player."""
+async def test_a_button_acts_only_for_the_member_it_was_shown_to(harness: BotHarness) -> None:
+    """Issue 9 point 9: a preview's button ran its command as whoever clicked it. Cid's confirmation
+    clicked by Dee (a player) or Eve (a spectator) now gets a private refusal naming Cid without
+    pinging him, and the game stays exactly as it was; Cid's own click still moves him."""
     await running(harness)
     accepted(await run(harness, GM, "gm set", character="Cid", ap=9, reason="test"))
     message, custom_id = (await run(harness, CID, "sc move", to="L6")).button()
-    refusal = await harness.interact(click(message, custom_id, EVE))
-    assert refusal.refused and "not playing" in refusal.text
+    store = harness.bot.service.store
+    before = store.game_in_channel(GUILD_ID, CHANNEL_ID)
+    for other in (DEE, EVE):
+        refusal = await harness.interact(click(message, custom_id, other))
+        assert refusal.refused and refusal.kinds() == ["callback:4"]
+        assert f"This was shown to <@{CID.id}>: only they can use it." in refusal.text
+        assert all(mentions_of(c)["parse"] == [] and not mentions_of(c).get("users") for c in refusal.messages)
+    after = store.game_in_channel(GUILD_ID, CHANNEL_ID)
+    assert (after.version, after.state, store.log(after.id)) == (before.version, before.state, store.log(before.id))
+    assert "L6" in accepted(await harness.interact(click(message, custom_id, CID))).text
+
+
+async def test_a_gm_confirmation_is_for_that_gm_only(harness: BotHarness) -> None:
+    """Another game master clicking the `/gm end` confirmation a GM was shown is refused: the game
+    keeps running."""
+    await running(harness)
+    assert f"GM role: {GM_ROLE.id}" in (await run(harness, GM, "gm settings", gm_role=GM_ROLE)).text
+    message, custom_id = (await run(harness, GM, "gm end")).button()
+    refusal = await harness.interact(click(message, custom_id, ROLE_HOLDER))
+    assert refusal.refused and f"This was shown to <@{GM.id}>" in refusal.text
+    assert harness.bot.service.store.game_in_channel(GUILD_ID, CHANNEL_ID).status == "running"
+    accepted(await harness.interact(click(message, custom_id, GM)))
+    assert harness.bot.service.store.game_in_channel(GUILD_ID, CHANNEL_ID).status == "finished"
 
 
 async def test_a_command_acts_on_the_game_of_its_own_channel(harness: BotHarness) -> None:
