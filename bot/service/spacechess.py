@@ -214,9 +214,12 @@ def _numbers(text: str) -> list[int]:
 
 
 def _items(text: str) -> tuple[list[str], str | None]:
-    """Items picked in the menu: ``grade-colonel`` is the grade item at that rank."""
+    """Items picked in the menu: ``grade-colonel`` is the grade item at that rank. Typed values are held
+    to the menu's own choices: the form carries them in its menus' custom ids."""
     items, grades = [], []
     for value in (part.strip() for part in text.split(",") if part.strip()):
+        if value not in ITEM_CHOICES:
+            raise ServiceError("error.option_bad_choice", option="items", value=value, choices=list(ITEM_CHOICES))
         if value.startswith("grade-"):
             grades.append(value.removeprefix("grade-"))
             value = "grade"

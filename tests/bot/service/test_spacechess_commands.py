@@ -330,6 +330,8 @@ def test_the_loadout_form_asks_for_what_is_missing_then_equips(svc):
     before = game(svc)
     assert keys(svc.handle(CID, "sc loadout", {"items": "grade-colonel,grade-lieutenant"})) == ["error.one_grade"]
     assert keys(svc.handle(CID, "sc loadout", {"cards": "2,x"})) == ["error.option_not_integer"]
+    # typed items are held to the menu's choices: a `|` would break the menus' custom ids
+    assert keys(svc.handle(CID, "sc loadout", {"items": "scope|vigour"})) == ["error.option_bad_choice"]
     assert game(svc) == before
     done = ok(svc.handle(CID, "sc loadout", {"weapon": "bolter", "armour": "light", "items": "grenades,grade-colonel",
                                              "ability": "vehicle", "cards": "3,4"}))
