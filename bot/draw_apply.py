@@ -3,7 +3,8 @@
 Which draws a game gets (documented in docs/draws.md):
 - draws of the bot's automatic source (`AUTO_SOURCE`: FDJ's results, whether downloaded or read from a
   file) that count for the game (SC-13: the first draw of the evening), plus manual entries a game
-  master made for that game with `/gm draw`;
+  master made for that game with `/gm draw` (stored under the game's own source, so an entry whose
+  application was deferred is still applied by the next poll);
 - whose expected result time (the draw calendar's time on the draw's date) is after the game started
   to run: its `start` input, or its creation for a game created already running;
 - later than the last draw the game got (a draw never jumps back before one already applied), so a
@@ -31,7 +32,7 @@ from bot.service.replies import Reply
 from bot.store.draws import applied_evenings, draw_claim_key, started_at, stored_draws
 from bot.store.repo import AlreadyClaimed, GameRecord, NewEntry, StaleWrite
 from bot.turn_post import TurnHooks, build_turn_post
-from draws import FDJ_LOTO, Draw, DrawSchedule, counts_for_game, game_numbers
+from draws import FDJ_LOTO, Draw, DrawSchedule, counts_for_game, game_numbers, manual_source
 from engine import registry
 from engine.core.errors import OrderError
 from engine.core.protocol import Outcome
@@ -110,7 +111,8 @@ class DrawApplier:
                 stored[since] = stored_draws(self.store, source=self.source, since=since)
             automatic = [d for d in stored[since] if counts_for_game(d) and self.schedule.at(d.date) > start]
         chosen: dict[tuple[object, int], Draw] = {}
-        for draw in [*extra, *automatic]:  # a manual entry stands in for the evening's automatic draw
+        typed = stored_draws(self.store, source=manual_source(str(game.id)), since=since)
+        for draw in [*extra, *typed, *automatic]:  # a manual entry stands in for the evening's automatic draw
             chosen.setdefault(draw.key, draw)
         return sorted((d for d in chosen.values() if last is None or d.key > last), key=lambda d: d.key)
 

@@ -17,7 +17,7 @@ from draws.game import counts_for_game, game_numbers
 from draws.generations import GENERATIONS, Generation
 from draws.model import Draw
 from draws.parser import iter_path, parse_bytes, parse_csv_text, parse_path
-from draws.sources import FdjSource, FetchMemo, FetchResult, FileSource, manual_draw
+from draws.sources import FdjSource, FetchMemo, FetchResult, FileSource, manual_draw, manual_source
 
 __all__ = [
     "FDJ_LOTO",
@@ -41,6 +41,7 @@ __all__ = [
     "game_numbers",
     "iter_path",
     "manual_draw",
+    "manual_source",
     "next_expected_draw",
     "parse_bytes",
     "parse_csv_text",

@@ -213,6 +213,11 @@ class FileSource:
         return _result_from_body(body, str(self.path), memo, previous)
 
 
+def manual_source(scope: str) -> str:
+    """The source of the draws a game master typed for `scope` (the bot: a game's id)."""
+    return f"manual:{scope}"
+
+
 def manual_draw(
     date: dt.date, numbers: Sequence[int], bonus: int | None = None, index: int = 1, *, scope: str | None = None
 ) -> Draw:
@@ -228,7 +233,7 @@ def manual_draw(
             index=index,
             numbers=numbers_tuple("numbers", numbers),
             complementary=bonus,
-            source="manual" if scope is None else f"manual:{scope}",
+            source="manual" if scope is None else manual_source(scope),
         )
     except InvalidDrawValue as error:
         raise ManualDrawError(

@@ -142,3 +142,15 @@ def test_gm_draw_waits_for_the_start(store: Store, service: GameService) -> None
     assert [m.key for m in reply.messages] == ["error.not_running"]
     assert "setup" not in translate(reply.messages[0].key, "en", reply.messages[0].params)
     assert stored_draws(store) == []
+
+
+def test_a_game_masters_entry_whose_application_was_deferred_is_applied_by_the_next_poll(
+        store: Store, service: GameService) -> None:
+    """The entry is stored for its game before it is applied: a busy game that made the click answer
+    "conflict" still gets it at the next poll, and no other game ever does."""
+    game = make_running_game(store, 1)
+    other = make_running_game(store, 2)
+    save_draws(store, [draw("2024-03-06", (1, 2, 3, 4, 5), source=f"manual:{game.id}", chance=None)])
+    posts = DrawApplier(service).apply_all()
+    assert [(p.game.id, p.draw.numbers) for p in posts] == [(game.id, (1, 2, 3, 4, 5))]
+    assert applied_evenings(store, other.id) == []
