@@ -209,8 +209,9 @@ def gm_import(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     export = read_export(file.data, file.filename)
     name = validate_name(opts["name"]) if "name" in opts else export.name
     rules = registry.get(export.kind)
+    inputs = effective_inputs(rules, export.log)
     try:
-        state = replay_inputs(rules, export.setup, export.seed, effective_inputs(rules, export.log))
+        state = replay_inputs(rules, export.setup, export.seed, inputs)
     except (SetupError, OrderError) as err:
         raise ServiceError("error.bad_export", file=file.filename, where="log",
                            reason=Message("export.replay", {"code": err.code})) from None
@@ -226,7 +227,7 @@ def gm_import(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         seats=[(s.user_id, s.actor, s.mute_pings) for s in export.seats],
         claims=lambda game_id: [draw_claim_key(game_id, day, index) for day, index in export.evenings],
     )
-    return Reply.say("gm.imported", name=game.name, inputs=len(effective_inputs(rules, export.log)))
+    return Reply.say("gm.imported", name=game.name, inputs=len(inputs))
 
 
 @command(

@@ -82,6 +82,24 @@ def test_ping_policies_and_muted_players(store: Store, service: GameService, pol
     assert pings == ([Message("turn.pings", {"users": " ".join(f"<@{u}>" for u in pinged)})] if pinged else [])
 
 
+def interfere(store: Store, monkeypatch: pytest.MonkeyPatch, kind: str, *, times: int) -> None:
+    """A busy game: the next `times` commits writing a `kind` entry each find that another write (a
+    player's order) landed just before them, so they fail as stale."""
+    original = store.commit
+    left = [times]
+
+    def busy_commit(game_id: int, expected_version: int, **kwargs: object) -> object:
+        entries = kwargs.get("entries") or []
+        if left[0] > 0 and any(e.kind == kind for e in entries):  # type: ignore[attr-defined]
+            left[0] -= 1
+            current = store.get_game(game_id)
+            assert current is not None
+            original(game_id, current.version, state=current.state, entries=[NewEntry("note", None, 7, {})])
+        return original(game_id, expected_version, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store, "commit", busy_commit)
+
+
 def test_the_same_draw_polled_twice_is_applied_once(store: Store, service: GameService) -> None:
     game = make_running_game(store)
     save_draws(store, [draw("2024-03-06")])
@@ -158,18 +176,7 @@ def test_a_stale_version_is_retried_on_fresh_state(store: Store, service: GameSe
     """A player's order committed between the read and the draw's commit: the draw is re-applied on top."""
     game = make_running_game(store)
     save_draws(store, [draw("2024-03-06")])
-    original = store.commit
-    raced: list[int] = []
-
-    def racing_commit(game_id: int, expected_version: int, **kwargs: object) -> object:
-        if not raced:
-            raced.append(expected_version)
-            current = store.get_game(game_id)
-            assert current is not None
-            original(game_id, current.version, state=current.state, entries=[NewEntry("note", None, 7, {})])
-        return original(game_id, expected_version, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(store, "commit", racing_commit)
+    interfere(store, monkeypatch, "draw", times=1)
     [post] = DrawApplier(service).apply_all()
     assert [e.kind for e in store.log(game.id)][-2:] == ["note", "draw"]
     assert post.game.version == game.version + 2
@@ -266,19 +273,8 @@ def test_a_draw_that_keeps_losing_the_race_is_retried_first_and_no_draw_is_lost(
 
     game = make_running_game(store)
     save_draws(store, [draw("2024-03-06"), draw("2024-03-09"), draw("2024-03-11")])
-    original = store.commit
-    interferences = [MAX_ATTEMPTS + 2]  # the whole first pass, then two attempts of the second
-
-    def busy_commit(game_id: int, expected_version: int, **kwargs: object) -> object:
-        entries = kwargs.get("entries") or []
-        if interferences[0] > 0 and any(e.kind == "draw" for e in entries):  # type: ignore[attr-defined]
-            interferences[0] -= 1
-            current = store.get_game(game_id)
-            assert current is not None
-            original(game_id, current.version, state=current.state, entries=[NewEntry("note", None, 7, {})])
-        return original(game_id, expected_version, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(store, "commit", busy_commit)
+    # the whole first pass, then two attempts of the second
+    interfere(store, monkeypatch, "draw", times=MAX_ATTEMPTS + 2)
     applier = DrawApplier(service)
     assert applier.apply_all() == []
     assert draw_log(store, game.id) == []
@@ -299,19 +295,8 @@ def test_a_time_limit_not_recorded_at_its_draw_is_recorded_before_any_further_dr
     with store.engine.begin() as connection:
         connection.execute(update(GameRow).where(GameRow.id == game.id).values(options={"limit_draws": 2}))
     save_draws(store, [draw("2024-03-06"), draw("2024-03-09"), draw("2024-03-11")])
-    original = store.commit
-    interferences = [MAX_ATTEMPTS * 2]  # the limit's attempts after the second draw, then the settling ones
-
-    def busy_commit(game_id: int, expected_version: int, **kwargs: object) -> object:
-        entries = kwargs.get("entries") or []
-        if interferences[0] > 0 and any(e.kind == "limit_reached" for e in entries):  # type: ignore[attr-defined]
-            interferences[0] -= 1
-            current = store.get_game(game_id)
-            assert current is not None
-            original(game_id, current.version, state=current.state, entries=[NewEntry("note", None, 7, {})])
-        return original(game_id, expected_version, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(store, "commit", busy_commit)
+    # the limit's attempts after the second draw, then the settling ones
+    interfere(store, monkeypatch, "limit_reached", times=MAX_ATTEMPTS * 2)
     applier = DrawApplier(service)
     assert [p.draw.date.isoformat() for p in applier.apply_all()] == ["2024-03-06", "2024-03-09"]
     assert store.get_game(game.id).status == "running"  # the end is still to record
