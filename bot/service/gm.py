@@ -154,8 +154,6 @@ def gm_set(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         changes["at"] = opts["cell"]
     if not changes:
         raise ServiceError("error.missing_option", option=["hp", "ap", "cell"])
-    if not opts["reason"]:  # options arrive stripped: `reason:"  "` is empty too; the history needs a why
-        raise ServiceError("error.empty_reason")
     payload = {"id": opts["character"], **changes, "reason": opts["reason"]}
     return svc.describe(svc.apply_input(ctx, game, "gm_set", None, payload))
 
