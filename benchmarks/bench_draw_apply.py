@@ -14,7 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.draw_apply import DrawApplier
+from bot.lottery.apply import DrawApplier
 from bot.service import GameService, Reply
 from bot.store import GameRecord, Store
 from bot.store.draws import save_draws

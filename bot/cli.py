@@ -244,7 +244,7 @@ def _progress_bar(name: str, width: int = 30) -> Callable[[int, int], None]:
 def _save_draws(store: Store, found: list[Draw], settings: Settings) -> SaveReport | None:
     """Store draws, saying on stderr why a batch was refused (a draw from the future: None) and
     which stored draws other values were offered for (kept as stored)."""
-    from bot.draw_poll import schedule_from
+    from bot.lottery.poll import schedule_from
     from bot.store.draws import save_draws
     from draws import FutureDrawError
 
@@ -305,10 +305,10 @@ def _draws_list(store: Store, last: int | None, as_json: bool) -> int:
 
 
 def _draws_fetch(store: Store, settings: Settings, apply: bool) -> int:
-    from bot.draw_apply import DrawApplier
-    from bot.draw_poll import schedule_from, source_from
+    from bot.lottery.apply import DrawApplier
+    from bot.lottery.poll import schedule_from, source_from
+    from bot.lottery.turn_post import PrintedHooks
     from bot.service import GameService
-    from bot.turn_post import PrintedHooks
     from draws import DrawSourceError
 
     source = source_from(settings.draws)

@@ -22,7 +22,7 @@ from bot.config import Settings
 from bot.discord_adapter.payload import install_commands
 from bot.discord_adapter.status import StatusBoard
 from bot.i18n import translate
-from bot.scheduler import DrawScheduler
+from bot.lottery.scheduler import DrawScheduler
 from bot.service import (
     Attachment,
     Button,

@@ -66,7 +66,7 @@ COMMAND_MODULES = (
     "bot.service.views",
     "bot.service.gm",
     "bot.service.spacechess",
-    "bot.service.draws",
+    "bot.lottery.commands",
     "bot.service.status",
 )
 

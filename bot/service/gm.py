@@ -11,8 +11,8 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.draw_apply import applier_for
 from bot.games import presenter_for
+from bot.lottery.apply import applier_for
 from bot.service.commands import Option, command
 from bot.service.context import Context
 from bot.service.core import GameService, derive_status, effective_inputs, replay_inputs, require_not_finished

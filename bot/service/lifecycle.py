@@ -7,8 +7,8 @@ import json
 import tomllib
 from typing import Any
 
-from bot.draw_apply import applier_for
 from bot.games import presenter_for
+from bot.lottery.apply import applier_for
 from bot.service.commands import Option, command, completer
 from bot.service.context import Context
 from bot.service.core import GameService, derive_status, effective_inputs, require_not_finished

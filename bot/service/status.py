@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from bot.draw_apply import applier_for
+from bot.lottery.apply import applier_for
 from bot.service.commands import command
 from bot.service.context import Context
 from bot.service.core import GameService

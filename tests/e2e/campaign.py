@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.turn_post import draw_header
+from bot.lottery.turn_post import draw_header
 from draws import Draw
 from tests.e2e.botproc import BotProcess
 from tests.e2e.fdj_file import FdjFile

@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 from sqlalchemy import update
 
-from bot.draw_apply import DrawApplier, applier_for
+from bot.lottery.apply import DrawApplier, applier_for
 from bot.service import GameService, Message
 from bot.store import NewEntry, SeatRecord, Store
 from bot.store.draws import applied_evenings, save_draws, started_at
@@ -269,7 +269,7 @@ def test_a_draw_that_keeps_losing_the_race_is_retried_first_and_no_draw_is_lost(
         store: Store, service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 9.1: a busy game (a player's write landing during each attempt) must not lose a draw. The
     draw given up after MAX_ATTEMPTS stops the game's pass; the next poll applies it first, then the rest."""
-    from bot.draw_apply import MAX_ATTEMPTS
+    from bot.lottery.apply import MAX_ATTEMPTS
 
     game = make_running_game(store)
     save_draws(store, [draw("2024-03-06"), draw("2024-03-09"), draw("2024-03-11")])
@@ -289,7 +289,7 @@ def test_a_time_limit_not_recorded_at_its_draw_is_recorded_before_any_further_dr
         store: Store, service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
     """SC-31 with a busy game: the end the second draw reached could not be committed then; the next
     pass records it instead of giving the game a third draw."""
-    from bot.draw_apply import MAX_ATTEMPTS
+    from bot.lottery.apply import MAX_ATTEMPTS
 
     game = make_running_game(store, 8)
     with store.engine.begin() as connection:

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from bot.draw_apply import DrawApplier
+from bot.lottery.apply import DrawApplier
+from bot.lottery.commands import check_evening
 from bot.service import Context, GameService
-from bot.service.draws import check_evening
 from bot.service.replies import ServiceError
 from bot.store import Store
 from bot.store.draws import applied_evenings, save_draws, stored_draws

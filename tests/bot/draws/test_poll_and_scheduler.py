@@ -10,9 +10,9 @@ from pathlib import Path
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.config import DrawSettings
-from bot.draw_apply import DrawApplier
-from bot.draw_poll import DrawPoller, schedule_from, source_from
-from bot.scheduler import NEXT_JOB, RETRY_JOB, DrawScheduler
+from bot.lottery.apply import DrawApplier
+from bot.lottery.poll import DrawPoller, schedule_from, source_from
+from bot.lottery.scheduler import NEXT_JOB, RETRY_JOB, DrawScheduler
 from bot.service import GameService
 from bot.store import NewEntry, Store
 from bot.store.draws import save_draws

@@ -7,7 +7,7 @@ import multiprocessing
 
 import pytest
 
-from bot.draw_apply import DrawApplier
+from bot.lottery.apply import DrawApplier
 from bot.service import GameService
 from bot.store import Store
 from bot.store.draws import applied_evenings, save_draws

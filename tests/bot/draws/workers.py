@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from bot.draw_apply import DrawApplier
+from bot.lottery.apply import DrawApplier
 from bot.service import GameService, Reply
 from bot.store import GameRecord, Store
 

@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.draw_apply import applier_for
 from bot.i18n import LANGUAGES, catalog, placeholders, translate
+from bot.lottery.apply import applier_for
 from bot.service import Attachment, Context, GameService, Message
 from bot.service.core import setup_refusal
 from engine import registry

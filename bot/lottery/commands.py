@@ -15,7 +15,7 @@ import datetime as dt
 import re
 from typing import Any
 
-from bot.draw_apply import GAME_KIND, applier_for
+from bot.lottery.apply import GAME_KIND, applier_for
 from bot.service.commands import Option, command
 from bot.service.context import Context
 from bot.service.core import GameService

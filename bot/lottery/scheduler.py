@@ -21,10 +21,10 @@ from typing import Any
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.config import DrawSettings
-from bot.draw_apply import DrawApplier
-from bot.draw_poll import DrawPoller, schedule_from, source_from
+from bot.lottery.apply import DrawApplier
+from bot.lottery.poll import DrawPoller, schedule_from, source_from
+from bot.lottery.turn_post import TurnHooks
 from bot.service.core import GameService
-from bot.turn_post import TurnHooks
 
 log = logging.getLogger("spacechess.scheduler")
 

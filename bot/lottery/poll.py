@@ -14,10 +14,10 @@ import threading
 from dataclasses import dataclass, field
 
 from bot.config import DrawSettings
-from bot.draw_apply import GAME_KIND, DrawApplier, TurnPost
+from bot.lottery.apply import GAME_KIND, DrawApplier, TurnPost
+from bot.lottery.turn_post import draw_missing_alert
 from bot.store.draws import alert_claim_key, applied_evenings, save_draws, started_at, stored_draws
 from bot.store.repo import GameRecord
-from bot.turn_post import draw_missing_alert
 from draws import Draw, DrawSchedule, DrawSourceError, FdjSource, FetchMemo, FileSource, FutureDrawError
 from draws.sources import DrawSource
 

@@ -27,11 +27,11 @@ import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from bot.lottery.turn_post import TurnHooks, build_turn_post
 from bot.service.core import Applied, GameService, derive_status
 from bot.service.replies import Reply
 from bot.store.draws import applied_evenings, draw_claim_key, started_at, stored_draws
 from bot.store.repo import AlreadyClaimed, GameRecord, NewEntry, StaleWrite
-from bot.turn_post import TurnHooks, build_turn_post
 from draws import FDJ_LOTO, Draw, DrawSchedule, counts_for_game, game_numbers, manual_source
 from engine import registry
 from engine.core.errors import OrderError
