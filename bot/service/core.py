@@ -255,7 +255,4 @@ def derive_status(rules: GameRules, state: Any, current: str) -> str:
     ended by `/gm end` has a snapshot the engine still sees running); the engine decides the rest."""
     if current in ("paused", "finished"):
         return current
-    if rules.winner(state) is not None:
-        return "finished"
-    status = rules.view(state).get("status")
-    return status if status in ("setup", "running", "finished") else "running"
+    return rules.result(state).status

@@ -215,7 +215,7 @@ def gm_import(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
                            reason=Message("export.replay", {"code": err.code})) from None
     status = export.status
     if status in ("setup", "running"):
-        status = derive_status(rules, state, "setup" if rules.view(state).get("status") == "setup" else "running")
+        status = rules.result(state).status
     game = svc.store.create_game(
         kind=export.kind, name=name, guild_id=ctx.guild_id, channel_id=ctx.channel_id, setup=export.setup,
         state=rules.to_json(state), seed=export.seed, created_by=ctx.user_id, status=status,

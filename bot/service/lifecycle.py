@@ -88,7 +88,7 @@ def gm_create(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         state=rules.to_json(state),
         seed=seed,
         created_by=ctx.user_id,
-        status=rules.view(state).get("status", "running"),
+        status=rules.result(state).status,
         entries=[NewEntry("create", None, ctx.user_id, {"name": name, "kind": rules.name, "options": options})],
         options=options,
     )

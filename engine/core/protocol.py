@@ -14,9 +14,9 @@ SpaceBlast ``"submit"``/``"resolve"``, GM corrections ``"gm_set"``...).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from engine.core.errors import OrderError, SetupError
 
@@ -26,15 +26,69 @@ OrderT = TypeVar("OrderT")
 JSON = dict[str, Any]
 
 
+AudienceKind = Literal["everyone", "actor", "side", "gm"]
+
+
+@dataclass(frozen=True)
+class Audience:
+    """Who may see something: everyone, one actor (a character, a ship, a player's side of the
+    board), one side (a team), or the game masters. The same value says who an event is for and
+    who is looking (a viewer), so "may this viewer see that" is one comparison (`sees`)."""
+
+    kind: AudienceKind = "everyone"
+    id: str | int | None = None
+
+    @classmethod
+    def actor(cls, actor: str) -> Audience:
+        return cls("actor", actor)
+
+    @classmethod
+    def side(cls, side: str | int) -> Audience:
+        return cls("side", side)
+
+    def to_json(self) -> JSON:
+        return {"kind": self.kind, "id": self.id}
+
+
+EVERYONE = Audience()
+GM = Audience("gm")
+PUBLIC = EVERYONE  # the viewer who is nobody in particular: a spectator, the channel
+
+
 @dataclass(frozen=True)
 class Event:
-    """Something that happened, for replies and logs: ``event.<game>.<kind>`` is its i18n key."""
+    """Something that happened, for replies and logs: ``event.<game>.<kind>`` is its i18n key.
+    `audience` says who may read it; a reply shows the public ones to the channel and the rest
+    privately to the member they are for."""
 
     kind: str
     params: Mapping[str, Any] = field(default_factory=dict)
+    audience: Audience = EVERYONE
 
     def to_json(self) -> JSON:
-        return {"kind": self.kind, "params": dict(self.params)}
+        data: JSON = {"kind": self.kind, "params": dict(self.params)}
+        if self.audience != EVERYONE:
+            data["audience"] = self.audience.to_json()
+        return data
+
+
+@dataclass(frozen=True)
+class Result:
+    """Where a game stands: being set up, running, or finished with a winner (a side or actor id),
+    as a draw (`winner` None), and how it ended (`reason`: a catalog word such as ``"elimination"``,
+    ``"time_limit"``, ``"resigned"``, ``"timeout"``)."""
+
+    status: Literal["setup", "running", "finished"]
+    winner: str | int | None = None
+    reason: str | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self.status == "finished"
+
+    @property
+    def is_draw(self) -> bool:
+        return self.finished and self.winner is None
 
 
 @dataclass(frozen=True)
@@ -62,6 +116,13 @@ class GameRules(ABC, Generic[StateT, OrderT]):
     input_kinds: ClassVar[frozenset[str]] = frozenset({"order"})
     #: keys of the public view whose lists are sets (scenario `expect` ignores their order)
     unordered_view_keys: ClassVar[frozenset[str]] = frozenset()
+    #: input kinds whose payload is a secret of its actor until an input of a `reveal_kinds` kind
+    #: follows it in the log (SpaceBlast: ``submit`` until ``resolve``); the bot never shows a
+    #: sealed payload to anyone else (history, undo, export, replies, logs)
+    secret_kinds: ClassVar[frozenset[str]] = frozenset()
+    reveal_kinds: ClassVar[frozenset[str]] = frozenset()
+    #: whether the game masters may read sealed inputs (a refereed game) or not (a blind one)
+    gm_sees_secrets: ClassVar[bool] = False
 
     # -- building ------------------------------------------------------------------------------
     @abstractmethod
@@ -89,10 +150,36 @@ class GameRules(ABC, Generic[StateT, OrderT]):
             raise OrderError("unknown_character", name="")
         return self.play(state, actor, self.parse_orders(str(payload.get("text", ""))))
 
+    def legal_orders(self, state: StateT, actor: str) -> Iterable[OrderT]:
+        """Every order `actor` may give now, each accepted by :meth:`play` alone: the one source of
+        "what can I do" for autocomplete, reach, previews and computer opponents. Games whose
+        orders cannot be listed (free text) keep this default: nothing to suggest."""
+        return ()
+
     # -- reading -------------------------------------------------------------------------------
     @abstractmethod
     def view(self, state: StateT) -> JSON:
-        """The public view: plain JSON, the shape given in the scenario format document."""
+        """The public view: plain JSON, the shape given in the scenario format document. It never
+        holds a secret: a game with secrets puts them only in :meth:`view_for` of their owner."""
+
+    def view_for(self, state: StateT, viewer: Audience) -> JSON:
+        """What `viewer` sees: the public view plus what is theirs. Games without secrets keep this."""
+        return self.view(state)
+
+    def side_of(self, state: StateT, actor: str) -> str | int | None:
+        """The side (team) an actor plays for, for events addressed to a side; None where there are no sides."""
+        return None
+
+    def waiting_on(self, state: StateT) -> tuple[str, ...]:
+        """The actors the game waits for now: the player to move (alternating games), the ships
+        still without orders (simultaneous ones). Turn drivers remind them; empty means none."""
+        return ()
+
+    def result(self, state: StateT) -> Result:
+        """Where the game stands. The default suits a game without a setup phase; games with one,
+        or with endings worth naming, override it."""
+        winner = self.winner(state)
+        return Result("running") if winner is None else Result("finished", None if winner == "draw" else winner)
 
     @abstractmethod
     def actors(self, state: StateT) -> tuple[str, ...]:
@@ -101,6 +188,16 @@ class GameRules(ABC, Generic[StateT, OrderT]):
     @abstractmethod
     def winner(self, state: StateT) -> str | int | None:
         """The winning side/team, ``"draw"``, or None while the game goes on."""
+
+    def sees(self, state: StateT, viewer: Audience, audience: Audience) -> bool:
+        """Whether `viewer` may read something meant for `audience` (an event, a sealed input)."""
+        if audience.kind == "everyone" or viewer == audience:
+            return True
+        if viewer.kind == "gm":
+            return audience.kind == "gm" or self.gm_sees_secrets
+        if audience.kind == "side" and viewer.kind == "actor":
+            return self.side_of(state, str(viewer.id)) == audience.id
+        return False
 
     # -- serialisation -------------------------------------------------------------------------
     @abstractmethod

@@ -29,6 +29,7 @@ from typing import Any
 
 from engine.core.errors import OrderError
 from engine.core.protocol import JSON, GameRules, Outcome
+from engine.core.protocol import Result as GameResult
 from engine.core.squaregrid import format_cell
 from engine.spacechess import actions, gm, lobby, orders, powers
 from engine.spacechess.actions import Result, target_of
@@ -190,6 +191,15 @@ class SpaceChess(GameRules[GameState, Order]):
 
     def winner(self, state: GameState) -> int | str | None:
         return state.winner
+
+    def result(self, state: GameState) -> GameResult:
+        if state.status != FINISHED:
+            return GameResult(state.status)  # type: ignore[arg-type]  # setup or running
+        return GameResult("finished", None if state.winner == "draw" else state.winner)
+
+    def side_of(self, state: GameState, actor: str) -> int | None:
+        character = state.find(actor)
+        return character.team if character is not None else None
 
     def dump_state(self, state: GameState) -> JSON:
         return dump_state(state)
