@@ -50,7 +50,7 @@ def run(orders: int, with_images: bool) -> list[float]:
         store = Store(f"sqlite:///{Path(folder) / 'bench.sqlite'}")
         svc = GameService(store)
         gm = Context(user_id=1, user_name="gm", guild_id=1, channel_id=1, manage_server=True)
-        svc.handle(gm, "gm create", {"kind": "spacechess", "name": "Bench",
+        svc.handle(gm, "sc new", {"name": "Bench",
                                       "setup": Attachment("setup.toml", setup_document().encode())})
         game = store.game_in_channel(1, 1)
         player = Context(user_id=2, user_name="p02", guild_id=1, channel_id=1)
@@ -63,7 +63,7 @@ def run(orders: int, with_images: bool) -> list[float]:
         try:
             for index in range(orders):
                 if index % 8 == 0:
-                    svc.handle(gm, "gm set", {"character": "p02", "ap": 9, "reason": "bench"})
+                    svc.handle(gm, "sc set", {"character": "p02", "ap": 9, "reason": "bench"})
                 target = "G2" if index % 2 == 0 else "G1"
                 started = time.perf_counter()
                 reply = svc.handle(player, "sc order", {"text": f"move {target}"})

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from bot.cli_failures import CliFailure
 from bot.config import Settings, load_settings, resolve_config_path
+from bot.games import GameSetupError, check_games
 from bot.service import GameService
 from bot.store.repo import Store
 
@@ -39,6 +40,11 @@ def _log_file(path: Path) -> logging.Handler:
 
 
 def open_service(settings: Settings) -> GameService:
-    """The store (migrated to the latest schema) and the service on top of it."""
+    """The store (migrated to the latest schema) and the service on top of it, once every game of
+    the list is found whole (a game missing a part is a failure at start, not an empty board later)."""
+    try:
+        check_games()
+    except GameSetupError as err:
+        raise CliFailure(str(err)) from err
     store = Store(settings.database.url)
     return GameService(store, default_language=settings.bot.language)

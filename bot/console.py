@@ -189,6 +189,8 @@ class Console:
         prefix = "! " if not reply.ok else ("(only you) " if reply.visibility is Visibility.PRIVATE else "")
         for message in reply.messages:
             self._print(prefix + self._names_for_ids(translate(message.key, language, message.params)))
+        for message in reply.aside:
+            self._print("(only you) " + self._names_for_ids(translate(message.key, language, message.params)))
         for embed in reply.embeds:
             self._print(f"  ▣ {translate(embed.title.key, language, embed.title.params)}")
             if embed.description is not None:

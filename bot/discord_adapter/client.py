@@ -357,6 +357,10 @@ class GameBot(discord.Client):
                                                      **extra)
         for body in bodies[1:]:
             await interaction.followup.send(body, ephemeral=private, allowed_mentions=mentions)
+        if reply.aside:  # what only this member may read comes after the channel's answer, privately
+            language = await asyncio.to_thread(self.service.language, ctx)
+            for body in chunks([translate(m.key, language, m.params) for m in reply.aside]):
+                await interaction.followup.send(body, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 
 
 #: Discord's embed limits (title, description, the sum of an embed's texts)

@@ -1,67 +1,90 @@
-"""How each game looks in the bot: what `/gm create` and `/game join` mean for it, how its events
-read, which images follow an action. The rules stay in engine/; this is presentation only."""
+"""The games the bot serves, and how each looks in it.
+
+`GAMES` is the one static list: for each game, the module holding its rules, its presenter, its
+command group and the turn driver that advances it. `check_games` imports and checks every part at
+start, so a game missing a presenter or a command fails loudly then rather than playing with an
+empty presenter. A new game adds one entry here and its own modules; the shared service, store,
+status message and scheduler never name a game.
+
+A presenter is presentation only (the rules stay in engine/): what a new game and a seat take, how
+events read, which images follow an action, the board, sheet and status lines.
+"""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from bot.service.replies import Attachment, Message, ServiceError
+from bot.service.replies import Attachment, Message, Reply, ServiceError
+from engine import registry
+from engine.core.errors import SetupError
 from engine.core.protocol import Event, GameRules
+
+if TYPE_CHECKING:
+    from bot.service.commands import Option
 
 
 class Presenter:
-    """Defaults that suit any game; a game's presenter overrides what differs."""
+    """Defaults that suit any game; a game's presenter overrides what differs.
+
+    Every method that draws or words the game gets the *public* view or public events only: what
+    it returns is shown to the whole channel.
+    """
 
     kind: ClassVar[str] = ""
-    create_options: ClassVar[tuple[str, ...]] = ()  # /gm create options copied into the setup document
+    #: options of the game's ``new`` command, beyond the name and the setup file every game takes
+    create_options: ClassVar[tuple[Option, ...]] = ()
+    #: options of the game's ``join`` command, beyond the name
+    join_options: ClassVar[tuple[Option, ...]] = ()
 
     def create_document(self, options: Mapping[str, Any]) -> dict[str, Any]:
-        return {name: options[name] for name in self.create_options if name in options}
+        """The setup document of a new game made from its ``new`` options (no setup file given)."""
+        return {opt.name: options[opt.name] for opt in self.create_options if opt.name in options}
 
     def join_input(self, options: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
         """The actor id a joining member takes and the payload of the game's ``join`` input."""
-        name = str(options.get("name", "")).strip()
-        if not name:
-            raise ServiceError("error.missing_option", option="name")
-        payload = {k: v for k, v in options.items() if k != "name"}
-        return name, {"id": name, **payload}
+        name = str(options["name"])
+        return name, {"id": name, **{k: v for k, v in options.items() if k != "name"}}
 
     def describe(self, rules: GameRules, events: Sequence[Event]) -> list[Message]:
         return [Message(f"event.{rules.name}.{e.kind}", dict(e.params)) for e in events]
 
     def images(self, rules: GameRules, state: Any, events: Sequence[Event]) -> list[Attachment]:
+        """Images posted after an accepted input; `events` are the public ones."""
         return []
 
-    def board(self, rules: GameRules, state: Any, reach_of: str | None = None,
-              line: tuple[str, str] | None = None) -> list[Attachment]:
-        """The board on demand (``/game board``), optionally showing where `reach_of` can go or the
-        line of fire between two characters."""
+    def board(self, rules: GameRules, state: Any) -> list[Attachment]:
+        """The board on demand (``/game board``), as everyone sees it."""
         return []
 
-    def line_report(self, rules: GameRules, state: Any, shooter: str, target: str) -> Message | None:
-        """What blocks the line between two characters, for the text beside the board."""
-        return None
+    def sheet(self, rules: GameRules, state: Any, actor: str, language: str) -> Reply:
+        """One actor's sheet (``/game sheet``): by default what the public view says of it."""
+        return Reply((Message("game.sheet.plain", {"id": actor}),))
 
-    def sheet(self, rules: GameRules, state: Any, actor: str, labels: Mapping[str, str]) -> list[Attachment]:
-        """The sheet card of one character or side (``/game sheet``)."""
-        return []
-
-
-#: event parameters that hold a rules identifier, shown in the reader's words (label.<identifier>)
-_IDENTIFIER_PARAMS = ("role", "weapon", "armour", "ability", "power", "items")
+    def status_lines(self, rules: GameRules, state: Any) -> list[Message]:
+        """The pinned status message's body under its header: every actor in a line."""
+        return [Message("status.actor", {"id": actor}) for actor in rules.actors(state)]
 
 
-def labelled(params: Mapping[str, Any]) -> dict[str, Any]:
-    """Event parameters with identifiers (``heavy_bolter``) as catalog labels (``bolter lourd``)."""
-    out = dict(params)
-    for key in _IDENTIFIER_PARAMS:
-        value = out.get(key)
-        if isinstance(value, str):
-            out[key] = Message(f"label.{value}")
-    return out
+@dataclass(frozen=True)
+class GameEntry:
+    """One game of the bot: where its parts live. Modules are imported by `check_games`."""
+
+    kind: str  # the rules' registry name, stored in the database
+    group: str  # its slash command group: ``/sc``
+    rules: str  # the module that registers its rules in engine.registry
+    presenter: str  # the module that registers its presenter
+    commands: str  # the module that declares its group's own commands
+    driver: str  # what advances it: a name in bot.drivers.DRIVERS
 
 
+GAMES: tuple[GameEntry, ...] = (
+    GameEntry("spacechess", "sc", "engine.spacechess", "bot.games.spacechess", "bot.service.spacechess", "lottery"),
+)
+
+_entries: dict[str, GameEntry] = {game.kind: game for game in GAMES}
 _presenters: dict[str, Presenter] = {}
 
 
@@ -70,5 +93,73 @@ def register_presenter(presenter: Presenter) -> Presenter:
     return presenter
 
 
+def add_game(entry: GameEntry) -> GameEntry:
+    """Serve one more game (tests add their throwaway games this way); checked like the shipped ones."""
+    _entries[entry.kind] = entry
+    check_game(entry)
+    return entry
+
+
+def remove_game(kind: str) -> None:
+    _entries.pop(kind, None)
+    _presenters.pop(kind, None)
+
+
+def games() -> list[GameEntry]:
+    return list(_entries.values())
+
+
+def entry_for(kind: str) -> GameEntry:
+    entry = _entries.get(kind)
+    if entry is None:
+        raise ServiceError("error.unknown_game", game=kind, known=", ".join(sorted(_entries)))
+    return entry
+
+
 def presenter_for(kind: str) -> Presenter:
-    return _presenters.get(kind) or Presenter()
+    presenter = _presenters.get(kind)
+    if presenter is None:
+        importlib.import_module(entry_for(kind).presenter)
+        presenter = _presenters.get(kind)
+    if presenter is None:
+        raise GameSetupError(f"game {kind!r}: its presenter module does not register a presenter")
+    return presenter
+
+
+class GameSetupError(RuntimeError):
+    """A game of the list lacks a part: a deployment mistake, said at start."""
+
+
+def check_game(entry: GameEntry) -> None:
+    """Import every part of one game and check they fit together."""
+    from bot.drivers import DRIVERS
+    from bot.service.commands import table
+
+    for part in ("rules", "presenter", "commands"):
+        try:
+            importlib.import_module(getattr(entry, part))
+        except ImportError as err:
+            raise GameSetupError(f"game {entry.kind!r}: cannot import its {part} module {getattr(entry, part)!r}: "
+                                 f"{err}") from err
+    try:
+        rules = registry.get(entry.kind)
+    except SetupError:
+        raise GameSetupError(f"game {entry.kind!r}: {entry.rules!r} registers no rules of that name") from None
+    if rules.name != entry.kind:
+        raise GameSetupError(f"game {entry.kind!r}: it is an alias of {rules.name!r}, not a game's name")
+    presenter_for(entry.kind)
+    if entry.driver not in DRIVERS:
+        raise GameSetupError(f"game {entry.kind!r}: unknown turn driver {entry.driver!r} "
+                             f"(known: {', '.join(sorted(DRIVERS))})")
+    own = [path for path in table() if path.split()[0] == entry.group]
+    if not own:
+        raise GameSetupError(f"game {entry.kind!r}: no command of its group /{entry.group}")
+    taken = [other.kind for other in _entries.values() if other.group == entry.group and other.kind != entry.kind]
+    if taken:
+        raise GameSetupError(f"game {entry.kind!r}: its command group /{entry.group} is {taken[0]!r}'s")
+
+
+def check_games() -> None:
+    """Every game of the list, whole: called when the bot starts (console, Discord, CLI)."""
+    for entry in games():
+        check_game(entry)

@@ -6,8 +6,10 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.games import Presenter, labelled, register_presenter
-from bot.service.replies import Attachment, Message, ServiceError
+from bot.games import Presenter, register_presenter
+from bot.i18n import catalog
+from bot.service.commands import Option
+from bot.service.replies import Attachment, Embed, Message, Reply
 from engine.core.errors import OrderError
 from engine.core.protocol import Event, GameRules
 from engine.core.squaregrid import format_cell
@@ -81,9 +83,40 @@ def award_lines(breakdown: Sequence[Mapping[str, Any]]) -> list[Message]:
     return lines
 
 
+#: event parameters that hold a rules identifier, shown in the reader's words (label.<identifier>)
+_IDENTIFIER_PARAMS = ("role", "weapon", "armour", "ability", "power", "items")
+#: the board's team colours (team 1 blue circles, team 2 orange squares), in text and on sheet cards
+TEAM_MARKS = {1: "🔵", 2: "🟧"}
+TEAM_COLOURS = {1: 0x0072B2, 2: 0xE69F00}  # Okabe-Ito blue and orange
+SHEET_FIELDS = ("team", "role", "hp", "max_hp", "ap", "at", "weapon", "armour", "items", "ability", "cards")
+
+
+def labelled(params: Mapping[str, Any]) -> dict[str, Any]:
+    """Event parameters with identifiers (``heavy_bolter``) as catalog labels (``bolter lourd``)."""
+    out = dict(params)
+    for key in _IDENTIFIER_PARAMS:
+        value = out.get(key)
+        if isinstance(value, str):
+            out[key] = Message(f"label.{value}")
+    return out
+
+
+def label(identifier: str | None) -> Message | None:
+    """A rules identifier (``heavy_bolter``) in the reader's words (``bolter lourd``)."""
+    return Message(f"label.{identifier}") if identifier else None
+
+
 class SpaceChessPresenter(Presenter):
     kind = "spacechess"
-    create_options = ("hp_soldier", "hp_general", "map")
+    create_options = (
+        Option("hp_soldier", "integer", min_value=1, max_value=999),
+        Option("hp_general", "integer", min_value=1, max_value=999),
+        Option("map"),
+    )
+    join_options = (
+        Option("team", required=True, choices=("1", "2")),
+        Option("role", required=True, choices=("soldier", "general")),
+    )
 
     def create_document(self, options: Mapping[str, Any]) -> dict[str, Any]:
         document: dict[str, Any] = {"phase": "setup", "map": options.get("map") or "standard"}
@@ -94,9 +127,6 @@ class SpaceChessPresenter(Presenter):
 
     def join_input(self, options: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
         name = str(options["name"])
-        missing = [key for key in ("team", "role") if key not in options]
-        if missing:
-            raise ServiceError("error.missing_option", option=missing)
         return name, {"id": name, "team": int(options["team"]), "role": options["role"]}
 
     def describe(self, rules: GameRules, events: Sequence[Event]) -> list[Message]:
@@ -115,9 +145,12 @@ class SpaceChessPresenter(Presenter):
             return []
         return [Attachment("board.png", board_png(rules, state, events))]
 
+    def board(self, rules: GameRules, state: Any) -> list[Attachment]:
+        return self.board_with(rules, state)
 
-    def board(self, rules: GameRules, state: Any, reach_of: str | None = None,
-              line: tuple[str, str] | None = None) -> list[Attachment]:
+    def board_with(self, rules: GameRules, state: Any, reach_of: str | None = None,
+                   line: tuple[str, str] | None = None) -> list[Attachment]:
+        """The board, optionally showing where `reach_of` can go or the line of fire between two characters."""
         reach = reachable(state, reach_of) if reach_of is not None else None
         overlay = Overlay("none")
         if line is not None:
@@ -126,16 +159,41 @@ class SpaceChessPresenter(Presenter):
         view = rules.view(state)
         return [Attachment("board.png", render_board(view, state.game_map, overlay=overlay, reach=reach))]
 
-    def line_report(self, rules: GameRules, state: Any, shooter: str, target: str) -> Message | None:
+    def line_report(self, state: Any, shooter: str, target: str) -> Message:
         """SC-21/SC-22: the exact line, whatever the range or AP; what blocks it, if anything."""
         found = line_of_fire_between(state, _character(state, shooter).id, _character(state, target).id)
         params = {"shooter": _character(state, shooter).id, "target": _character(state, target).id,
                   "blocked_at": found["blocked_at"]}
         return Message("game.board.line_blocked" if found["blocked_at"] else "game.board.line_clear", params)
 
-    def sheet(self, rules: GameRules, state: Any, actor: str, labels: Mapping[str, str]) -> list[Attachment]:
-        card = render_sheet(rules.view(state), actor, labels=labels)
-        return [Attachment(f"sheet-{_file_safe(actor)}.png", card)]
+    def sheet(self, rules: GameRules, state: Any, actor: str, language: str) -> Reply:
+        """The sheet's values in a line, and its card (the drawn sheet) framed in the team's colour."""
+        data = rules.view(state)["characters"][actor]
+        labels = {k.removeprefix("label."): v for k, v in catalog(language).items() if k.startswith("label.")}
+        card = Attachment(f"sheet-{_file_safe(actor)}.png", render_sheet(rules.view(state), actor, labels=labels))
+        line = Message("game.sheet", {"id": actor, **labelled({k: data.get(k) for k in SHEET_FIELDS})})
+        frame = Embed(Message("game.sheet.title", {"id": actor}), colour=TEAM_COLOURS.get(data.get("team")),
+                      image=card.filename)
+        return Reply((line,), files=(card,), embeds=(frame,))
+
+    def status_lines(self, rules: GameRules, state: Any) -> list[Message]:
+        """Team by team: each living character's HP, AP, place and gear; the dead in a word."""
+        lines = []
+        characters = rules.view(state).get("characters", {})
+        for team in (1, 2):
+            for ident, data in characters.items():
+                if data.get("team") != team:
+                    continue
+                if not data.get("alive", True):
+                    lines.append(Message("status.dead", {"id": ident, "mark": TEAM_MARKS[team]}))
+                    continue
+                lines.append(Message("status.character", {
+                    "id": ident, "mark": TEAM_MARKS[team], "role": label(data.get("role")), "hp": data.get("hp"),
+                    "max_hp": data.get("max_hp"), "ap": data.get("ap"), "at": data.get("at"),
+                    "weapon": label(data.get("weapon")), "armour": label(data.get("armour")),
+                    "items": data.get("items", []),
+                }))
+        return lines
 
 
 def _file_safe(name: str) -> str:

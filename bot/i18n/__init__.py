@@ -25,6 +25,15 @@ def catalog(language: str) -> dict[str, str]:
     return json.loads(text)
 
 
+def add_strings(language: str, strings: Mapping[str, str]) -> None:
+    """More text for one language, from outside the shipped catalogs (a test-only game's commands
+    and events); a key of the catalogs is never replaced."""
+    taken = set(strings) & set(catalog(language))
+    if taken:
+        raise ValueError(f"keys already in the {language} catalog: {sorted(taken)}")
+    catalog(language).update(strings)
+
+
 def language_of(locale: str | None, fallback: str = DEFAULT_LANGUAGE) -> str:
     """The catalog language for a Discord locale such as ``en-US``; unknown locales fall back."""
     if locale:

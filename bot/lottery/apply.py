@@ -27,6 +27,7 @@ import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from bot.lottery import is_lottery_game
 from bot.lottery.turn_post import TurnHooks, build_turn_post
 from bot.service.core import Applied, GameService, derive_status
 from bot.service.replies import Reply
@@ -41,7 +42,6 @@ log = logging.getLogger("spacechess.draws")
 
 #: `Draw.source` of FDJ's results, whether fetched over HTTP or read from a local file.
 AUTO_SOURCE = "fdj"
-GAME_KIND = "spacechess"
 #: Commits lost to players' orders landing at the same moment before giving up until the next poll.
 MAX_ATTEMPTS = 5
 
@@ -242,7 +242,7 @@ class DrawApplier:
         posts: list[TurnPost] = []
         stored: dict[dt.date, list[Draw]] = {}
         for game in self.store.list_games(statuses=("running",)):
-            if game.kind != GAME_KIND:
+            if not is_lottery_game(game.kind):
                 continue
             try:
                 posts.extend(self.apply_pending(game, stored=stored))
@@ -253,7 +253,7 @@ class DrawApplier:
     def catch_up(self, game_id: int, *, deliver: bool = True) -> list[TurnPost]:
         """For `/gm resume`: the draws a paused game missed, applied in order now that it runs again."""
         game = self.store.get_game(game_id)
-        if game is None or game.kind != GAME_KIND or game.status != "running":
+        if game is None or not is_lottery_game(game.kind) or game.status != "running":
             return []
         return self.apply_pending(game, deliver=deliver)
 

@@ -15,7 +15,8 @@ import datetime as dt
 import re
 from typing import Any
 
-from bot.lottery.apply import GAME_KIND, applier_for
+from bot.lottery import is_lottery_game
+from bot.lottery.apply import applier_for
 from bot.service.commands import Option, command
 from bot.service.context import Context
 from bot.service.core import GameService
@@ -97,7 +98,7 @@ def gm_draw(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     """The first call checks everything and asks for confirmation (the button carries the game
     version, so a click after the game moved on is refused); the confirmed call applies."""
     game = svc.channel_game(ctx)
-    if game.kind != GAME_KIND:
+    if not is_lottery_game(game.kind):
         raise ServiceError("error.wrong_game_kind", kind=game.kind)
     require_running(game)
     if game.status != "running":  # a game in its setup gets no draw before /gm start

@@ -14,7 +14,8 @@ import threading
 from dataclasses import dataclass, field
 
 from bot.config import DrawSettings
-from bot.lottery.apply import GAME_KIND, DrawApplier, TurnPost
+from bot.lottery import is_lottery_game
+from bot.lottery.apply import DrawApplier, TurnPost
 from bot.lottery.turn_post import draw_missing_alert
 from bot.store.draws import alert_claim_key, applied_evenings, save_draws, started_at, stored_draws
 from bot.store.repo import GameRecord
@@ -118,7 +119,7 @@ class DrawPoller:
         for moment in self.overdue(now):
             day = self.applier.schedule.local_date(moment)
             for game in self.store.list_games(statuses=("running",)):
-                if game.kind != GAME_KIND or started_at(self.store, game) >= moment:
+                if not is_lottery_game(game.kind) or started_at(self.store, game) >= moment:
                     continue
                 if any(date == day for date, _ in applied_evenings(self.store, game.id)):
                     continue

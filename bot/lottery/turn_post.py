@@ -13,7 +13,7 @@ from typing import Any, Protocol, TextIO
 from bot.games import presenter_for
 from bot.games.spacechess import award_lines
 from bot.i18n import translate
-from bot.service.core import Applied
+from bot.service.core import Applied, public_events
 from bot.service.replies import Message, Reply
 from bot.store.repo import GameRecord, SeatRecord
 from draws import Draw, game_numbers
@@ -84,7 +84,7 @@ def build_turn_post(
     if draw.manual:
         messages.append(Message("turn.manual"))
     breakdown: list[Mapping[str, Any]] = []
-    for event in applied.outcome.events:
+    for event in public_events(applied.outcome.events):
         if event.kind == AWARD_EVENT:
             breakdown = event.params["breakdown"]
             messages.extend(award_lines(breakdown))
@@ -93,7 +93,7 @@ def build_turn_post(
     mentions = ping_targets(ping_policy, seats, breakdown)
     if mentions:
         messages.append(Message("turn.pings", {"users": " ".join(f"<@{user}>" for user in mentions)}))
-    files = tuple(presenter.images(applied.rules, applied.outcome.state, applied.outcome.events))
+    files = tuple(presenter.images(applied.rules, applied.outcome.state, public_events(applied.outcome.events)))
     return Reply(tuple(messages), files=files, mentions=mentions)
 
 

@@ -59,22 +59,33 @@ class Command:
 
 COMMANDS: dict[str, Command] = {}
 
-#: the modules that declare commands; imported on first use so that no import order matters
+#: the modules of the commands every game shares; imported on first use so that no import order matters
 COMMAND_MODULES = (
     "bot.service.lifecycle",
     "bot.service.orders",
     "bot.service.views",
     "bot.service.gm",
-    "bot.service.spacechess",
-    "bot.lottery.commands",
     "bot.service.status",
 )
 
 
-def table() -> dict[str, Command]:
-    """Every command of the bot, by path (the command modules register themselves on import)."""
-    for module in COMMAND_MODULES:
-        importlib.import_module(module)
+def table(*, load: bool = True) -> dict[str, Command]:
+    """Every command of the bot, by path: the shared ones, then for each game of the list its
+    ``new`` and ``join``, its group's own commands and its turn driver's (each module registers
+    its commands on import). `load=False` only reads what is declared so far."""
+    if load:
+        from bot.drivers import driver_named
+        from bot.games import games
+        from bot.service.lifecycle import declare_game_commands
+
+        for module in COMMAND_MODULES:
+            importlib.import_module(module)
+        for entry in games():
+            importlib.import_module(entry.commands)
+            driver = driver_named(entry.driver)
+            if driver.commands:
+                importlib.import_module(driver.commands)
+            declare_game_commands(entry)
     return COMMANDS
 
 

@@ -15,16 +15,18 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from bot.drivers import driver_of
 from bot.games import presenter_for
 from bot.i18n import catalog, language_of
 from bot.service.commands import COMPLETERS, MAX_CHOICES, coerce_options, table, unknown_command
 from bot.service.context import Context
 from bot.service.refusals import order_refusal
-from bot.service.replies import Message, Reply, ServiceError
+from bot.service.replies import Message, Reply, ServiceError, Visibility
+from bot.service.secrecy import Reader, reader_of, undone_seqs
 from bot.store.repo import GameRecord, LogRecord, NewEntry, SeatRecord, StaleWrite, Store
 from engine import registry
 from engine.core.errors import OrderError, SetupError
-from engine.core.protocol import GameRules, Outcome
+from engine.core.protocol import EVERYONE, Event, GameRules, Outcome
 
 log = logging.getLogger("spacechess.commands")
 
@@ -37,6 +39,8 @@ class Applied:
     game: GameRecord
     outcome: Outcome
     rules: GameRules
+    #: what the game's turn driver did next because of it (a turn resolved once all were ready...)
+    posts: tuple[Reply, ...] = ()
 
 
 class GameService:
@@ -177,7 +181,9 @@ class GameService:
                     raise ServiceError("error.conflict") from None
                 game = fresh
                 continue
-            return Applied(committed, outcome, rules)
+            applied = Applied(committed, outcome, rules)
+            posts = driver_of(committed.kind).after_commit(self, applied)
+            return replace(applied, posts=tuple(posts)) if posts else applied
         raise AssertionError("unreachable")
 
     def replay(self, game: GameRecord, log_entries: Iterable[LogRecord], skip: Iterable[int] = ()) -> Any:
@@ -185,12 +191,30 @@ class GameService:
         rules = registry.get(game.kind)
         return replay_inputs(rules, game.setup, game.seed, effective_inputs(rules, log_entries, skip))
 
-    def describe(self, applied: Applied) -> Reply:
-        """The public reply to an accepted input: what happened, and images where the game has them."""
+    def describe(self, applied: Applied, ctx: Context | None = None) -> Reply:
+        """The reply to an accepted input, by audience: the public events (and the images drawn
+        from them) for the channel; the events only `ctx`'s member may read (their own, their
+        side's, the GMs' for a GM) as the private aside; anyone else's, nowhere. Without `ctx` (a
+        post nobody asked for) only the public part."""
         presenter = presenter_for(applied.rules.name)
-        messages = tuple(presenter.describe(applied.rules, applied.outcome.events))
-        files = tuple(presenter.images(applied.rules, applied.outcome.state, applied.outcome.events))
-        return Reply(messages or (), files=files)
+        rules, state, events = applied.rules, applied.outcome.state, applied.outcome.events
+        public = public_events(events)
+        reader = reader_of(self, ctx, applied.game) if ctx is not None else Reader()
+        own = [e for e in events if e.audience != EVERYONE and reader.sees(rules, state, e.audience)]
+        messages = tuple(presenter.describe(rules, public))
+        aside = tuple(presenter.describe(rules, own))
+        files = tuple(presenter.images(rules, state, public))
+        for post in applied.posts:
+            messages += post.messages
+            files = post.files or files  # the latest board is the one worth showing
+        if aside and not messages:  # nothing for the channel: the whole answer is private
+            return Reply(aside, files=files, visibility=Visibility.PRIVATE)
+        return Reply(messages, files=files, aside=aside)
+
+
+def public_events(events: Iterable[Event]) -> list[Event]:
+    """The events everyone may read: what a channel post or a public image may show."""
+    return [event for event in events if event.audience == EVERYONE]
 
 
 def shown_to_caller(reply: Reply, user_id: int) -> Reply:
@@ -232,7 +256,7 @@ def effective_inputs(rules: GameRules, entries: Iterable[LogRecord], skip: Itera
     """The log entries a replay applies: the game's inputs (not bookkeeping such as pauses or seat
     changes), less those undone (each undo entry names them) and those in `skip`."""
     entries = list(entries)
-    skipped = set(skip) | {seq for e in entries if e.kind == "undo" for seq in e.payload.get("seqs", ())}
+    skipped = set(skip) | undone_seqs(entries)
     return [e for e in entries if e.kind in rules.input_kinds and e.seq not in skipped]
 
 

@@ -7,18 +7,17 @@ version; status changes are logged as bookkeeping entries so the history shows w
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.games import presenter_for
-from bot.lottery.apply import applier_for
+from bot.drivers import driver_of
 from bot.service.commands import Option, command
 from bot.service.context import Context
 from bot.service.core import GameService, derive_status, effective_inputs, replay_inputs, require_not_finished
 from bot.service.export_doc import export_document, read_export
 from bot.service.lifecycle import validate_name
 from bot.service.replies import Attachment, Button, Message, Reply, ServiceError, Visibility
+from bot.service.secrecy import reader_of, sealed_seqs
 from bot.store.draws import draw_claim_key
 from bot.store.repo import GameRecord, NewEntry, SeatRecord, StaleWrite
 from engine import registry
@@ -52,7 +51,7 @@ def _confirmed(game: GameRecord, opts: dict[str, Any]) -> bool:
 def gm_start(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     game = svc.channel_game(ctx)
     applied = svc.apply_input(ctx, game, "start", None, {})
-    reply = svc.describe(applied)
+    reply = svc.describe(applied, ctx)
     return Reply((Message("gm.started", {"name": game.name}), *reply.messages), files=reply.files)
 
 
@@ -72,14 +71,14 @@ def gm_resume(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         raise ServiceError("error.not_paused")
     rules = registry.get(game.kind)
     _mark(svc, ctx, game, "resume", derive_status(rules, rules.from_json(game.state), "running"), {})
-    # the draws published during the pause, applied now in order, each with its turn post
-    posts = applier_for(svc).catch_up(game.id, deliver=False)
+    # what the game's turn driver caught up meanwhile (the draws of the pause...), each as its post
+    posts = driver_of(game.kind).on_resume(svc, game)
     messages = [Message("gm.resumed", {"name": game.name})]
     mentions: dict[int, None] = {}
     for post in posts:
-        messages.extend(post.reply.messages)
-        mentions.update(dict.fromkeys(post.reply.mentions))
-    return Reply(tuple(messages), files=posts[-1].reply.files if posts else (), mentions=tuple(mentions))
+        messages.extend(post.messages)
+        mentions.update(dict.fromkeys(post.mentions))
+    return Reply(tuple(messages), files=posts[-1].files if posts else (), mentions=tuple(mentions))
 
 
 @command("gm end", Option("confirm", "integer"), gm_only=True)
@@ -137,61 +136,24 @@ def gm_replace(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     return Reply.say("gm.replaced", user=opts["user"], name=actor)
 
 
-@command(
-    "gm set",
-    Option("character", required=True, max_length=32),
-    Option("reason", required=True, max_length=200),
-    Option("hp", "integer", min_value=0, max_value=999),
-    Option("ap", "integer", min_value=0, max_value=99),
-    Option("cell", max_length=8),
-    gm_only=True,
-)
-def gm_set(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
-    """A GM correction (HP, AP, position), validated by the rules and logged with its reason."""
-    game = svc.channel_game(ctx)
-    changes = {key: opts[key] for key in ("hp", "ap") if key in opts}
-    if "cell" in opts:
-        changes["at"] = opts["cell"]
-    if not changes:
-        raise ServiceError("error.missing_option", option=["hp", "ap", "cell"])
-    payload = {"id": opts["character"], **changes, "reason": opts["reason"]}
-    return svc.describe(svc.apply_input(ctx, game, "gm_set", None, payload))
-
-
-@command(
-    "gm pickup",
-    Option("cell", required=True, max_length=8),
-    Option("kind", required=True, choices=("item", "weapon", "ap", "hp")),
-    Option("name", max_length=32),
-    Option("amount", "integer", min_value=1, max_value=99),
-    gm_only=True,
-)
-def gm_pickup(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
-    game = svc.channel_game(ctx)
-    payload: dict[str, Any] = {"at": opts["cell"], "kind": opts["kind"]}
-    if opts["kind"] in ("item", "weapon"):
-        if "name" not in opts:
-            raise ServiceError("error.missing_option", option="name")
-        payload[opts["kind"]] = opts["name"].lower()
-    else:
-        if "amount" not in opts:
-            raise ServiceError("error.missing_option", option="amount")
-        payload["amount"] = opts["amount"]
-    return svc.describe(svc.apply_input(ctx, game, "pickup", None, payload))
-
-
 @command("gm export", gm_only=True)
 def gm_export(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     """Everything the game needs (setup, options, status, seats, log with times) and its public view,
-    as one JSON file: a backup, an audit, and what `/gm import` reads."""
+    as one JSON file: a backup, an audit, and what `/gm import` reads. Sealed secrets the GM may not
+    read are left out (an import then replays the game as if they were not given yet)."""
     game = svc.channel_game(ctx)
     rules = registry.get(game.kind)
-    document = export_document(game, svc.store.log(game.id), svc.store.seats(game.id),
-                               rules.view(rules.from_json(game.state)))
+    entries = svc.store.log(game.id)
+    sealed, reader = sealed_seqs(rules, entries), reader_of(svc, ctx, game)
+    kept = [entry for entry in entries if reader.reads(rules, entry, sealed)]
+    document = export_document(game, kept, svc.store.seats(game.id), rules.view(rules.from_json(game.state)))
     data = json.dumps(document, ensure_ascii=False, indent=1, sort_keys=True).encode()
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M")
-    return Reply((Message("gm.exported", {"name": game.name}),),
-                 files=(Attachment(f"{game.kind}-{game.id}-{stamp}.json", data),), visibility=Visibility.PRIVATE)
+    messages = [Message("gm.exported", {"name": game.name})]
+    if len(kept) < len(entries):  # the turn's secret orders stay their owners' until the reveal
+        messages.append(Message("gm.exported_sealed", {"n": len(entries) - len(kept)}))
+    return Reply(tuple(messages), files=(Attachment(f"{game.kind}-{game.id}-{stamp}.json", data),),
+                 visibility=Visibility.PRIVATE)
 
 
 @command("gm import", Option("file", "attachment", required=True), Option("name", max_length=80), gm_only=True,
@@ -252,29 +214,3 @@ def gm_settings(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         ctx.guild_id)
     return Reply((Message("gm.settings", {"language": settings.language, "role": settings.gm_role_id,
                                           "pings": settings.ping_policy}),), visibility=Visibility.PRIVATE)
-
-
-@command("gm map", Option("file", "attachment", required=True), gm_only=True)
-def gm_map(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
-    """Load another map (SC-34 text file) before the start; everything done so far is replayed on it,
-    so a deployment that no longer fits is refused with its reason and nothing changes."""
-    game = svc.channel_game(ctx)
-    if game.status != "setup":
-        raise ServiceError("error.setup_only")
-    file: Attachment = opts["file"]
-    try:
-        text = file.data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ServiceError("error.bad_map_file", file=file.filename) from None
-    setup = {**game.setup, "map": text}
-    rules = registry.get(game.kind)
-    state = svc.replay(replace(game, setup=setup), svc.store.log(game.id))
-    try:
-        svc.store.commit(game.id, game.version, state=rules.to_json(state), setup=setup,
-                         entries=[NewEntry("map", None, ctx.user_id, {"file": file.filename})])
-    except StaleWrite:
-        raise ServiceError("error.conflict") from None
-    view = rules.view(state)
-    return Reply((Message("gm.map_loaded", {"file": file.filename, "width": view.get("width"),
-                                            "height": view.get("height")}),),
-                 files=tuple(presenter_for(game.kind).board(rules, state)))

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import tomllib
+from dataclasses import replace
 from typing import Any
 
-from bot.games import presenter_for
-from bot.lottery.apply import applier_for
-from bot.service.commands import Option, command, completer
+from bot.drivers import driver_named
+from bot.games import GameEntry, entry_for, presenter_for
+from bot.service.commands import Option, command, table
 from bot.service.context import Context
 from bot.service.core import GameService, derive_status, effective_inputs, require_not_finished
+from bot.service.orders import register_order_command
 from bot.service.replies import Attachment, Button, Message, Reply, ServiceError, Visibility
+from bot.service.secrecy import reader_of, sealed_seqs
 from bot.store.repo import GameRecord, LogRecord, NewEntry, SeatRecord, StaleWrite
 from engine import registry
 from engine.core.documents import check_storable
@@ -50,33 +52,41 @@ def _setup_from_attachment(file: Attachment) -> dict[str, Any]:
     return doc
 
 
-@command(
-    "gm create",
-    Option("kind", required=True, autocomplete=True),
-    Option("name", required=True, max_length=80),
-    Option("hp_soldier", "integer", min_value=1, max_value=999),
-    Option("hp_general", "integer", min_value=1, max_value=999),
-    Option("map"),
-    Option("setup", "attachment"),
-    Option("draws", choices=("auto", "manual")),
-    Option("limit_draws", "integer", min_value=1, max_value=999),
-    Option("end_date", max_length=10),
-    server_wide=True,  # the creator of the channel's ended game is not a GM of the server
-)
-def gm_create(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
-    try:
-        rules = registry.get(opts["kind"])
-    except SetupError as err:
-        raise ServiceError("error.unknown_game", **err.params) from None
+def declare_game_commands(entry: GameEntry) -> None:
+    """A game's ``new``, ``join`` and ``order`` commands in its own group (``/sc new``...): their
+    options are the game's own (its presenter's) and its turn driver's, so no game's words appear
+    in another's commands. Called for every game of the list when the command table is built."""
+    if f"{entry.group} new" in table(load=False):
+        return
+    presenter = presenter_for(entry.kind)
+    driver = driver_named(entry.driver)
+
+    def new(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+        return create_game(svc, ctx, entry.kind, opts)
+
+    def join(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+        return join_game(svc, ctx, entry.kind, opts)
+
+    command(f"{entry.group} new", Option("name", required=True, max_length=80), *presenter.create_options,
+            *driver.create_options, Option("setup", "attachment"),
+            server_wide=True)(new)  # the creator of the channel's ended game is not a GM of the server
+    command(f"{entry.group} join", Option("name", required=True, max_length=NAME_MAX),
+            *presenter.join_options)(join)
+    register_order_command(entry.group, entry.kind)
+
+
+def create_game(svc: GameService, ctx: Context, kind: str, opts: dict[str, Any]) -> Reply:
+    """A new game of `kind` in this channel: from its setup file, or from the ``new`` options."""
+    rules = registry.get(kind)
     current = svc.store.game_in_channel(ctx.guild_id, ctx.channel_id)
     if current is not None and current.status != "finished":
         raise ServiceError("error.channel_has_game")
     name = validate_name(opts["name"])
-    options = game_options(opts, applier_for(svc).schedule.local_date(dt.datetime.now(dt.UTC)))
+    options = driver_named(entry_for(kind).driver).game_options(svc, opts)
     if "setup" in opts:
         document = _setup_from_attachment(opts["setup"])
     else:
-        document = presenter_for(rules.name).create_document(opts)
+        document = presenter_for(kind).create_document(opts)
     seed = svc.new_seed()
     state = rules.setup(document, seed)
     game = svc.store.create_game(
@@ -95,41 +105,10 @@ def gm_create(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     return Reply.say("game.created", name=game.name, kind=rules.name, id=game.id)
 
 
-def game_options(opts: dict[str, Any], today: dt.date) -> dict[str, Any]:
-    """The bot's own settings of a new game: where its draws come from and its time limit (SC-31).
-
-    An end date before `today` (the draw calendar's date) is refused: no draw could ever reach it,
-    so the game would silently have no time limit. Today itself is fine (tonight's draw ends it).
-    """
-    options: dict[str, Any] = {}
-    if "draws" in opts:
-        options["draws"] = opts["draws"]
-    if "limit_draws" in opts:
-        options["limit_draws"] = opts["limit_draws"]
-    if "end_date" in opts:
-        try:
-            end = dt.date.fromisoformat(opts["end_date"])
-        except ValueError:
-            raise ServiceError("error.draw_bad_date", text=opts["end_date"]) from None
-        if end < today:
-            raise ServiceError("error.end_date_past", date=end.isoformat(), today=today.isoformat())
-        options["end_date"] = end.isoformat()
-    return options
-
-
-@completer("gm create", "kind")
-def complete_kind(svc: GameService, ctx: Context, current: str) -> list[str]:
-    return registry.names()
-
-
-@command(
-    "game join",
-    Option("name", required=True, max_length=NAME_MAX),
-    Option("team", choices=("1", "2")),
-    Option("role", choices=("soldier", "general")),
-)
-def game_join(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+def join_game(svc: GameService, ctx: Context, kind: str, opts: dict[str, Any]) -> Reply:
     game = svc.channel_game(ctx)
+    if game.kind != kind:
+        raise ServiceError("error.wrong_game_kind", kind=game.kind)
     opts = {**opts, "name": validate_name(opts["name"])}
     actor, payload = presenter_for(game.kind).join_input(opts)
 
@@ -148,8 +127,8 @@ def game_join(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         check=check,
         seats_set=lambda fresh: [SeatRecord(fresh.id, ctx.user_id, actor, False)],
     )
-    reply = svc.describe(applied)
-    return Reply((Message("game.joined", {"user": ctx.user_id, "name": actor}), *reply.messages), files=reply.files)
+    reply = svc.describe(applied, ctx)
+    return replace(reply, messages=(Message("game.joined", {"user": ctx.user_id, "name": actor}), *reply.messages))
 
 
 @command("game info")
@@ -167,13 +146,10 @@ def game_info(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     lines += [Message("game.info.seat", {"user": s.user_id, "actor": s.actor}) for s in svc.store.seats(game.id)]
     if len(lines) == 1:
         lines.append(Message("game.info.no_players"))
-    if game.options:
-        lines.append(Message("game.info.options", {
-            "draws": game.options.get("draws", "auto"), "limit": game.options.get("limit_draws"),
-            "end": game.options.get("end_date")}))
-    winner = rules.winner(rules.from_json(game.state))
-    if winner is not None:
-        lines.append(Message("game.info.winner", {"winner": winner}))
+    lines += driver_named(entry_for(game.kind).driver).info(game)
+    result = rules.result(rules.from_json(game.state))
+    if result.finished:
+        lines.append(Message("game.info.winner", {"winner": "draw" if result.is_draw else result.winner}))
     return Reply(tuple(lines))
 
 
@@ -205,7 +181,11 @@ def gm_undo(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     if not effective:
         raise ServiceError("error.nothing_to_undo")
     targets = effective[-count:]
-    summary = [Message("gm.undo.entry", {"seq": e.seq, "kind": e.kind, "actor": e.actor, "text": brief(e.payload)})
+    rules = registry.get(game.kind)
+    sealed, reader = sealed_seqs(rules, entries), reader_of(svc, ctx, game)
+    summary = [Message("gm.undo.entry", {"seq": e.seq, "kind": e.kind, "actor": e.actor,
+                                         "text": brief(e.payload) if reader.reads(rules, e, sealed)
+                                         else Message("word.sealed")})
                for e in targets]
     if "confirm" not in opts:
         button = Button(Message("button.confirm_undo", {"n": len(targets)}), "gm undo",
@@ -214,7 +194,6 @@ def gm_undo(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
                      visibility=Visibility.PRIVATE)
     if opts["confirm"] != game.version:
         raise ServiceError("error.stale_confirmation")
-    rules = registry.get(game.kind)
     state = svc.replay(game, entries, skip=[e.seq for e in targets])
     removed = [e.actor for e in targets if e.kind == "join" and e.actor]
     restored = _seats_back(svc, game, entries, [e for e in targets if e.kind == "leave"], removed)

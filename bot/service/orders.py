@@ -22,7 +22,7 @@ def order_handler(kind: str):  # noqa: ANN201 - returns a command handler
             raise ServiceError("error.wrong_game_kind", kind=game.kind)
         actor = svc.actor_of(ctx, game)
         applied = svc.apply_input(ctx, game, "order", actor, {"text": opts["text"]}, check=require_running)
-        return svc.describe(applied)
+        return svc.describe(applied, ctx)
 
     return handle
 
@@ -37,5 +37,3 @@ def require_running(game: GameRecord) -> None:
 def register_order_command(group: str, kind: str) -> None:
     command(f"{group} order", Option("text", required=True, max_length=ORDER_MAX))(order_handler(kind))
 
-
-register_order_command("sc", "spacechess")

@@ -89,6 +89,9 @@ class Reply:
     #: answering a button or menu: replace the message it sits on instead of posting a new one
     update: bool = False
     mentions: tuple[int, ...] = ()  # the only users this reply may ping
+    #: what only the member who ran the command may read (their secret orders, what their character
+    #: alone learns): sent privately after a public reply (ephemeral on Discord)
+    aside: tuple[Message, ...] = ()
 
     @classmethod
     def say(cls, key: str, /, **params: Any) -> Reply:

@@ -7,16 +7,16 @@ more are previewed with a confirmation button first.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
-from bot.games import labelled
-from bot.games.spacechess import SPACECHESS_PRESENTER
+from bot.games.spacechess import SPACECHESS_PRESENTER, labelled
 from bot.service.commands import Option, command, completer
 from bot.service.context import Context
 from bot.service.core import GameService
 from bot.service.orders import require_running
-from bot.service.replies import Button, Choice, Message, Reply, Select, ServiceError, Visibility
-from bot.store.repo import GameRecord
+from bot.service.replies import Attachment, Button, Choice, Message, Reply, Select, ServiceError, Visibility
+from bot.store.repo import GameRecord, NewEntry, StaleWrite
 from engine import registry
 from engine.core.errors import OrderError
 from engine.spacechess.combat import check_shot
@@ -38,24 +38,30 @@ LOADOUT_WEAPONS = tuple(w for w in WEAPONS if w != "chainsword")
 PICKUP_DROPS = tuple(i for i in ITEMS if i != "grade") + LOADOUT_WEAPONS
 
 
-def seat(svc: GameService, ctx: Context) -> tuple[GameRecord, str]:
-    """This channel's Space Chess game and the caller's character."""
+def sc_game(svc: GameService, ctx: Context) -> GameRecord:
+    """This channel's game, which must be Space Chess for a /sc command."""
     game = svc.channel_game(ctx)
     if game.kind != KIND:
         raise ServiceError("error.wrong_game_kind", kind=game.kind)
+    return game
+
+
+def seat(svc: GameService, ctx: Context) -> tuple[GameRecord, str]:
+    """This channel's Space Chess game and the caller's character."""
+    game = sc_game(svc, ctx)
     return game, svc.actor_of(ctx, game)
 
 
 def play(svc: GameService, ctx: Context, text: str) -> Reply:
     game, actor = seat(svc, ctx)
     applied = svc.apply_input(ctx, game, "order", actor, {"text": text}, check=require_running)
-    return svc.describe(applied)
+    return svc.describe(applied, ctx)
 
 
 def setup_input(svc: GameService, ctx: Context, kind: str, payload: dict[str, Any]) -> Reply:
     game, actor = seat(svc, ctx)
     applied = svc.apply_input(ctx, game, kind, actor, {"id": actor, **payload})
-    return svc.describe(applied)
+    return svc.describe(applied, ctx)
 
 
 @command(
@@ -255,3 +261,96 @@ def _choice_label(part: str, value: str) -> Message:
     if value.startswith("grade-"):
         return Message("sc.loadout.grade", {"grade": Message(f"label.{value.removeprefix('grade-')}")})
     return Message(f"label.{value}")
+
+
+@command(
+    "sc set",
+    Option("character", required=True, max_length=32),
+    Option("reason", required=True, max_length=200),
+    Option("hp", "integer", min_value=0, max_value=999),
+    Option("ap", "integer", min_value=0, max_value=99),
+    Option("cell", max_length=8),
+    gm_only=True,
+)
+def sc_set(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    """A GM correction (HP, AP, position), validated by the rules and logged with its reason."""
+    game = sc_game(svc, ctx)
+    changes = {key: opts[key] for key in ("hp", "ap") if key in opts}
+    if "cell" in opts:
+        changes["at"] = opts["cell"]
+    if not changes:
+        raise ServiceError("error.missing_option", option=["hp", "ap", "cell"])
+    payload = {"id": opts["character"], **changes, "reason": opts["reason"]}
+    return svc.describe(svc.apply_input(ctx, game, "gm_set", None, payload), ctx)
+
+
+@command(
+    "sc pickup",
+    Option("cell", required=True, max_length=8),
+    Option("kind", required=True, choices=("item", "weapon", "ap", "hp")),
+    Option("name", max_length=32),
+    Option("amount", "integer", min_value=1, max_value=99),
+    gm_only=True,
+)
+def sc_pickup(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    game = sc_game(svc, ctx)
+    payload: dict[str, Any] = {"at": opts["cell"], "kind": opts["kind"]}
+    if opts["kind"] in ("item", "weapon"):
+        if "name" not in opts:
+            raise ServiceError("error.missing_option", option="name")
+        payload[opts["kind"]] = opts["name"].lower()
+    else:
+        if "amount" not in opts:
+            raise ServiceError("error.missing_option", option="amount")
+        payload["amount"] = opts["amount"]
+    return svc.describe(svc.apply_input(ctx, game, "pickup", None, payload), ctx)
+
+
+@command("sc map", Option("file", "attachment", required=True), gm_only=True)
+def sc_map(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    """Load another map (SC-34 text file) before the start; everything done so far is replayed on it,
+    so a deployment that no longer fits is refused with its reason and nothing changes."""
+    game = sc_game(svc, ctx)
+    if game.status != "setup":
+        raise ServiceError("error.setup_only")
+    file: Attachment = opts["file"]
+    try:
+        text = file.data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ServiceError("error.bad_map_file", file=file.filename) from None
+    setup = {**game.setup, "map": text}
+    rules = registry.get(game.kind)
+    state = svc.replay(replace(game, setup=setup), svc.store.log(game.id))
+    try:
+        svc.store.commit(game.id, game.version, state=rules.to_json(state), setup=setup,
+                         entries=[NewEntry("map", None, ctx.user_id, {"file": file.filename})])
+    except StaleWrite:
+        raise ServiceError("error.conflict") from None
+    view = rules.view(state)
+    return Reply((Message("gm.map_loaded", {"file": file.filename, "width": view.get("width"),
+                                            "height": view.get("height")}),),
+                 files=tuple(SPACECHESS_PRESENTER.board(rules, state)))
+
+
+@command("sc reach", Option("character", required=True, max_length=32))
+def sc_reach(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    """The board with the cells a character can move to now and their AP cost."""
+    game = sc_game(svc, ctx)
+    rules = registry.get(KIND)
+    state = rules.from_json(game.state)
+    files = SPACECHESS_PRESENTER.board_with(rules, state, reach_of=opts["character"])
+    return Reply((Message("game.board.reach", {"name": game.name, "turn": state.turn,
+                                               "character": opts["character"]}),), files=tuple(files))
+
+
+@command("sc line", Option("shooter", required=True, max_length=32), Option("target", required=True, max_length=32))
+def sc_line(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    """The exact line of fire between two characters and what blocks it (SC-21/SC-22)."""
+    game = sc_game(svc, ctx)
+    rules = registry.get(KIND)
+    state = rules.from_json(game.state)
+    line = (opts["shooter"], opts["target"])
+    files = SPACECHESS_PRESENTER.board_with(rules, state, line=line)
+    lines = [Message("game.board", {"name": game.name, "turn": state.turn}),
+             SPACECHESS_PRESENTER.line_report(state, *line)]
+    return Reply(tuple(lines), files=tuple(files))

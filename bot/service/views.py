@@ -4,79 +4,65 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games import labelled, presenter_for
-from bot.i18n import catalog
-from bot.service.commands import Option, command, table
+from bot.games import entry_for, games, presenter_for
+from bot.service.commands import Option, command, completer, table
 from bot.service.context import Context
 from bot.service.core import GameService
 from bot.service.lifecycle import brief
-from bot.service.replies import Embed, Message, Reply, ServiceError, Visibility
+from bot.service.replies import Message, Reply, ServiceError, Visibility
+from bot.service.secrecy import reader_of, sealed_seqs
 from engine import registry
+from engine.core.errors import SetupError
 from engine.core.names import name_key
 
 HISTORY_PAGE = 10
-#: the boards' team colours (Okabe-Ito blue and orange), for the frame of a sheet card
-TEAM_COLOURS = {1: 0x0072B2, 2: 0xE69F00}
 
 
-@command("game board", Option("reach", max_length=32), Option("shooter", max_length=32),
-         Option("target", max_length=32))
+@command("game board")
 def game_board(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
-    """The current board; with `reach`, the cells that character can move to and their AP cost; with
-    `shooter` and `target`, the exact line of fire between them and what blocks it."""
+    """The current board, as everyone sees it (each game's group has its own closer looks)."""
     game = svc.channel_game(ctx)
     rules = registry.get(game.kind)
     state = rules.from_json(game.state)
-    presenter = presenter_for(game.kind)
-    if ("shooter" in opts) != ("target" in opts):
-        raise ServiceError("error.missing_option", option=["shooter", "target"])
-    line = (opts["shooter"], opts["target"]) if "shooter" in opts else None
-    files = presenter.board(rules, state, reach_of=opts.get("reach"), line=line)
-    key = "game.board.reach" if "reach" in opts else "game.board"
-    lines = [Message(key, {"name": game.name, "turn": rules.view(state).get("turn", 0), "character": opts.get("reach")})]
-    if line is not None:
-        report = presenter.line_report(rules, state, *line)
-        if report is not None:
-            lines.append(report)
-    return Reply(tuple(lines), files=tuple(files))
+    files = presenter_for(game.kind).board(rules, state)
+    return Reply((Message("game.board", {"name": game.name, "turn": rules.view(state).get("turn", 0)}),),
+                 files=tuple(files))
 
 
 @command("game sheet", Option("character", max_length=32))
 def game_sheet(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
-    """A character's sheet (one's own by default): the view's values and the sheet card."""
+    """A character's or side's sheet (one's own by default), as its game words and draws it."""
     game = svc.channel_game(ctx)
     rules = registry.get(game.kind)
     state = rules.from_json(game.state)
-    actor = opts.get("character") or svc.actor_of(ctx, game)
-    characters = rules.view(state).get("characters", {})
-    match = next((name for name in characters if name_key(name) == name_key(actor)), None)
-    if match is None:
-        raise ServiceError("error.unknown_character", name=actor)
-    data = characters[match]
-    language = svc.language(ctx)
-    labels = {k.removeprefix("label."): v for k, v in catalog(language).items() if k.startswith("label.")}
-    files = presenter_for(game.kind).sheet(rules, state, match, labels)
-    fields = ("team", "role", "hp", "max_hp", "ap", "at", "weapon", "armour", "items", "ability", "cards")
-    line = Message("game.sheet", {"id": match, **labelled({k: data.get(k) for k in fields})})
-    card = Embed(Message("game.sheet.title", {"id": match}), colour=TEAM_COLOURS.get(data.get("team")),
-                 image=files[0].filename) if files else None
-    return Reply((line,), files=tuple(files), embeds=(card,) if card else ())
+    wanted = opts.get("character") or svc.actor_of(ctx, game)
+    actor = next((name for name in rules.actors(state) if name_key(name) == name_key(wanted)), None)
+    if actor is None:
+        raise ServiceError("error.unknown_character", name=wanted)
+    return presenter_for(game.kind).sheet(rules, state, actor, svc.language(ctx))
 
 
 @command("game history", Option("page", "integer", min_value=1, max_value=10_000))
 def game_history(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
-    """The log, newest first, a page at a time: who did what, when — the audit trail of a campaign."""
+    """The log, newest first, a page at a time: who did what, when — the audit trail of a campaign.
+    A sealed secret (an order not yet revealed) shows who gave it and when, never what it says,
+    except to its owner."""
     game = svc.channel_game(ctx)
+    rules = registry.get(game.kind)
     entries = svc.store.log(game.id)
+    sealed = sealed_seqs(rules, entries)
+    reader = reader_of(svc, ctx, game)
     pages = max(1, -(-len(entries) // HISTORY_PAGE))
     page = min(opts.get("page", 1), pages)
     newest_first = entries[::-1][(page - 1) * HISTORY_PAGE: page * HISTORY_PAGE]
     lines = [Message("game.history.header", {"name": game.name, "page": page, "pages": pages})]
     for entry in newest_first:
-        lines.append(Message("game.history.entry", {
-            "seq": entry.seq, "kind": entry.kind, "actor": entry.actor or "—", "text": brief(entry.payload, 200),
-            "time": f"<t:{int(entry.created_at.timestamp())}:R>",
-        }))
+        params = {"seq": entry.seq, "kind": entry.kind, "actor": entry.actor or "—",
+                  "time": f"<t:{int(entry.created_at.timestamp())}:R>"}
+        if reader.reads(rules, entry, sealed):
+            lines.append(Message("game.history.entry", {**params, "text": brief(entry.payload, 200)}))
+        else:
+            lines.append(Message("game.history.sealed", params))
     return Reply(tuple(lines), visibility=Visibility.PRIVATE)
 
 
@@ -88,13 +74,23 @@ def game_help(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     return Reply(tuple(lines), visibility=Visibility.PRIVATE)
 
 
-@command("game rules", Option("kind", choices=("spacechess",)))
+@command("game rules", Option("kind", autocomplete=True, max_length=32))
 def game_rules(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
-    kind = opts.get("kind")
-    if kind is None:
-        game = svc.channel_game(ctx)
-        kind = game.kind
+    """A game's rules in short: the channel's game, or the one named (any game of the bot)."""
+    if "kind" in opts:
+        try:
+            kind = registry.get(opts["kind"]).name
+        except SetupError as err:
+            raise ServiceError("error.unknown_game", **err.params) from None
+    else:
+        kind = svc.channel_game(ctx).kind
+    entry_for(kind)  # a game the engine knows but the bot does not serve has no rules to show
     return Reply((Message(f"rules.{kind}"),), visibility=Visibility.PRIVATE)
+
+
+@completer("game rules", "kind")
+def complete_kind(svc: GameService, ctx: Context, current: str) -> list[str]:
+    return sorted(entry.kind for entry in games())
 
 
 @command("game leave")

@@ -24,14 +24,14 @@ so a player is told which way round it is); once finished, with ``game_over``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from engine.core.errors import OrderError
 from engine.core.protocol import JSON, GameRules, Outcome
 from engine.core.protocol import Result as GameResult
 from engine.core.squaregrid import format_cell
-from engine.spacechess import actions, gm, lobby, orders, powers
+from engine.spacechess import actions, gm, legal, lobby, orders, powers
 from engine.spacechess.actions import Result, target_of
 from engine.spacechess.awards import apply_draw
 from engine.spacechess.endings import check_endings, time_limit
@@ -141,6 +141,10 @@ class SpaceChess(GameRules[GameState, Order]):
                     events.append(event("batch_cut", skipped=rest))
                 break
         return Outcome(state, tuple(events))
+
+    def legal_orders(self, state: GameState, actor: str) -> Iterable[Order]:
+        """Listed lazily by kind (moves first), so a caller wanting a few stops early."""
+        return legal.legal_orders(state, actor)
 
     def _check_phase(self, state: GameState, kind: str) -> None:
         """Finished games take nothing; lobby inputs need the setup phase, GM inputs any phase,

@@ -65,7 +65,7 @@ def test_a_sqlite_file_in_a_missing_folder(tmp_path):
 def test_a_read_only_database(tmp_path):
     assert cli(tmp_path, "db", "upgrade", database=f"sqlite:///{tmp_path / 'bot.sqlite'}").returncode == 0
     script = tmp_path / "script.txt"
-    script.write_text("/gm create kind:spacechess name:Orion\n", encoding="utf-8")
+    script.write_text("/sc new name:Orion\n", encoding="utf-8")
     read_only = f"sqlite:///file:{tmp_path / 'bot.sqlite'}?mode=ro&uri=true"  # root ignores chmod: ask SQLite
     done = cli(tmp_path, "console", "--script", str(script), database=read_only)
     one_line_failure(done.returncode, done.stderr, "readonly database", "read-only")
@@ -122,7 +122,7 @@ def test_a_full_disk_during_a_console_script(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("SPACECHESS_DATABASE_URL", f"sqlite:///{tmp_path / 'bot.sqlite'}")
     monkeypatch.setattr(Store, "commit", full)
     script = tmp_path / "script.txt"
-    script.write_text("/gm create kind:spacechess name:Orion\nas ann /game join name:Ann team:1 role:general\n",
+    script.write_text("/sc new name:Orion\nas ann /sc join name:Ann team:1 role:general\n",
                       encoding="utf-8")
     status = main(["console", "--script", str(script), "--lang", "en"])
     err = capsys.readouterr().err

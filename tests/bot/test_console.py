@@ -14,18 +14,18 @@ OUTPOST_MAP = Path(__file__).resolve().parents[2] / "bot" / "demo" / "outpost.ma
 
 
 def test_parse_command_with_group_subcommand_and_quoted_options(tmp_path):
-    parsed = parse_command('/gm create kind:tally name:"Big game"', tmp_path)
-    assert (parsed.command, parsed.options) == ("gm create", {"kind": "tally", "name": "Big game"})
+    parsed = parse_command('/tl new name:"Big game"', tmp_path)
+    assert (parsed.command, parsed.options) == ("tl new", {"name": "Big game"})
     parsed = parse_command("/GAME info", tmp_path)
     assert parsed.command == "game info"
 
 
 def test_attachment_options_read_a_file(tmp_path):
     (tmp_path / "setup.toml").write_text("goal = 3\n")
-    parsed = parse_command("/gm create kind:tally name:X setup:setup.toml", tmp_path)
+    parsed = parse_command("/tl new name:X setup:setup.toml", tmp_path)
     assert parsed.options["setup"] == Attachment("setup.toml", b"goal = 3\n")
     with pytest.raises(LineError) as err:
-        parse_command("/gm create kind:tally name:X setup:missing.toml", tmp_path)
+        parse_command("/tl new name:X setup:missing.toml", tmp_path)
     assert err.value.key == "console.cannot_read_file"
 
 
@@ -57,10 +57,10 @@ def output(console: Console) -> str:
 def test_a_script_plays_with_sticky_channel_and_user(console):
     script = """
     # a comment, then a game
-    in #table as gm /gm create kind:tally name:Demo
-    as alice /game join name:Alice
+    in #table as gm /tl new name:Demo
+    as alice /tl join name:Alice
     as bob
-    /game join name:Bob
+    /tl join name:Bob
     /game info
     """
     assert console.run_lines(script.splitlines()) == 0
@@ -72,7 +72,7 @@ def test_a_script_plays_with_sticky_channel_and_user(console):
 
 
 def test_refused_lines_are_counted_and_marked(console):
-    refused = console.run_lines(["/game info", "as alice /gm create kind:tally name:X", "nonsense"])
+    refused = console.run_lines(["/game info", "as alice /tl new name:X", "nonsense"])
     assert refused == 3
     lines = output(console).splitlines()
     assert lines[0].startswith("! There is no game in this channel.")
@@ -81,7 +81,7 @@ def test_refused_lines_are_counted_and_marked(console):
 
 
 def test_buttons_print_the_command_they_run(console):
-    console.run_lines(["/gm create kind:tally name:Demo", "as alice /game join name:Alice", "as gm /gm undo"])
+    console.run_lines(["/tl new name:Demo", "as alice /tl join name:Alice", "as gm /gm undo"])
     assert "[Undo 1] → /gm undo n:1 confirm:" in output(console)
 
 
@@ -93,7 +93,7 @@ def test_images_are_written_and_their_paths_printed(console, tmp_path):
 
 
 def test_private_replies_are_marked(console):
-    console.run_lines(["/gm create kind:tally name:Demo", "as alice /game join name:Alice"])
+    console.run_lines(["/tl new name:Demo", "as alice /tl join name:Alice"])
     console.run_line("as gm /gm undo")
     assert "(only you) Undo these 1 action(s)?" in output(console)
 
@@ -104,10 +104,10 @@ def test_cli_console_script_exit_status(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("SPACECHESS_DATABASE_URL", f"sqlite:///{tmp_path / 'cli.sqlite'}")
     good = tmp_path / "good.txt"
-    good.write_text("/gm create kind:tally name:Demo\nas alice /game join name:Alice\n")
+    good.write_text("/tl new name:Demo\nas alice /tl join name:Alice\n")
     assert main(["console", "--script", str(good), "--lang", "en"]) == 0
     bad = tmp_path / "bad.txt"
-    bad.write_text("/game join name:Bob\n/gm create kind:tally name:Again\n")
+    bad.write_text("/tl join name:Bob\n/tl new name:Again\n")
     assert main(["console", "--script", str(bad), "--lang", "en"]) == 1
     assert "This channel already has a game" in capsys.readouterr().out
     assert main(["console", "--script", str(tmp_path / "absent.txt")]) == 2
@@ -137,7 +137,7 @@ def test_cli_reports_a_bad_config_file(tmp_path, capsys):
 
 
 def test_click_presses_a_button_of_the_last_reply(console):
-    console.run_lines(["/gm create kind:tally name:Demo", "as alice /game join name:Alice"])
+    console.run_lines(["/tl new name:Demo", "as alice /tl join name:Alice"])
     assert not console.run_line("as gm click")  # no button yet
     assert "no button 1 to click" in output(console)
     console.run_line("/gm undo")
@@ -148,7 +148,7 @@ def test_click_presses_a_button_of_the_last_reply(console):
 
 def test_pick_chooses_in_a_menu_of_the_last_reply(sqlite_store, tmp_path):
     console = Console(GameService(sqlite_store), out_dir=tmp_path, stream=io.StringIO(), language="en")
-    console.run_lines(["/gm create kind:spacechess name:Menus", "as ann /game join name:Ann team:1 role:general"])
+    console.run_lines(["/sc new name:Menus", "as ann /sc join name:Ann team:1 role:general"])
     assert console.run_line("/sc loadout")
     assert "[Two draw cards] pick 1" in output(console)
     assert not console.run_line("pick 1 9,8")
@@ -174,11 +174,11 @@ def test_a_repeated_option_is_refused_naming_it(console, tmp_path):
     with pytest.raises(LineError) as err:
         parse_command("/sc move to:K3 to:K4", tmp_path)
     assert (err.value.key, err.value.params) == ("console.repeated_option", {"option": "to"})
-    assert not console.run_line("/gm create kind:tally name:Demo name:Other")
+    assert not console.run_line("/tl new name:Demo name:Other")
     assert output(console).strip() == "! Option `name` is given twice; give it once."
     assert console.service.store.game_in_channel(1, stable_id("channel", "general")) is None
     console.language = "fr"
-    console.run_line("/gm create kind:tally name:Demo name:Other")
+    console.run_line("/tl new name:Demo name:Other")
     assert "L’option `name` est donnée deux fois" in output(console)
 
 
@@ -199,12 +199,12 @@ def test_a_button_clicked_by_another_member_is_refused_and_changes_nothing(conso
     """Issue 9 point 9: `as dee click` pressed Cid's move confirmation and moved Dee (the button ran
     `/sc move to:K8 confirm:…` as whoever clicked). It now answers Dee privately, naming Cid."""
     setup = f"""
-    in #orion as gm /gm create kind:spacechess name:Orion
-    /gm map file:{OUTPOST_MAP}
-    as ann /game join name:Ann team:1 role:general
-    as bob /game join name:Bob team:2 role:general
-    as cid /game join name:Cid team:1 role:soldier
-    as dee /game join name:Dee team:2 role:soldier
+    in #orion as gm /sc new name:Orion
+    /sc map file:{OUTPOST_MAP}
+    as ann /sc join name:Ann team:1 role:general
+    as bob /sc join name:Bob team:2 role:general
+    as cid /sc join name:Cid team:1 role:soldier
+    as dee /sc join name:Dee team:2 role:soldier
     as ann /sc equip card1:1 card2:2
     as bob /sc equip card1:3 card2:4
     as cid /sc equip card1:5 card2:6 weapon:sniper armour:light item1:grenades item2:scope ability:rage
@@ -214,8 +214,8 @@ def test_a_button_clicked_by_another_member_is_refused_and_changes_nothing(conso
     as cid /sc deploy cell:K2
     as dee /sc deploy cell:K15
     as gm /gm start
-    /gm set character:Cid ap:9 reason:test
-    /gm set character:Dee ap:9 reason:test
+    /sc set character:Cid ap:9 reason:test
+    /sc set character:Dee ap:9 reason:test
     as cid /sc move to:K8
     """
     assert console.run_lines(setup.splitlines()) == 0

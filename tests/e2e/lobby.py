@@ -28,11 +28,11 @@ SEATS = {"Ann": ("1", "general", "A1"), "Bob": ("2", "general", "X44"), "Cid": (
 
 def lobby(fake: FakeDiscord, table: Table, gm: Member) -> dict[str, Member]:
     """A Space Chess game in the table's channel with four players joined, equipped and deployed."""
-    created = table.ok(gm, "gm create", kind="spacechess", name="Orion", hp_soldier=12)
+    created = table.ok(gm, "sc new", name="Orion", hp_soldier=12)
     assert "**Orion**" in created.content and "spacechess" in created.content
     players = {name: fake.add_member(name.lower()) for name in SEATS}
     for name, (team, role, _) in SEATS.items():
-        joined = table.ok(players[name], "game join", name=name, team=team, role=role)
+        joined = table.ok(players[name], "sc join", name=name, team=team, role=role)
         assert table.text("game.joined", user=players[name].user.id, name=name) in joined.content
     for name, loadout in LOADOUTS.items():
         table.ok(players[name], "sc equip", **loadout)

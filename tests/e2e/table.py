@@ -1,6 +1,6 @@
 """A game table on the fake server: members typing slash commands in one channel, and the bot's answers.
 
-Steps read like the play-by-post they stand for (``table.run(alice, "game join", name="Alice")``)
+Steps read like the play-by-post they stand for (``table.run(alice, "sc join", name="Alice")``)
 so a new command is one more line in a flow. Every answer is checked the way a player would see it:
 final (not "thinking..."), private or public, and with its images valid PNGs within the upload limit.
 """

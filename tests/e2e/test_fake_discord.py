@@ -90,7 +90,7 @@ def test_interactions_only_carry_what_the_bot_declared(server, options, why):
     put_commands(server)
     member = server.add_member("someone")
     with pytest.raises(NotACommand, match=why):
-        server.slash(member, "game join", options)
+        server.slash(member, "sc join", options)
 
 
 def test_a_message_post_stores_uploads_and_an_oversized_one_is_refused(server):
@@ -129,7 +129,7 @@ def test_the_gateway_handshake_and_one_answer_per_interaction(server):
             frames.append(await ws.receive_json())
             await ws.send_json({"op": 2, "d": {"token": "t", "intents": 1}})
             frames += [await ws.receive_json(), await ws.receive_json()]
-            interaction = await asyncio.to_thread(server.slash, server.add_member("m"), "game join", {"name": "x"})
+            interaction = await asyncio.to_thread(server.slash, server.add_member("m"), "sc join", {"name": "x"})
             event = await ws.receive_json()
             frames.append(event)
             url = f"{server.api_base}/interactions/{interaction}/{event['d']['token']}/callback"

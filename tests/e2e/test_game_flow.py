@@ -31,9 +31,9 @@ def test_kind_autocomplete_suggests_space_chess(table, gm):
 def test_only_a_game_master_creates_a_game(fake, table, gm):
     """Without Manage Server the refusal is private (flag 64) and nothing is created."""
     member = fake.add_member("someone")
-    table.refused(member, "gm create", "error.gm_only", kind="spacechess", name="Orion")
+    table.refused(member, "sc new", "error.gm_only", name="Orion")
     table.refused(member, "game info", "error.no_game_here")
-    table.ok(gm, "gm create", kind="spacechess", name="Orion")
+    table.ok(gm, "sc new", name="Orion")
     info = table.ok(member, "game info")
     assert "**Orion**" in info.content
 
@@ -42,15 +42,15 @@ def test_a_role_holder_is_no_game_master_until_the_role_is_the_gm_role(fake, tab
     """A role option travels as the role's id; holders of the configured GM role are game masters."""
     role = fake.add_role("Maîtres")
     holder = fake.add_member("holder", roles=[int(role["id"])])
-    table.refused(holder, "gm create", "error.gm_only", kind="spacechess", name="Orion")
+    table.refused(holder, "sc new", "error.gm_only", name="Orion")
     settings = table.run(gm, "gm settings", gm_role=role)
     assert role["id"] in settings.content
-    table.ok(holder, "gm create", kind="spacechess", name="Orion")
+    table.ok(holder, "sc new", name="Orion")
 
 
 def test_a_game_from_lobby_to_a_confirmed_move_with_boards(fake, table, gm):
     players = lobby(fake, table, gm)
-    table.refused(fake.add_member("late"), "game join", "error.name_taken", {"name": "Ann"}, name="Ann", team="1",
+    table.refused(fake.add_member("late"), "sc join", "error.name_taken", {"name": "Ann"}, name="Ann", team="1",
                   role="soldier")
     table.refused(players["Cid"], "sc move", "error.not_allowed.not_started",
                   {"status": Message("status.value.setup"), "action": Message("action.order")}, to="L3")
@@ -63,7 +63,7 @@ def test_a_game_from_lobby_to_a_confirmed_move_with_boards(fake, table, gm):
     ((width, height),) = board.images()
     assert width >= 200 and height >= 200
 
-    table.ok(gm, "gm set", character="Cid", ap=9, reason="test")
+    table.ok(gm, "sc set", character="Cid", ap=9, reason="test")
     preview = table.run(players["Cid"], "sc move", to="L6")
     assert preview.private and len(preview.buttons) == 1
     moved = table.click(players["Cid"], preview)
@@ -74,9 +74,9 @@ def test_a_game_from_lobby_to_a_confirmed_move_with_boards(fake, table, gm):
 
 
 def test_undo_asks_with_a_button_and_the_click_confirms(fake, table, gm):
-    table.ok(gm, "gm create", kind="spacechess", name="Orion")
+    table.ok(gm, "sc new", name="Orion")
     alice = fake.add_member("alice")
-    table.ok(alice, "game join", name="Alice", team="1", role="general")
+    table.ok(alice, "sc join", name="Alice", team="1", role="general")
     table.refused(alice, "gm undo", "error.gm_only")
 
     ask = table.run(gm, "gm undo")
@@ -85,13 +85,13 @@ def test_undo_asks_with_a_button_and_the_click_confirms(fake, table, gm):
     done = table.click(gm, ask)
     assert done.content.startswith(table.text("gm.undo.done", n=1))
     assert "Alice" not in table.ok(alice, "game info").content
-    table.ok(alice, "game join", name="Alice", team="1", role="general")
+    table.ok(alice, "sc join", name="Alice", team="1", role="general")
 
 
 def test_a_member_option_reaches_the_service_as_that_member(fake, table, gm):
-    table.ok(gm, "gm create", kind="spacechess", name="Orion")
+    table.ok(gm, "sc new", name="Orion")
     bob = fake.add_member("bob")
-    table.ok(bob, "game join", name="Bob", team="2", role="general")
+    table.ok(bob, "sc join", name="Bob", team="2", role="general")
     ask = table.run(gm, "gm kick", user=bob)
     assert ask.private and ask.content == table.text("gm.kick.confirm", user=bob.user.id, name="Bob")
     kicked = table.click(gm, ask)
@@ -100,7 +100,7 @@ def test_a_member_option_reaches_the_service_as_that_member(fake, table, gm):
 
 def test_a_setup_file_attachment_is_downloaded_from_the_cdn(fake, table, gm):
     setup = fake.host_attachment("setup.toml", b'phase = "setup"\nhp_soldier = 15\n')
-    table.ok(gm, "gm create", kind="spacechess", name="Lyra", setup=setup)
+    table.ok(gm, "sc new", name="Lyra", setup=setup)
     info = table.ok(gm, "game info")
     assert "**Lyra**" in info.content
 
@@ -114,5 +114,5 @@ def test_replies_follow_the_member_locale(fake, bot, gm):
 def test_administrator_is_a_game_master_too(fake, table):
     """Discord's Administrator bit implies Manage Server."""
     admin = fake.add_member("admin", permissions=MEMBER_PERMISSIONS | ADMINISTRATOR)
-    table.refused(fake.add_member("plain"), "gm create", "error.gm_only", kind="spacechess", name="Orion")
-    table.ok(admin, "gm create", kind="spacechess", name="Orion")
+    table.refused(fake.add_member("plain"), "sc new", "error.gm_only", name="Orion")
+    table.ok(admin, "sc new", name="Orion")

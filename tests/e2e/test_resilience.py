@@ -34,12 +34,12 @@ def test_rate_limits_and_a_server_error_lose_no_reply(own_bot):
     gm = fake.add_member("gm", permissions=MEMBER_PERMISSIONS | MANAGE_GUILD)
     players = [fake.add_member(name) for name in ("ann", "bob", "cid")]
     fake.fail("POST", CALLBACK, status=429, times=2, retry_after=0.05)
-    table.ok(gm, "gm create", kind="spacechess", name="Orion")
+    table.ok(gm, "sc new", name="Orion")
     # a 500 on a first attempt (discord.py waits 1 s, then 3 s after a second failure)
     fake.fail("POST", CALLBACK, status=500, times=1)
     for player, (name, team, role) in zip(players, [("Ann", "1", "general"), ("Bob", "2", "general"),
                                                     ("Cid", "1", "soldier")], strict=True):
-        joined = table.ok(player, "game join", name=name, team=team, role=role)
+        joined = table.ok(player, "sc join", name=name, team=team, role=role)
         assert f"**{name}**" in joined.content
     info = table.ok(gm, "game info")
     assert all(f"**{name}**" in info.content for name in ("Ann", "Bob", "Cid"))
@@ -56,12 +56,12 @@ def test_a_deferred_answer_survives_a_rate_limited_and_failed_edit(own_bot):
     fake = own_bot.fake
     table = Table(fake, own_bot, fake.add_channel("slow"))
     gm, ann = fake.add_member("gm", permissions=MEMBER_PERMISSIONS | MANAGE_GUILD), fake.add_member("ann")
-    table.ok(gm, "gm create", kind="spacechess", name="Orion")
+    table.ok(gm, "sc new", name="Orion")
     fake.fail("PATCH", EDIT_ORIGINAL, status=500, times=1)
     fake.fail("PATCH", EDIT_ORIGINAL, status=429, times=1, retry_after=0.05)
 
     with write_lock(own_bot.config.parent / "bot.sqlite"):
-        interaction = fake.slash(ann, "game join", {"name": "Ann", "team": "1", "role": "general"},
+        interaction = fake.slash(ann, "sc join", {"name": "Ann", "team": "1", "role": "general"},
                                  channel=table.channel)
         fake.wait_until(lambda: fake.acknowledged(interaction) == DEFERRED, timeout=30, what="a deferral",
                         abort=own_bot.died)
@@ -78,9 +78,9 @@ def test_a_killed_bot_restarts_on_its_database_and_old_buttons_still_work(own_bo
     table = Table(fake, own_bot, fake.add_channel("crash"))
     gm = fake.add_member("gm", permissions=MEMBER_PERMISSIONS | MANAGE_GUILD)
     ann, bob = fake.add_member("ann"), fake.add_member("bob")
-    table.ok(gm, "gm create", kind="spacechess", name="Orion")
-    table.ok(ann, "game join", name="Ann", team="1", role="general")
-    table.ok(bob, "game join", name="Bob", team="2", role="general")
+    table.ok(gm, "sc new", name="Orion")
+    table.ok(ann, "sc join", name="Ann", team="1", role="general")
+    table.ok(bob, "sc join", name="Bob", team="2", role="general")
     ask = table.run(gm, "gm undo")
     assert ask.private and ask.buttons
 
@@ -92,7 +92,7 @@ def test_a_killed_bot_restarts_on_its_database_and_old_buttons_still_work(own_bo
     assert done.content.startswith(table.text("gm.undo.done", n=1))
     info = table.ok(gm, "game info")
     assert "**Ann**" in info.content and "**Bob**" not in info.content
-    table.ok(bob, "game join", name="Bob", team="2", role="general")
+    table.ok(bob, "sc join", name="Bob", team="2", role="general")
 
 
 def test_a_command_in_flight_when_killed_is_all_or_nothing(own_bot):
@@ -101,12 +101,12 @@ def test_a_command_in_flight_when_killed_is_all_or_nothing(own_bot):
     fake = own_bot.fake
     table = Table(fake, own_bot, fake.add_channel("in-flight"))
     gm, cid = fake.add_member("gm", permissions=MEMBER_PERMISSIONS | MANAGE_GUILD), fake.add_member("cid")
-    table.ok(gm, "gm create", kind="spacechess", name="Orion")
-    fake.slash(cid, "game join", {"name": "Cid", "team": "1", "role": "soldier"}, channel=table.channel)
+    table.ok(gm, "sc new", name="Orion")
+    fake.slash(cid, "sc join", {"name": "Cid", "team": "1", "role": "soldier"}, channel=table.channel)
     own_bot.kill()
     own_bot.start()
 
-    again = table.run(cid, "game join", name="Cid", team="1", role="soldier")
+    again = table.run(cid, "sc join", name="Cid", team="1", role="soldier")
     assert again.content == table.text("error.already_joined") if again.private else "**Cid**" in again.content
     info = table.ok(gm, "game info")
     assert info.content.count("**Cid**") == 1

@@ -17,7 +17,7 @@ def test_the_status_message_is_posted_once_pinned_then_edited_even_after_a_crash
         if restart:
             bot.kill()
             bot.start()
-        table.ok(gm, "gm set", character="Cid", ap=ap, reason="status test")
+        table.ok(gm, "sc set", character="Cid", ap=ap, reason="status test")
         fake.wait_until(lambda ap=ap: status_shows(fake, status, {"Cid": ap}), timeout=WAIT_TIMEOUT,
                         abort=bot.died, what=f"the status message with Cid at {ap} AP")
 

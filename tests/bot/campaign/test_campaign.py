@@ -1,4 +1,4 @@
-"""A whole campaign played in the console, from `/gm create` to a victory, on real past FDJ draws.
+"""A whole campaign played in the console, from `/sc new` to a victory, on real past FDJ draws.
 
 The script (bot/demo/campaign.txt, also what `spacechess demo` plays) is the story a GM and four
 players would type on Discord; the final state is read back from `/gm export`, the same JSON a GM

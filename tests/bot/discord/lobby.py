@@ -43,9 +43,9 @@ async def run(harness: BotHarness, member: Member, path: str, **options: object)
 
 async def lobby(harness: BotHarness, **create: object) -> None:
     """A created game with four characters joined, equipped and deployed, not started."""
-    accepted(await run(harness, GM, "gm create", kind="spacechess", name="Orion", hp_soldier=12, **create))
+    accepted(await run(harness, GM, "sc new", name="Orion", hp_soldier=12, **create))
     for member, join, loadout, cell in SEATS:
-        accepted(await run(harness, member, "game join", **join))
+        accepted(await run(harness, member, "sc join", **join))
         accepted(await run(harness, member, "sc equip", **loadout))
         accepted(await run(harness, member, "sc deploy", cell=cell))
 

@@ -40,7 +40,7 @@ async def test_a_draw_typed_with_extra_spaces_still_gets_its_confirmation_button
 async def test_every_button_of_a_game_fits_and_names_a_command(harness: BotHarness) -> None:
     """The confirmation buttons of a running game (move, undo, end) carry short, parseable ids."""
     await running(harness)
-    accepted(await run(harness, GM, "gm set", character="Cid", ap=9, reason="test"))
+    accepted(await run(harness, GM, "sc set", character="Cid", ap=9, reason="test"))
     asks = [await run(harness, CID, "sc move", to="L6"), await run(harness, GM, "gm undo", n=3),
             await run(harness, GM, "gm end")]
     for ask in asks:

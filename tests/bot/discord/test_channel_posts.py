@@ -74,8 +74,8 @@ async def test_the_status_message_is_posted_pinned_then_edited_in_place(
     await asyncio.sleep(0.3)  # the lobby's own refreshes settle
     edits_before = len(channel_calls(recorder, "PATCH", f"/messages/{message_id}"))
     harness.bot.status_board.debounce_seconds = 1.0
-    await run(harness, GM, "gm set", character="Cid", ap=7, reason="test")
-    await run(harness, GM, "gm set", character="Cid", ap=8, reason="test")
+    await run(harness, GM, "sc set", character="Cid", ap=7, reason="test")
+    await run(harness, GM, "sc set", character="Cid", ap=8, reason="test")
     await until(lambda: len(channel_calls(recorder, "PATCH", f"/messages/{message_id}")) > edits_before)
     await asyncio.sleep(0.2)
     [edit] = channel_calls(recorder, "PATCH", f"/messages/{message_id}")[edits_before:]

@@ -68,7 +68,7 @@ async def test_every_command_of_the_table_is_reachable_and_answers(harness: BotH
 
 
 async def test_gm_create_is_refused_privately_to_a_member_without_manage_server(harness: BotHarness) -> None:
-    exchange = refused(await run(harness, EVE, "gm create", kind="spacechess", name="Orion"),
+    exchange = refused(await run(harness, EVE, "sc new", name="Orion"),
                        "Only game masters can use this command.")
     assert exchange.messages[0].body["data"]["flags"] == 64
     assert harness.bot.service.store.game_in_channel(GUILD_ID, CHANNEL_ID) is None
@@ -76,9 +76,9 @@ async def test_gm_create_is_refused_privately_to_a_member_without_manage_server(
 
 async def test_gm_create_by_a_manager_is_public_and_the_kind_autocompletes(harness: BotHarness) -> None:
     admin = Member(42, "admin", MEMBER_PERMISSIONS | ADMINISTRATOR)  # Administrator implies Manage Server
-    accepted(await harness.interact(slash("gm create", admin, {"kind": "spacechess", "name": "Vega"},
+    accepted(await harness.interact(slash("sc new", admin, {"name": "Vega"},
                                           channel_id=CHANNEL_ID + 1)))
-    created = accepted(await run(harness, GM, "gm create", kind="spacechess", name="Orion"))
+    created = accepted(await run(harness, GM, "sc new", name="Orion"))
     assert created.kinds() == ["callback:4"] and "Game **Orion** (spacechess) created" in created.text
     assert created.calls[0].params == {"with_response": "1"} and not created.calls[0].ephemeral
     choices = (await harness.interact(autocomplete("gm create", GM, "kind", "sp", {"name": "x"}))).choices
@@ -87,27 +87,27 @@ async def test_gm_create_by_a_manager_is_public_and_the_kind_autocompletes(harne
 
 async def test_the_gm_role_set_by_gm_settings_makes_its_holder_a_gm(harness: BotHarness) -> None:
     """The role option (type 8) travels as an id; the holder's roles come from the member payload."""
-    refused(await run(harness, ROLE_HOLDER, "gm create", kind="spacechess", name="Orion"), "Only game masters")
+    refused(await run(harness, ROLE_HOLDER, "sc new", name="Orion"), "Only game masters")
     settings = await run(harness, GM, "gm settings", gm_role=GM_ROLE, language="en")
     assert settings.refused and f"GM role: {GM_ROLE.id}" in settings.text  # settings are private
-    accepted(await run(harness, ROLE_HOLDER, "gm create", kind="spacechess", name="Orion"))
+    accepted(await run(harness, ROLE_HOLDER, "sc new", name="Orion"))
     refused(await run(harness, GM, "gm settings", gm_role=Role(1, "x"), pings="nobody"), "cannot be `nobody`")
 
 
 async def test_game_join_and_its_refusals(harness: BotHarness) -> None:
-    refused(await run(harness, ANN, "game join", name="Ann", team="1", role="general"), "There is no game")
-    accepted(await run(harness, GM, "gm create", kind="spacechess", name="Orion"))
-    joined = accepted(await run(harness, ANN, "game join", name="Ann", team="1", role="general"))
+    refused(await run(harness, ANN, "sc join", name="Ann", team="1", role="general"), "There is no game")
+    accepted(await run(harness, GM, "sc new", name="Orion"))
+    joined = accepted(await run(harness, ANN, "sc join", name="Ann", team="1", role="general"))
     assert f"<@{ANN.id}> joins the game as **Ann**" in joined.text
-    refused(await run(harness, ANN, "game join", name="Ann2", team="2", role="general"), "already")
-    refused(await run(harness, BOB, "game join", name="Bo", team="1", role="general"), "L’équipe 1 est complète pour ce rôle")
+    refused(await run(harness, ANN, "sc join", name="Ann2", team="2", role="general"), "already")
+    refused(await run(harness, BOB, "sc join", name="Bo", team="1", role="general"), "L’équipe 1 est complète pour ce rôle")
     assert len(harness.bot.service.store.seats(1)) == 1
 
 
 async def test_sc_equip_and_deploy_with_their_refusals(harness: BotHarness) -> None:
-    accepted(await run(harness, GM, "gm create", kind="spacechess", name="Orion"))
+    accepted(await run(harness, GM, "sc new", name="Orion"))
     refused(await run(harness, CID, "sc equip", card1=1, card2=2), "not playing")
-    accepted(await run(harness, CID, "game join", name="Cid", team="1", role="soldier"))
+    accepted(await run(harness, CID, "sc join", name="Cid", team="1", role="soldier"))
     accepted(await run(harness, CID, "sc equip", card1=5, card2=6, weapon="sniper", armour="light",
                        item1="grenades", item2="scope", ability="rage"))
     refused(await run(harness, CID, "sc deploy", cell="Z99"), "`Z99` is not a cell of this board.")
@@ -116,8 +116,8 @@ async def test_sc_equip_and_deploy_with_their_refusals(harness: BotHarness) -> N
 
 
 async def test_gm_start_lists_what_is_missing(harness: BotHarness) -> None:
-    accepted(await run(harness, GM, "gm create", kind="spacechess", name="Orion"))
-    accepted(await run(harness, ANN, "game join", name="Ann", team="1", role="general"))
+    accepted(await run(harness, GM, "sc new", name="Orion"))
+    accepted(await run(harness, ANN, "sc join", name="Ann", team="1", role="general"))
     exchange = refused(await run(harness, GM, "gm start"), "The game cannot start yet. Still to do:")
     assert "• team 2: nobody plays its general yet" in exchange.text and "general:2" not in exchange.text
 
@@ -130,7 +130,7 @@ async def test_gm_start_posts_the_board(harness: BotHarness) -> None:
 
 async def test_a_costly_move_is_previewed_then_applied_by_its_button_once(harness: BotHarness) -> None:
     await running(harness)
-    accepted(await run(harness, GM, "gm set", character="Cid", ap=9, reason="test"))
+    accepted(await run(harness, GM, "sc set", character="Cid", ap=9, reason="test"))
     preview = await run(harness, CID, "sc move", to="L6")
     assert preview.refused and "Move to L6" in preview.text  # previews are private
     message, custom_id = preview.button()
@@ -142,7 +142,7 @@ async def test_a_costly_move_is_previewed_then_applied_by_its_button_once(harnes
 
 async def test_sc_order_applies_text_orders_and_refuses_bad_ones(harness: BotHarness) -> None:
     await running(harness)
-    accepted(await run(harness, GM, "gm set", character="Cid", ap=5, reason="test"))
+    accepted(await run(harness, GM, "sc set", character="Cid", ap=5, reason="test"))
     before = harness.bot.service.store.game_in_channel(GUILD_ID, CHANNEL_ID)
     refused(await run(harness, CID, "sc order", text="dance wildly"), "I could not read that order")
     assert harness.bot.service.store.game_in_channel(GUILD_ID, CHANNEL_ID).version == before.version
@@ -152,7 +152,7 @@ async def test_sc_order_applies_text_orders_and_refuses_bad_ones(harness: BotHar
 
 async def test_sc_shoot_autocompletes_at_most_25_targets(harness: BotHarness) -> None:
     await running(harness)
-    accepted(await run(harness, GM, "gm set", character="Cid", ap=5, reason="test"))
+    accepted(await run(harness, GM, "sc set", character="Cid", ap=5, reason="test"))
     choices = (await harness.interact(autocomplete("sc shoot", CID, "target", ""))).choices
     assert 1 <= len(choices) <= 25
     assert {c["name"] for c in choices} == {"Ann"}  # SC-20: allies may be shot; enemies are out of range
@@ -179,7 +179,7 @@ async def test_game_sheet_shows_a_card_and_refuses_unknown_characters(harness: B
 
 async def test_gm_undo_asks_with_a_button_and_the_click_undoes(harness: BotHarness) -> None:
     await running(harness)
-    accepted(await run(harness, GM, "gm set", character="Cid", ap=5, reason="test"))
+    accepted(await run(harness, GM, "sc set", character="Cid", ap=5, reason="test"))
     accepted(await run(harness, CID, "sc order", text="move L3"))
     refused(await run(harness, CID, "gm undo"), "Only game masters")
     ask = await run(harness, GM, "gm undo")

@@ -42,8 +42,8 @@ def callback_type(exchange: Exchange) -> int:
 
 
 async def test_the_loadout_form_equips_a_soldier_pick_by_pick(harness: BotHarness) -> None:
-    accepted(await run(harness, GM, "gm create", kind="spacechess", name="Orion"))
-    accepted(await run(harness, CID, "game join", name="Cid", team="1", role="soldier"))
+    accepted(await run(harness, GM, "sc new", name="Orion"))
+    accepted(await run(harness, CID, "sc join", name="Cid", team="1", role="soldier"))
     opened = await run(harness, CID, "sc loadout")
     assert opened.refused  # a private form
     message = form_of(opened)
@@ -65,8 +65,8 @@ async def test_the_loadout_form_equips_a_soldier_pick_by_pick(harness: BotHarnes
 async def test_a_menu_from_before_a_restart_still_works(service: GameService, recorder: DiscordRecorder) -> None:
     """Same database, a new bot that never drew the form: the custom ids carry the picks so far."""
     async with BotHarness(service, recorder) as before:
-        accepted(await run(before, GM, "gm create", kind="spacechess", name="Orion"))
-        accepted(await run(before, CID, "game join", name="Cid", team="1", role="soldier"))
+        accepted(await run(before, GM, "sc new", name="Orion"))
+        accepted(await run(before, CID, "sc join", name="Cid", team="1", role="soldier"))
         message = form_of(await run(before, CID, "sc loadout"))
         message = form_of(await before.interact(pick(message, 0, ["bolter"])))
     async with BotHarness(service, recorder) as after:
@@ -75,8 +75,8 @@ async def test_a_menu_from_before_a_restart_still_works(service: GameService, re
 
 
 async def test_two_grades_are_refused_privately(harness: BotHarness) -> None:
-    accepted(await run(harness, GM, "gm create", kind="spacechess", name="Orion"))
-    accepted(await run(harness, CID, "game join", name="Cid", team="1", role="soldier"))
+    accepted(await run(harness, GM, "sc new", name="Orion"))
+    accepted(await run(harness, CID, "sc join", name="Cid", team="1", role="soldier"))
     message = form_of(await run(harness, CID, "sc loadout"))
     answer = await harness.interact(pick(message, 2, ["grade-lieutenant", "grade-colonel"]))
     assert answer.refused and "Pick the grade item once" in answer.text
@@ -86,9 +86,9 @@ async def test_two_grades_are_refused_privately(harness: BotHarness) -> None:
 async def test_a_menu_picks_only_for_the_member_it_was_shown_to(harness: BotHarness) -> None:
     """Issue 9 point 9: Bob picking in Ann's loadout menu equipped Bob with the cards he chose there.
     He now gets a private refusal naming Ann, the form stays and nobody is equipped; Ann still can."""
-    accepted(await run(harness, GM, "gm create", kind="spacechess", name="Orion"))
-    accepted(await run(harness, ANN, "game join", name="Ann", team="1", role="general"))
-    accepted(await run(harness, BOB, "game join", name="Bob", team="2", role="general"))
+    accepted(await run(harness, GM, "sc new", name="Orion"))
+    accepted(await run(harness, ANN, "sc join", name="Ann", team="1", role="general"))
+    accepted(await run(harness, BOB, "sc join", name="Bob", team="2", role="general"))
     message = form_of(await run(harness, ANN, "sc loadout"))  # a general's form: one menu, the cards
     store = harness.bot.service.store
     before = store.game_in_channel(GUILD_ID, CHANNEL_ID)
@@ -103,8 +103,8 @@ async def test_a_menu_picks_only_for_the_member_it_was_shown_to(harness: BotHarn
 
 
 async def test_a_sheet_comes_framed_in_an_embed_with_its_card(harness: BotHarness) -> None:
-    accepted(await run(harness, GM, "gm create", kind="spacechess", name="Orion"))
-    accepted(await run(harness, CID, "game join", name="Cid", team="1", role="soldier"))
+    accepted(await run(harness, GM, "sc new", name="Orion"))
+    accepted(await run(harness, CID, "sc join", name="Cid", team="1", role="soldier"))
     sheet = await run(harness, CID, "game sheet")
     [call] = [c for c in sheet.calls if c.is_callback]
     [embed] = call.body["data"]["embeds"]

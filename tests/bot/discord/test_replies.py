@@ -50,19 +50,19 @@ def mentions_of(call: Call) -> Mapping[str, Any]:
 
 
 async def test_replies_follow_the_members_discord_locale(harness: BotHarness) -> None:
-    assert "Only game masters can use this command." in (await run(harness, EVE, "gm create", kind="sc",
+    assert "Only game masters can use this command." in (await run(harness, EVE, "sc new",
                                                                    name="X")).text
-    assert "Seuls les maîtres du jeu" in (await run(harness, EVE_FR, "gm create", kind="sc", name="X")).text
-    created = await run(harness, GM_FR, "gm create", kind="spacechess", name="Orion")
+    assert "Seuls les maîtres du jeu" in (await run(harness, EVE_FR, "sc new", name="X")).text
+    created = await run(harness, GM_FR, "sc new", name="Orion")
     assert "Partie **Orion** (spacechess) créée" in created.text
     assert "No player has joined yet." in (await run(harness, GM, "game info")).text
     assert "Aucun joueur" in (await run(harness, GM_FR, "game info")).text
 
 
 async def test_a_character_named_everyone_is_refused_at_join(harness: BotHarness) -> None:
-    accepted(await run(harness, GM, "gm create", kind="spacechess", name="Orion"))
+    accepted(await run(harness, GM, "sc new", name="Orion"))
     for name in ("@everyone", "@here", f"<@{BOB.id}>"):
-        exchange = await run(harness, ANN, "game join", name=name, team="1", role="general")
+        exchange = await run(harness, ANN, "sc join", name=name, team="1", role="general")
         assert exchange.refused and "A name may only hold letters" in exchange.text, name
     assert harness.bot.service.store.seats(1) == []
 
@@ -94,7 +94,7 @@ async def test_a_draw_pings_exactly_the_players_who_gained_ap(harness: BotHarnes
 async def test_a_long_private_reply_is_split_into_ephemeral_followups(harness: BotHarness) -> None:
     await running(harness)
     for n in range(10):
-        accepted(await run(harness, GM, "gm set", character="Cid", ap=n, reason=f"{n:02d} " + "x" * 190))
+        accepted(await run(harness, GM, "sc set", character="Cid", ap=n, reason=f"{n:02d} " + "x" * 190))
     history = await run(harness, ANN, "game history")
     assert history.kinds()[0] == "callback:4" and set(history.kinds()[1:]) == {"followup"}
     assert len(history.messages) >= 2 and all(c.ephemeral for c in history.messages)
@@ -150,7 +150,7 @@ async def test_a_slow_private_reply_replaces_the_public_deferral(sqlite_store: S
     async with harness:
         harness.bot.direct_reply_seconds = 0.01
         service.holding = True
-        refusal = await run(harness, EVE, "gm create", kind="spacechess", name="Orion")
+        refusal = await run(harness, EVE, "sc new", name="Orion")
     assert refusal.kinds() == ["callback:5", "DELETE @original", "followup"]
     assert service.released_by_deferral == [True]
     followup = refusal.calls[-1]
@@ -161,7 +161,7 @@ async def test_a_slow_button_click_is_deferred_too(sqlite_store: Store, recorder
     harness, service = await _held(sqlite_store, recorder)
     async with harness:
         await running(harness)
-        accepted(await run(harness, GM, "gm set", character="Cid", ap=9, reason="test"))
+        accepted(await run(harness, GM, "sc set", character="Cid", ap=9, reason="test"))
         message, custom_id = (await run(harness, CID, "sc move", to="L6")).button()
         harness.bot.direct_reply_seconds = 0.01
         service.holding = True
@@ -176,7 +176,7 @@ async def test_buttons_keep_working_after_a_restart(service: GameService, record
     async with BotHarness(service, recorder) as before:
         before.bot.direct_reply_seconds = 60.0
         await running(before)
-        accepted(await run(before, GM, "gm set", character="Cid", ap=9, reason="test"))
+        accepted(await run(before, GM, "sc set", character="Cid", ap=9, reason="test"))
         message, custom_id = (await run(before, CID, "sc move", to="L6")).button()
     async with BotHarness(service, recorder) as after:
         after.bot.direct_reply_seconds = 60.0
@@ -194,7 +194,7 @@ async def test_a_button_acts_only_for_the_member_it_was_shown_to(harness: BotHar
     clicked by Dee (a player) or Eve (a spectator) now gets a private refusal naming Cid without
     pinging him, and the game stays exactly as it was; Cid's own click still moves him."""
     await running(harness)
-    accepted(await run(harness, GM, "gm set", character="Cid", ap=9, reason="test"))
+    accepted(await run(harness, GM, "sc set", character="Cid", ap=9, reason="test"))
     message, custom_id = (await run(harness, CID, "sc move", to="L6")).button()
     store = harness.bot.service.store
     before = store.game_in_channel(GUILD_ID, CHANNEL_ID)
@@ -222,7 +222,7 @@ async def test_a_gm_confirmation_is_for_that_gm_only(harness: BotHarness) -> Non
 
 
 async def test_a_command_acts_on_the_game_of_its_own_channel(harness: BotHarness) -> None:
-    accepted(await run(harness, GM, "gm create", kind="spacechess", name="Orion"))
+    accepted(await run(harness, GM, "sc new", name="Orion"))
     elsewhere = await harness.interact(slash("game info", GM, {}, channel_id=CHANNEL_ID + 5))
     assert elsewhere.refused and "There is no game" in elsewhere.text
 

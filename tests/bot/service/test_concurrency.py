@@ -14,15 +14,14 @@ ALICE = Context(user_id=2, user_name="alice", guild_id=GUILD, channel_id=CHANNEL
 BOB = Context(user_id=3, user_name="bob", guild_id=GUILD, channel_id=CHANNEL)
 
 
-pytestmark = pytest.mark.usefixtures("tally_orders")  # every test here plays the tally game through /tl order
 
 
 @pytest.fixture
 def svc(store):
     service = GameService(store)
-    assert service.handle(GM, "gm create", {"kind": "tally", "name": "Race"}).ok
-    assert service.handle(ALICE, "game join", {"name": "Alice"}).ok
-    assert service.handle(BOB, "game join", {"name": "Bob"}).ok
+    assert service.handle(GM, "tl new", {"name": "Race"}).ok
+    assert service.handle(ALICE, "tl join", {"name": "Alice"}).ok
+    assert service.handle(BOB, "tl join", {"name": "Bob"}).ok
     return service
 
 

@@ -48,14 +48,14 @@ def confirmed(service, ctx, path, **options):
 
 def test_an_ended_game_takes_no_change_and_stays_finished(svc):  # noqa: F811
     started(svc)
-    ok(svc.handle(GM, "gm set", {"character": "Cid", "ap": 5, "reason": "test"}))
+    ok(svc.handle(GM, "sc set", {"character": "Cid", "ap": 5, "reason": "test"}))
     ok(confirmed(svc, GM, "gm end"))
     before = snapshot(svc)
     assert before[0].status == "finished"
     refusals = {
         "gm undo": {},
-        "gm set": {"character": "Cid", "hp": 3, "reason": "fix"},
-        "gm pickup": {"cell": "M10", "kind": "ap", "amount": 2},
+        "sc set": {"character": "Cid", "hp": 3, "reason": "fix"},
+        "sc pickup": {"cell": "M10", "kind": "ap", "amount": 2},
         "gm kick": {"user": CID.user_id},
         "gm replace": {"character": "Cid", "user": 99},
         "gm draw": {"numbers": "1 2 3 4 5", "date": "2024-03-06"},
@@ -70,7 +70,7 @@ def test_an_ended_game_takes_no_change_and_stays_finished(svc):  # noqa: F811
 
 def test_an_export_round_trip_keeps_options_status_seats_history_and_draws(svc):  # noqa: F811
     started(svc)
-    with svc.store.engine.begin() as connection:  # as /gm create draws:manual limit_draws:40 stores them
+    with svc.store.engine.begin() as connection:  # as /sc new draws:manual limit_draws:40 stores them
         connection.execute(update(GameRow).where(GameRow.id == game(svc).id)
                            .values(options={"draws": "manual", "limit_draws": 40}))
     ok(confirmed(svc, GM, "gm draw", numbers="29 33 36 40 41", date=last_evening()))
@@ -146,7 +146,7 @@ def test_undoing_a_leave_gives_the_seat_back(svc):  # noqa: F811
 def test_undoing_a_leave_frees_a_newer_seat_in_the_same_undo(svc):  # noqa: F811
     lobby(svc)
     ok(svc.handle(CID, "game leave", {}))
-    ok(svc.handle(CID, "game join", {"name": "Cy", "team": "1", "role": "soldier"}))
+    ok(svc.handle(CID, "sc join", {"name": "Cy", "team": "1", "role": "soldier"}))
     ok(confirmed(svc, GM, "gm undo", n=2))  # the new join and the leave: Cid is Cid again
     assert [(s.user_id, s.actor) for s in svc.store.seats(game(svc).id) if s.user_id == CID.user_id] == [
         (CID.user_id, "Cid")]
@@ -168,6 +168,6 @@ def test_undoing_a_leave_is_refused_when_the_member_holds_another_seat(svc):  # 
 def test_gm_set_during_a_pause_keeps_the_game_paused(svc):  # noqa: F811
     started(svc)
     ok(svc.handle(GM, "gm pause", {}))
-    ok(svc.handle(GM, "gm set", {"character": "Cid", "ap": 4, "reason": "lost AP"}))
+    ok(svc.handle(GM, "sc set", {"character": "Cid", "ap": 4, "reason": "lost AP"}))
     assert game(svc).status == "paused"
     assert keys(svc.handle(CID, "sc move", {"to": "L3"})) == ["error.game_paused"]

@@ -109,14 +109,14 @@ def refused(reply, key: str) -> list[str]:
 
 def create_with_setup(svc, name: str, data: bytes, channel: int = CHANNEL):
     ctx = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=channel, manage_server=True, locale="en-US")
-    return svc.handle(ctx, "gm create", {"kind": "spacechess", "name": "Orion", "setup": Attachment(name, data)})
+    return svc.handle(ctx, "sc new", {"name": "Orion", "setup": Attachment(name, data)})
 
 
 # -- point 10: names --------------------------------------------------------------------------------
 
 def test_a_name_with_spaces_joins_as_the_guides_promise(svc):
-    assert svc.handle(GM, "gm create", {"kind": "spacechess", "name": "Orion Nebula"}).ok
-    reply = svc.handle(ANN, "game join", {"name": "Jean   Luc", "team": "1", "role": "soldier"})
+    assert svc.handle(GM, "sc new", {"name": "Orion Nebula"}).ok
+    reply = svc.handle(ANN, "sc join", {"name": "Jean   Luc", "team": "1", "role": "soldier"})
     assert reply.ok, rendered(reply)
     assert [seat.actor for seat in svc.store.seats(game(svc).id)] == ["Jean Luc"]
     sheet = svc.handle(ANN, "game sheet", {"character": "JEAN LUC"})
@@ -126,16 +126,16 @@ def test_a_name_with_spaces_joins_as_the_guides_promise(svc):
 
 @pytest.mark.parametrize("lookalike", ["Ｃｉｄ", "cid", "CID", " Cid "])
 def test_lookalike_names_cannot_sit_side_by_side(svc, lookalike):
-    assert svc.handle(GM, "gm create", {"kind": "spacechess", "name": "Orion"}).ok
-    assert svc.handle(ANN, "game join", {"name": "Cid", "team": "1", "role": "soldier"}).ok
+    assert svc.handle(GM, "sc new", {"name": "Orion"}).ok
+    assert svc.handle(ANN, "sc join", {"name": "Cid", "team": "1", "role": "soldier"}).ok
     before = game(svc).version
-    refused(svc.handle(BOB, "game join", {"name": lookalike, "team": "2", "role": "soldier"}), "error.name_taken")
+    refused(svc.handle(BOB, "sc join", {"name": lookalike, "team": "2", "role": "soldier"}), "error.name_taken")
     assert game(svc).version == before and len(svc.store.seats(game(svc).id)) == 1
 
 
 def test_a_fullwidth_name_is_stored_normalised(svc):
-    assert svc.handle(GM, "gm create", {"kind": "spacechess", "name": "Orion"}).ok
-    assert svc.handle(ANN, "game join", {"name": "Ｃｉｄ", "team": "1", "role": "soldier"}).ok
+    assert svc.handle(GM, "sc new", {"name": "Orion"}).ok
+    assert svc.handle(ANN, "sc join", {"name": "Ｃｉｄ", "team": "1", "role": "soldier"}).ok
     assert [c.id for c in SPACECHESS.from_json(game(svc).state).characters] == ["Cid"]
 
 
@@ -151,16 +151,16 @@ def test_orders_name_characters_with_spaces(svc):
 
 @pytest.mark.parametrize("name", ["<@&42>", "@everyone", "**Cid**"])
 def test_refused_names_say_why(svc, name):
-    assert svc.handle(GM, "gm create", {"kind": "spacechess", "name": "Orion"}).ok
+    assert svc.handle(GM, "sc new", {"name": "Orion"}).ok
     before = game(svc).version
-    refused(svc.handle(ANN, "game join", {"name": name, "team": "1", "role": "soldier"}), "error.bad_name_char")
+    refused(svc.handle(ANN, "sc join", {"name": name, "team": "1", "role": "soldier"}), "error.bad_name_char")
     assert game(svc).version == before
 
 
 def test_game_names_follow_the_same_rule(svc):
-    refused(svc.handle(GM, "gm create", {"kind": "spacechess", "name": "x" * 33}), "error.bad_name_length")
+    refused(svc.handle(GM, "sc new", {"name": "x" * 33}), "error.bad_name_length")
     assert game(svc) is None
-    assert svc.handle(GM, "gm create", {"kind": "spacechess", "name": "Orion  Nebula"}).ok
+    assert svc.handle(GM, "sc new", {"name": "Orion  Nebula"}).ok
     assert game(svc).name == "Orion Nebula"
 
 
@@ -258,7 +258,7 @@ CHANNELS = itertools.count(1000)
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(document=DOCUMENTS, wrapped=st.booleans())
 def test_no_document_escapes_as_an_exception(svc, document, wrapped):
-    """Whatever the document, /gm create answers; a refusal creates no game, an accepted game's stored
+    """Whatever the document, /sc new answers; a refusal creates no game, an accepted game's stored
     setup rebuilds the same game."""
     channel = next(CHANNELS)  # a fresh channel each time: accepted documents leave their game
     data = json.dumps({"setup": document} if wrapped else document).encode()
@@ -295,28 +295,28 @@ def _today(svc) -> dt.date:
 def test_an_end_date_in_the_past_is_refused(svc):
     yesterday = (_today(svc) - dt.timedelta(days=1)).isoformat()
     for end in ("2000-01-01", yesterday):
-        reply = svc.handle(GM, "gm create", {"kind": "spacechess", "name": "Timed", "end_date": end})
+        reply = svc.handle(GM, "sc new", {"name": "Timed", "end_date": end})
         texts = refused(reply, "error.end_date_past")
         assert end in texts[0]
         assert game(svc) is None
-    assert svc.handle(GM, "gm create", {"kind": "spacechess", "name": "Timed", "end_date": _today(svc).isoformat()}).ok
+    assert svc.handle(GM, "sc new", {"name": "Timed", "end_date": _today(svc).isoformat()}).ok
 
 
 @pytest.mark.parametrize("reason", ["", "   "])
 def test_gm_set_needs_a_reason(svc, reason):
     assert create_with_setup(svc, "setup.toml", RUNNING_GAME).ok
     before = game(svc)
-    refused(svc.handle(GM, "gm set", {"character": "Jean Luc", "reason": reason, "ap": 4}), "error.empty_reason")
+    refused(svc.handle(GM, "sc set", {"character": "Jean Luc", "reason": reason, "ap": 4}), "error.empty_reason")
     after = game(svc)
     assert (after.version, after.state) == (before.version, before.state)
-    assert svc.handle(GM, "gm set", {"character": "jean luc", "reason": "lag", "ap": 4}).ok
+    assert svc.handle(GM, "sc set", {"character": "jean luc", "reason": "lag", "ap": 4}).ok
 
 
 def test_gm_pickup_on_a_character_is_refused(svc):
     assert create_with_setup(svc, "setup.toml", RUNNING_GAME).ok
     before = game(svc)
-    texts = refused(svc.handle(GM, "gm pickup", {"cell": "L2", "kind": "ap", "amount": 2}), "error.occupied")
+    texts = refused(svc.handle(GM, "sc pickup", {"cell": "L2", "kind": "ap", "amount": 2}), "error.occupied")
     assert "L2" in texts[0]
     after = game(svc)
     assert (after.version, after.state) == (before.version, before.state)
-    assert svc.handle(GM, "gm pickup", {"cell": "L3", "kind": "ap", "amount": 2}).ok
+    assert svc.handle(GM, "sc pickup", {"cell": "L3", "kind": "ap", "amount": 2}).ok

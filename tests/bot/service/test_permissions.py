@@ -32,8 +32,8 @@ def svc(store):
     service = GameService(store, seed_source=lambda: 1234)
     assert service.handle(ADMIN, "gm settings", {"gm_role": GM_ROLE}).ok
     with_role = replace(CREATOR, role_ids=CREATOR.role_ids | {GM_ROLE})
-    assert service.handle(with_role, "gm create", {"kind": "tally", "name": "Mine"}).ok
-    assert service.handle(replace(ADMIN, channel_id=ELSEWHERE), "gm create", {"kind": "tally", "name": "Theirs"}).ok
+    assert service.handle(with_role, "tl new", {"name": "Mine"}).ok
+    assert service.handle(replace(ADMIN, channel_id=ELSEWHERE), "tl new", {"name": "Theirs"}).ok
     return service
 
 
@@ -73,7 +73,7 @@ def test_a_creator_cannot_create_a_game_after_theirs_ended(svc):
     """Creating a game is a server GM's act: the creator of the channel's ended game is not one."""
     ask = svc.handle(CREATOR, "gm end", {})
     assert svc.handle(CREATOR, "gm end", dict(ask.buttons[0].options), shown_to=CREATOR.user_id).ok
-    reply = svc.handle(CREATOR, "gm create", {"kind": "tally", "name": "Another"})
+    reply = svc.handle(CREATOR, "tl new", {"name": "Another"})
     assert keys(reply) == ["error.server_gm_only"]
     exported = svc.handle(ADMIN, "gm export", {}).files[0]
     reply = svc.handle(CREATOR, "gm import", {"file": exported})
@@ -83,7 +83,7 @@ def test_a_creator_cannot_create_a_game_after_theirs_ended(svc):
 
 def test_every_button_is_for_the_member_it_was_shown_to(svc):
     """A GM's confirmation clicked by another GM is refused, naming its GM, and changes nothing."""
-    assert svc.handle(ALICE, "game join", {"name": "Alice"}).ok
+    assert svc.handle(ALICE, "tl join", {"name": "Alice"}).ok
     ask = svc.handle(CREATOR, "gm undo", {})
     [button] = ask.buttons
     assert button.shown_to == CREATOR.user_id
@@ -100,9 +100,9 @@ def test_every_button_is_for_the_member_it_was_shown_to(svc):
 
 def test_a_menu_picks_only_for_the_member_it_was_shown_to(svc):
     """Bob picking the cards in Ann's loadout menu equipped Bob; now he is refused and nobody is equipped."""
-    assert svc.handle(replace(ADMIN, channel_id=SPACE), "gm create", {"kind": "spacechess", "name": "Orion"}).ok
-    assert svc.handle(ANN, "game join", {"name": "Ann", "team": "1", "role": "general"}).ok
-    assert svc.handle(BOB, "game join", {"name": "Bob", "team": "2", "role": "general"}).ok
+    assert svc.handle(replace(ADMIN, channel_id=SPACE), "sc new", {"name": "Orion"}).ok
+    assert svc.handle(ANN, "tl join", {"name": "Ann", "team": "1", "role": "general"}).ok
+    assert svc.handle(BOB, "tl join", {"name": "Bob", "team": "2", "role": "general"}).ok
     [menu] = svc.handle(ANN, "sc loadout", {}).selects  # a general's form: the cards only
     assert menu.shown_to == ANN.user_id
     picked = {**menu.options, menu.option: "1,2"}

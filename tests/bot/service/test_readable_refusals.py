@@ -121,9 +121,9 @@ def test_each_refused_order_says_which_rule_refused_it(svc):
 
 
 def test_start_says_what_each_character_still_has_to_do(svc):
-    ok(svc.handle(GM, "gm create", {"kind": "spacechess", "name": "Orion"}))
-    ok(svc.handle(ANN, "game join", {"name": "Ann", "team": "1", "role": "general"}))
-    ok(svc.handle(CID, "game join", {"name": "Cid", "team": "1", "role": "soldier"}))
+    ok(svc.handle(GM, "sc new", {"name": "Orion"}))
+    ok(svc.handle(ANN, "sc join", {"name": "Ann", "team": "1", "role": "general"}))
+    ok(svc.handle(CID, "sc join", {"name": "Cid", "team": "1", "role": "soldier"}))
     shown = readable(svc.handle(GM, "gm start", {}), "team 2: nobody plays its general yet",
                      "Ann: choose 2 cards, deploy on the board",
                      "Cid: choose 2 cards, choose a weapon, choose an armour, choose an ability, choose 2 items")
@@ -133,19 +133,19 @@ def test_start_says_what_each_character_still_has_to_do(svc):
 
 def test_an_obstacle_is_named_as_such(svc):
     started(svc)
-    ok(svc.handle(GM, "gm set", {"character": "Cid", "ap": 9, "reason": "test"}))
+    ok(svc.handle(GM, "sc set", {"character": "Cid", "ap": 9, "reason": "test"}))
     for reply in (svc.handle(CID, "sc move", {"to": "J7"}),
-                  svc.handle(GM, "gm pickup", {"cell": "J7", "kind": "ap", "amount": 2})):
+                  svc.handle(GM, "sc pickup", {"cell": "J7", "kind": "ap", "amount": 2})):
         shown = readable(reply, "J7 is an obstacle")
         assert "No free path" not in shown["en"] and "obstacle" in shown["fr"]
 
 
 def test_a_bad_pickup_and_a_bad_gm_value_say_what_is_allowed(svc):
     started(svc)
-    shown = readable(svc.handle(GM, "gm pickup", {"cell": "K3", "kind": "item", "name": "zzz"}),
+    shown = readable(svc.handle(GM, "sc pickup", {"cell": "K3", "kind": "item", "name": "zzz"}),
                      "Invalid pickup", "zzz is not one of: grenades, jetpack")
     assert shown["fr"].startswith("Bonus invalide")
-    readable(svc.handle(GM, "gm set", {"character": "Ann", "ap": 50, "reason": "test"}), "from 0 to 9", "50")
+    readable(svc.handle(GM, "sc set", {"character": "Ann", "ap": 50, "reason": "test"}), "from 0 to 9", "50")
 
 
 def test_empty_options_and_unfinished_orders_say_what_was_expected(svc):
@@ -164,14 +164,14 @@ def test_an_unknown_subcommand_is_named_with_the_closest_one(svc):
 
 
 def test_map_file_faults_are_located_sentences(svc):
-    ok(svc.handle(GM, "gm create", {"kind": "spacechess", "name": "Orion"}))
+    ok(svc.handle(GM, "sc new", {"name": "Orion"}))
     faults = {
         "....\n..x.\n....\n....\n": ("line 2, column 3", "`x` is not a map character"),
         "....\n...\n....\n....\n": ("line 2, column 4", "every row has as many cells as the first"),
         "....\n....\n": ("line 3, column 1", "at least 4 rows"),
     }
     for text, fragments in faults.items():
-        reply = svc.handle(GM, "gm map", {"file": Attachment("board.map", text.encode())})
+        reply = svc.handle(GM, "sc map", {"file": Attachment("board.map", text.encode())})
         shown = readable(reply, *fragments)
         assert "map_" not in shown["fr"]
 

@@ -15,7 +15,6 @@ ALICE = Context(user_id=2, user_name="alice", guild_id=GUILD, channel_id=CHANNEL
 BOB = Context(user_id=3, user_name="bob", guild_id=GUILD, channel_id=CHANNEL, locale="en-US")
 
 
-pytestmark = pytest.mark.usefixtures("tally_orders")  # every test here plays the tally game through /tl order
 
 
 @pytest.fixture
@@ -33,14 +32,14 @@ def keys(reply):
 
 
 def started(svc: GameService) -> GameService:
-    assert svc.handle(GM, "gm create", {"kind": "tally", "name": "Test game"}).ok
-    assert svc.handle(ALICE, "game join", {"name": "Alice"}).ok
-    assert svc.handle(BOB, "game join", {"name": "Bob"}).ok
+    assert svc.handle(GM, "tl new", {"name": "Test game"}).ok
+    assert svc.handle(ALICE, "tl join", {"name": "Alice"}).ok
+    assert svc.handle(BOB, "tl join", {"name": "Bob"}).ok
     return svc
 
 
 def test_create_binds_the_game_to_the_channel(svc):
-    reply = svc.handle(GM, "gm create", {"kind": "tl", "name": "Test game"})
+    reply = svc.handle(GM, "tl new", {"name": "Test game"})
     assert reply.ok and keys(reply) == ["game.created"]
     game = svc.store.game_in_channel(GUILD, CHANNEL)
     assert (game.kind, game.name, game.seed, game.created_by, game.version) == ("tally", "Test game", 1234, 1, 1)
@@ -48,11 +47,11 @@ def test_create_binds_the_game_to_the_channel(svc):
 
 
 def test_one_game_per_channel_and_gm_only(svc):
-    assert keys(svc.handle(ALICE, "gm create", {"kind": "tally", "name": "X"})) == ["error.gm_only"]
+    assert keys(svc.handle(ALICE, "tl new", {"name": "X"})) == ["error.gm_only"]
     assert svc.store.game_in_channel(GUILD, CHANNEL) is None
-    svc.handle(GM, "gm create", {"kind": "tally", "name": "First"})
+    svc.handle(GM, "tl new", {"name": "First"})
     before = snapshot(svc)
-    reply = svc.handle(GM, "gm create", {"kind": "tally", "name": "Second"})
+    reply = svc.handle(GM, "tl new", {"name": "Second"})
     assert keys(reply) == ["error.channel_has_game"] and reply.visibility is Visibility.PRIVATE
     assert snapshot(svc) == before
 
@@ -60,16 +59,16 @@ def test_one_game_per_channel_and_gm_only(svc):
 def test_create_refuses_unknown_game_and_bad_setup(svc):
     assert keys(svc.handle(GM, "gm create", {"kind": "chess", "name": "X"})) == ["error.unknown_game"]
     bad = Attachment("setup.toml", b"goal = -3\n")
-    reply = svc.handle(GM, "gm create", {"kind": "tally", "name": "X", "setup": bad})
+    reply = svc.handle(GM, "tl new", {"name": "X", "setup": bad})
     assert keys(reply) == ["error.setup"] and reply.messages[0].params["where"] == "goal"
     broken = Attachment("setup.toml", b"goal = = 3\n")
-    assert keys(svc.handle(GM, "gm create", {"kind": "tally", "name": "X", "setup": broken})) == ["error.bad_setup_file"]
+    assert keys(svc.handle(GM, "tl new", {"name": "X", "setup": broken})) == ["error.bad_setup_file"]
     assert svc.store.game_in_channel(GUILD, CHANNEL) is None
 
 
 def test_create_imports_a_setup_document(svc):
     doc = Attachment("setup.json", b'{"setup": {"goal": 3}}')
-    assert svc.handle(GM, "gm create", {"kind": "tally", "name": "Short", "setup": doc}).ok
+    assert svc.handle(GM, "tl new", {"name": "Short", "setup": doc}).ok
     assert svc.store.game_in_channel(GUILD, CHANNEL).setup == {"goal": 3}
 
 
@@ -80,9 +79,9 @@ def test_join_seats_the_player_and_refuses_twice(svc):
     assert [e.kind for e in log] == ["create", "join", "join"]
     assert game.state["state"]["tallies"] == {"Alice": 0, "Bob": 0}
     before = snapshot(svc)
-    assert keys(svc.handle(ALICE, "game join", {"name": "Alice2"})) == ["error.already_joined"]
+    assert keys(svc.handle(ALICE, "tl join", {"name": "Alice2"})) == ["error.already_joined"]
     carol = Context(user_id=4, user_name="carol", guild_id=GUILD, channel_id=CHANNEL)
-    assert keys(svc.handle(carol, "game join", {"name": "alice"})) == ["error.name_taken"]
+    assert keys(svc.handle(carol, "tl join", {"name": "alice"})) == ["error.name_taken"]
     assert snapshot(svc) == before
 
 
@@ -92,9 +91,9 @@ def test_join_seats_the_player_and_refuses_twice(svc):
      ("<@123>", "error.bad_name_char"), ("**bold**", "error.bad_name_char"), ("a`b", "error.bad_name_char")],
 )
 def test_join_refuses_names_with_markdown_or_mentions(svc, name, key):
-    svc.handle(GM, "gm create", {"kind": "tally", "name": "G"})
+    svc.handle(GM, "tl new", {"name": "G"})
     before = snapshot(svc)
-    assert keys(svc.handle(ALICE, "game join", {"name": name})) == [key]
+    assert keys(svc.handle(ALICE, "tl join", {"name": name})) == [key]
     assert snapshot(svc) == before
 
 
@@ -188,13 +187,13 @@ def test_option_types_are_checked(svc):
     started(svc)
     assert keys(svc.handle(GM, "gm undo", {"n": "two"})) == ["error.option_not_integer"]
     assert keys(svc.handle(GM, "gm undo", {"n": "0"})) == ["error.option_out_of_bounds"]
-    assert keys(svc.handle(ALICE, "game join", {"name": "X", "team": "3"})) == ["error.option_bad_choice"]
+    assert keys(svc.handle(ALICE, "tl join", {"name": "X", "team": "3"})) == ["error.option_bad_choice"]
     assert keys(svc.handle(ALICE, "nope", {})) == ["error.unknown_command"]
 
 
 def test_gm_role_and_creator_are_gms(svc):
     creator = Context(user_id=7, user_name="creator", guild_id=GUILD, channel_id=CHANNEL, manage_server=True)
-    svc.handle(creator, "gm create", {"kind": "tally", "name": "G"})
+    svc.handle(creator, "tl new", {"name": "G"})
     as_member = Context(user_id=7, user_name="creator", guild_id=GUILD, channel_id=CHANNEL)
     assert svc.is_gm(as_member, svc.store.game_in_channel(GUILD, CHANNEL))
     svc.store.set_guild_settings(GUILD, gm_role_id=55)
@@ -214,7 +213,7 @@ def test_a_finished_game_stays_readable_and_a_new_one_can_follow(svc):
     started(svc)
     svc.handle(ALICE, "tl order", {"text": "add 5; add 5"})
     assert svc.handle(BOB, "game info", {}).ok
-    assert svc.handle(GM, "gm create", {"kind": "tally", "name": "Rematch"}).ok
+    assert svc.handle(GM, "tl new", {"name": "Rematch"}).ok
     assert svc.store.game_in_channel(GUILD, CHANNEL).name == "Rematch"
 
 

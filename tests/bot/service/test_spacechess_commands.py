@@ -41,11 +41,11 @@ def game(svc):
 
 def lobby(svc) -> GameService:
     """Two generals and two soldiers joined, equipped and deployed, not started."""
-    ok(svc.handle(GM, "gm create", {"kind": "spacechess", "name": "Orion", "hp_soldier": 12}))
-    ok(svc.handle(ANN, "game join", {"name": "Ann", "team": "1", "role": "general"}))
-    ok(svc.handle(BOB, "game join", {"name": "Bob", "team": "2", "role": "general"}))
-    ok(svc.handle(CID, "game join", {"name": "Cid", "team": "1", "role": "soldier"}))
-    ok(svc.handle(DEE, "game join", {"name": "Dee", "team": "2", "role": "soldier"}))
+    ok(svc.handle(GM, "sc new", {"name": "Orion", "hp_soldier": 12}))
+    ok(svc.handle(ANN, "sc join", {"name": "Ann", "team": "1", "role": "general"}))
+    ok(svc.handle(BOB, "sc join", {"name": "Bob", "team": "2", "role": "general"}))
+    ok(svc.handle(CID, "sc join", {"name": "Cid", "team": "1", "role": "soldier"}))
+    ok(svc.handle(DEE, "sc join", {"name": "Dee", "team": "2", "role": "soldier"}))
     ok(svc.handle(ANN, "sc equip", {"card1": 1, "card2": 2}))
     ok(svc.handle(BOB, "sc equip", {"card1": 3, "card2": 4}))
     ok(svc.handle(CID, "sc equip", {"card1": 5, "card2": 6, "weapon": "sniper", "armour": "light",
@@ -65,23 +65,23 @@ def draw(svc, numbers, bonus=None):
 
 
 def test_create_builds_a_setup_phase_game_with_the_options(svc):
-    ok(svc.handle(GM, "gm create", {"kind": "sc", "name": "Orion", "hp_soldier": 12, "map": "standard"}))
+    ok(svc.handle(GM, "sc new", {"name": "Orion", "hp_soldier": 12, "map": "standard"}))
     g = game(svc)
     assert (g.kind, g.status, g.setup) == ("spacechess", "setup", {"phase": "setup", "map": "standard", "hp_soldier": 12})
 
 
 def test_join_needs_team_and_role_and_a_free_seat(svc):
-    ok(svc.handle(GM, "gm create", {"kind": "spacechess", "name": "Orion"}))
+    ok(svc.handle(GM, "sc new", {"name": "Orion"}))
     before = (game(svc), svc.store.seats(game(svc).id))
-    assert keys(svc.handle(ANN, "game join", {"name": "Ann"})) == ["error.missing_option"]
-    ok(svc.handle(ANN, "game join", {"name": "Ann", "team": "1", "role": "general"}))
-    assert keys(svc.handle(BOB, "game join", {"name": "Bo", "team": "1", "role": "general"})) == ["error.team_full"]
+    assert keys(svc.handle(ANN, "sc join", {"name": "Ann"})) == ["error.missing_option"]
+    ok(svc.handle(ANN, "sc join", {"name": "Ann", "team": "1", "role": "general"}))
+    assert keys(svc.handle(BOB, "sc join", {"name": "Bo", "team": "1", "role": "general"})) == ["error.team_full"]
     assert len(svc.store.seats(game(svc).id)) == 1 != len(before[1])
 
 
 def test_start_lists_what_is_missing(svc):
-    ok(svc.handle(GM, "gm create", {"kind": "spacechess", "name": "Orion"}))
-    ok(svc.handle(ANN, "game join", {"name": "Ann", "team": "1", "role": "general"}))
+    ok(svc.handle(GM, "sc new", {"name": "Orion"}))
+    ok(svc.handle(ANN, "sc join", {"name": "Ann", "team": "1", "role": "general"}))
     reply = svc.handle(GM, "gm start", {})
     assert keys(reply) == ["error.not_ready"]
     assert "• team 2: nobody plays its general yet" in translate("error.not_ready", "en", reply.messages[0].params)
@@ -103,7 +103,7 @@ def test_a_whole_lifecycle_from_lobby_to_victory(svc):
 
     # a cheap move goes through at once, a costly one asks first
     ok(svc.handle(CID, "sc move", {"to": "L3"}))
-    ok(svc.handle(GM, "gm set", {"character": "Cid", "ap": 9, "reason": "test"}))
+    ok(svc.handle(GM, "sc set", {"character": "Cid", "ap": 9, "reason": "test"}))
     ask = svc.handle(CID, "sc move", {"to": "L6"})
     assert keys(ask) == ["sc.move.preview"] and ask.visibility is Visibility.PRIVATE and ask.buttons
     version = game(svc).version
@@ -113,8 +113,8 @@ def test_a_whole_lifecycle_from_lobby_to_victory(svc):
     assert keys(svc.handle(CID, ask.buttons[0].command, dict(ask.buttons[0].options))) == ["error.stale_confirmation"]
 
     # the general's air strike finishes the enemy general: team 1 wins (SC-26, SC-29)
-    ok(svc.handle(GM, "gm set", {"character": "Ann", "ap": 9, "reason": "test"}))
-    ok(svc.handle(GM, "gm set", {"character": "Bob", "hp": 4, "reason": "test"}))
+    ok(svc.handle(GM, "sc set", {"character": "Ann", "ap": 9, "reason": "test"}))
+    ok(svc.handle(GM, "sc set", {"character": "Bob", "hp": 4, "reason": "test"}))
     strike = ok(svc.handle(ANN, "sc power", {"power": "airstrike", "cell": "X44", "direction": "w"}))
     assert "event.spacechess.game_over" in keys(strike)
     assert game(svc).status == "finished"
@@ -157,12 +157,12 @@ def test_shoot_autocomplete_and_refusals_leave_state_unchanged(svc):
 def test_gm_corrections_pickups_and_history(svc):
     lobby(svc)
     ok(svc.handle(GM, "gm start", {}))
-    assert keys(svc.handle(CID, "gm set", {"character": "Cid", "reason": "x", "hp": 5})) == ["error.gm_only"]
-    assert keys(svc.handle(GM, "gm set", {"character": "Cid", "reason": "lag"})) == ["error.missing_option"]
-    ok(svc.handle(GM, "gm set", {"character": "Cid", "reason": "compensation", "ap": 4}))
+    assert keys(svc.handle(CID, "sc set", {"character": "Cid", "reason": "x", "hp": 5})) == ["error.gm_only"]
+    assert keys(svc.handle(GM, "sc set", {"character": "Cid", "reason": "lag"})) == ["error.missing_option"]
+    ok(svc.handle(GM, "sc set", {"character": "Cid", "reason": "compensation", "ap": 4}))
     assert svc.handle(CID, "game sheet", {}).messages[0].params["ap"] == 4
-    ok(svc.handle(GM, "gm pickup", {"cell": "L5", "kind": "ap", "amount": 2}))
-    assert keys(svc.handle(GM, "gm pickup", {"cell": "L5", "kind": "item"})) == ["error.missing_option"]
+    ok(svc.handle(GM, "sc pickup", {"cell": "L5", "kind": "ap", "amount": 2}))
+    assert keys(svc.handle(GM, "sc pickup", {"cell": "L5", "kind": "item"})) == ["error.missing_option"]
     history = ok(svc.handle(ANN, "game history", {}))
     assert history.visibility is Visibility.PRIVATE
     assert [m.params["kind"] for m in history.messages[1:3]] == ["pickup", "gm_set"]
@@ -174,9 +174,9 @@ def test_board_with_reach_and_sheet_cards(svc):
     draw(svc, [29, 33, 36, 40, 41])
     board = ok(svc.handle(ANN, "game board", {}))
     assert board.files[0].data.startswith(PNG) and len(board.files[0].data) < 1_000_000
-    reach = ok(svc.handle(ANN, "game board", {"reach": "Cid"}))
+    reach = ok(svc.handle(ANN, "sc reach", {"character": "Cid"}))
     assert reach.files[0].data.startswith(PNG) and reach.files[0].data != board.files[0].data
-    assert keys(svc.handle(ANN, "game board", {"reach": "Zed"})) == ["error.unknown_character"]
+    assert keys(svc.handle(ANN, "sc reach", {"character": "Zed"})) == ["error.unknown_character"]
     sheet = ok(svc.handle(ANN, "game sheet", {"character": "cid"}))
     assert sheet.files[0].filename == "sheet-Cid.png" and sheet.messages[0].params["weapon"] == Message("label.sniper")
 
@@ -221,7 +221,7 @@ def test_leave_during_setup_only(svc):
     ok(svc.handle(DEE, "game leave", {}))
     assert svc.store.seat_of_user(game(svc).id, DEE.user_id) is None
     assert keys(svc.handle(GM, "game sheet", {"character": "Dee"})) == ["error.unknown_character"]
-    ok(svc.handle(DEE, "game join", {"name": "Dee", "team": "2", "role": "soldier"}))
+    ok(svc.handle(DEE, "sc join", {"name": "Dee", "team": "2", "role": "soldier"}))
     ok(svc.handle(DEE, "sc equip", {"card1": 7, "card2": 1, "weapon": "bolter", "armour": "medium",
                                      "item1": "jetpack", "item2": "vigour", "ability": "vehicle"}))
     ok(svc.handle(DEE, "sc deploy", {"cell": "L43"}))
@@ -260,29 +260,29 @@ def test_gm_map_replays_the_lobby_on_the_new_map(svc):
     lobby(svc)
     # the deployments on rows 43-44 no longer exist on a 12-row map: refused, nothing changes
     before = game(svc)
-    refused = svc.handle(GM, "gm map", {"file": Attachment("small.map", SMALL_MAP.encode())})
+    refused = svc.handle(GM, "sc map", {"file": Attachment("small.map", SMALL_MAP.encode())})
     assert keys(refused) == ["error.bad_cell"] and game(svc) == before
-    bad = svc.handle(GM, "gm map", {"file": Attachment("bad.map", b"..#\n.x.\n")})
+    bad = svc.handle(GM, "sc map", {"file": Attachment("bad.map", b"..#\n.x.\n")})
     assert keys(bad) == ["error.setup"] and bad.messages[0].params["where"] == "map, line 2, column 2"
     assert game(svc) == before
 
 
 def test_gm_map_before_deployment_and_not_after_start(svc):
-    ok(svc.handle(GM, "gm create", {"kind": "spacechess", "name": "Small"}))
-    ok(svc.handle(ANN, "game join", {"name": "Ann", "team": "1", "role": "general"}))
-    loaded = ok(svc.handle(GM, "gm map", {"file": Attachment("small.map", SMALL_MAP.encode())}))
+    ok(svc.handle(GM, "sc new", {"name": "Small"}))
+    ok(svc.handle(ANN, "sc join", {"name": "Ann", "team": "1", "role": "general"}))
+    loaded = ok(svc.handle(GM, "sc map", {"file": Attachment("small.map", SMALL_MAP.encode())}))
     assert loaded.messages[0].params == {"file": "small.map", "width": 10, "height": 12}
     assert loaded.files[0].data.startswith(PNG)
     assert game(svc).setup["map"] == SMALL_MAP
     assert keys(svc.handle(ANN, "sc deploy", {"cell": "J12"})) == ["error.bad_deployment"]
     ok(svc.handle(ANN, "sc deploy", {"cell": "J1"}))
-    assert keys(svc.handle(ANN, "gm map", {"file": Attachment("small.map", SMALL_MAP.encode())})) == ["error.gm_only"]
+    assert keys(svc.handle(ANN, "sc map", {"file": Attachment("small.map", SMALL_MAP.encode())})) == ["error.gm_only"]
 
 
 def test_undo_after_kick_and_replace_replays_only_game_inputs(svc):
     lobby(svc)
     ok(svc.handle(GM, "gm start", {}))
-    ok(svc.handle(GM, "gm set", {"character": "Cid", "ap": 9, "reason": "t"}))
+    ok(svc.handle(GM, "sc set", {"character": "Cid", "ap": 9, "reason": "t"}))
     ok(svc.handle(CID, "sc move", {"to": "L3"}))
     ask = svc.handle(GM, "gm kick", {"user": DEE.user_id})
     ok(svc.handle(GM, "gm kick", dict(ask.buttons[0].options)))
@@ -294,7 +294,7 @@ def test_undo_after_kick_and_replace_replays_only_game_inputs(svc):
 
 
 def test_create_stores_the_draw_source_and_time_limit(svc):
-    ok(svc.handle(GM, "gm create", {"kind": "spacechess", "name": "Timed", "draws": "manual", "limit_draws": 12,
+    ok(svc.handle(GM, "sc new", {"name": "Timed", "draws": "manual", "limit_draws": 12,
                                     "end_date": "2027-03-31"}))
     assert game(svc).options == {"draws": "manual", "limit_draws": 12, "end_date": "2027-03-31"}
     info = svc.handle(ANN, "game info", {})
@@ -302,7 +302,7 @@ def test_create_stores_the_draw_source_and_time_limit(svc):
 
 
 def test_create_refuses_a_bad_end_date(svc):
-    assert keys(svc.handle(GM, "gm create", {"kind": "spacechess", "name": "X", "end_date": "31/03/2027"})) == [
+    assert keys(svc.handle(GM, "sc new", {"name": "X", "end_date": "31/03/2027"})) == [
         "error.draw_bad_date"]
     assert game(svc) is None
 
@@ -310,18 +310,18 @@ def test_create_refuses_a_bad_end_date(svc):
 def test_board_shows_the_exact_line_of_fire_between_two_characters(svc):
     lobby(svc)
     ok(svc.handle(GM, "gm start", {}))
-    clear = ok(svc.handle(ANN, "game board", {"shooter": "cid", "target": "Ann"}))
+    clear = ok(svc.handle(ANN, "sc line", {"shooter": "cid", "target": "Ann"}))
     assert keys(clear) == ["game.board", "game.board.line_clear"] and clear.files[0].data.startswith(PNG)
-    far = ok(svc.handle(ANN, "game board", {"shooter": "Cid", "target": "Dee"}))
+    far = ok(svc.handle(ANN, "sc line", {"shooter": "Cid", "target": "Dee"}))
     assert (far.messages[1].key, far.messages[1].params["blocked_at"]) == ("game.board.line_blocked", "L14")
-    assert keys(svc.handle(ANN, "game board", {"shooter": "Cid"})) == ["error.missing_option"]
-    assert keys(svc.handle(ANN, "game board", {"shooter": "Cid", "target": "Zed"})) == ["error.unknown_character"]
+    assert keys(svc.handle(ANN, "sc line", {"shooter": "Cid"})) == ["error.missing_option"]
+    assert keys(svc.handle(ANN, "sc line", {"shooter": "Cid", "target": "Zed"})) == ["error.unknown_character"]
 
 
 def test_the_loadout_form_asks_for_what_is_missing_then_equips(svc):
-    ok(svc.handle(GM, "gm create", {"kind": "spacechess", "name": "Forms"}))
-    ok(svc.handle(ANN, "game join", {"name": "Ann", "team": "1", "role": "general"}))
-    ok(svc.handle(CID, "game join", {"name": "Cid", "team": "1", "role": "soldier"}))
+    ok(svc.handle(GM, "sc new", {"name": "Forms"}))
+    ok(svc.handle(ANN, "sc join", {"name": "Ann", "team": "1", "role": "general"}))
+    ok(svc.handle(CID, "sc join", {"name": "Cid", "team": "1", "role": "soldier"}))
     general = ok(svc.handle(ANN, "sc loadout", {}))
     assert [s.option for s in general.selects] == ["cards"] and general.update  # SC-7: cards only
     form = ok(svc.handle(CID, "sc loadout", {"weapon": "bolter"}))

@@ -46,7 +46,7 @@ def svc(sqlite_store):
     from bot.service import Attachment
 
     service = GameService(sqlite_store)
-    assert service.handle(GM, "gm create", {"kind": "spacechess", "name": "Vega",
+    assert service.handle(GM, "sc new", {"name": "Vega",
                                             "setup": Attachment("setup.toml", SETUP)}).ok
     return service
 
@@ -64,7 +64,7 @@ def test_status_lists_every_character_in_team_order_and_the_next_draw(svc):
 
 
 def test_dead_characters_and_finished_games(svc):
-    svc.handle(GM, "gm set", {"character": "Bob", "hp": 0, "reason": "test"})
+    svc.handle(GM, "sc set", {"character": "Bob", "hp": 0, "reason": "test"})
     reply = svc.handle(GM, "game status", {})
     text = [translate(m.key, "en", m.params) for m in reply.messages]
     assert text[0] == "📋 **Vega** — finished, turn 0"
