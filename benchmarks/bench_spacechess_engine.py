@@ -18,10 +18,10 @@ from typing import Any
 
 from engine.core.errors import OrderError
 from engine.core.squaregrid import Cell, format_cell, parse_cell
-from engine.spacechess import SPACECHESS, apply_draw
+from engine.spacechess import SPACECHESS, apply_draw, legal
+from engine.spacechess.actions import plan_move
 from engine.spacechess.combat import line_of_fire
 from engine.spacechess.maps import standard_map
-from engine.spacechess.previews import preview_move, reachable
 from engine.spacechess.state import GameState
 
 REPEAT = 300
@@ -132,8 +132,10 @@ def _try(state: GameState, actor: str, text: str) -> bool:
 
 def _far_cell(state: GameState, actor: str) -> str:
     """A cell the actor reaches with exactly 8 cells of path, found once before timing."""
-    for name in reachable(state, actor):
-        if preview_move(state, actor, parse_cell(name))["cells"] == 8:
+    mover = state.find(actor)
+    assert mover is not None
+    for name in legal.reach(state, actor):
+        if len(plan_move(state, mover, parse_cell(name))[0]) == 8:
             return name
     raise ValueError("no cell 8 steps away")
 

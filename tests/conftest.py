@@ -7,14 +7,18 @@ import pytest
 from bot.games import add_game, remove_game
 from engine import registry
 from tests.support.tally import TALLY
-from tests.support.tally_bot import TALLY_ENTRY
+from tests.support.tally_bot import DUEL_ENTRY, SEALED_ENTRY, TALLY_ENTRY
+from tests.support.variants import DUEL, SEALED
 
 
 @pytest.fixture(autouse=True, scope="session")
 def tally_game():
-    """The minimal test-only game, served by the bot beside the shipped ones (``/tl``)."""
-    registry.register(TALLY)
-    add_game(TALLY_ENTRY)
+    """The test-only games, served by the bot beside the shipped ones (``/tl``, ``/ts``, ``/td``)."""
+    for rules in (TALLY, SEALED, DUEL):
+        registry.register(rules)
+    for entry in (TALLY_ENTRY, SEALED_ENTRY, DUEL_ENTRY):
+        add_game(entry)
     yield TALLY
-    remove_game(TALLY.name)
-    registry.unregister(TALLY.name)
+    for rules in (TALLY, SEALED, DUEL):
+        remove_game(rules.name)
+        registry.unregister(rules.name)

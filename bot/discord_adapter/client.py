@@ -21,6 +21,7 @@ from discord import app_commands
 from bot.config import Settings
 from bot.discord_adapter.payload import install_commands
 from bot.discord_adapter.status import StatusBoard
+from bot.drivers import timer_handlers
 from bot.i18n import translate
 from bot.lottery.scheduler import DrawScheduler
 from bot.service import (
@@ -37,6 +38,7 @@ from bot.service import (
 )
 from bot.service.commands import pack_options, unpack_options
 from bot.store.repo import GameRecord
+from bot.timers import TimerRunner, TimerScheduler
 
 log = logging.getLogger("spacechess.discord")
 
@@ -178,6 +180,7 @@ class GameBot(discord.Client):
         self.direct_reply_seconds = DIRECT_REPLY_SECONDS
         self.status_board = StatusBoard(self, service, settings.bot.status_debounce_seconds)
         self.scheduler: DrawScheduler | None = None
+        self.timers: TimerScheduler | None = None
 
     async def setup_hook(self) -> None:
         await self.install_commands()
@@ -185,11 +188,19 @@ class GameBot(discord.Client):
         self.start_draws()
 
     def start_draws(self) -> None:
-        """Poll the lottery on its calendar; draws published while the bot was down are applied now."""
+        """Poll the lottery on its calendar and run the games' timers (deadlines, clocks, reminders):
+        draws published and timers fallen due while the bot was down are applied now."""
         self.scheduler = DrawScheduler.from_settings(self.service, self.settings.draws, hooks=self)
         self.scheduler.start()
+        runner = TimerRunner(self.service.store, timer_handlers(self.service, self), clock=self.service.clock)
+        self.timers = TimerScheduler(runner, scheduler=self.scheduler.scheduler)
+        self.service.timer_listeners.append(self.timers.wake)
+        self.timers.start()
 
     async def close(self) -> None:
+        if self.timers is not None:
+            self.service.timer_listeners.remove(self.timers.wake)
+            self.timers.shutdown()
         if self.scheduler is not None:
             self.scheduler.shutdown()
         await self.status_board.close()

@@ -11,15 +11,30 @@ from __future__ import annotations
 
 import datetime as dt
 import importlib
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from bot.service.replies import Message, Reply
 
 if TYPE_CHECKING:
     from bot.service.commands import Option
     from bot.service.core import Applied, GameService
-    from bot.store.repo import GameRecord
+    from bot.store.repo import GameRecord, LogRecord
+    from bot.store.timers import TimerRecord
+
+#: what a timer does when it falls due (`bot.timers.TimerRunner` calls it with the current time)
+TimerHandler = Callable[["TimerRecord", dt.datetime], None]
+
+
+class TurnHooks(Protocol):
+    """Implemented by each adapter. Called from a scheduler's thread: an asyncio adapter hands the
+    reply over to its loop (``asyncio.run_coroutine_threadsafe``) rather than sending it here."""
+
+    def on_turn_post(self, game: GameRecord, reply: Reply) -> None:
+        """Post `reply` in the game's channel and refresh its pinned status message."""
+
+    def on_gm_alert(self, game: GameRecord, reply: Reply) -> None:
+        """Tell the game's game masters something needs them (a draw that never came, a clock run out)."""
 
 
 class TurnDriver:
@@ -43,6 +58,9 @@ class TurnDriver:
         """What comes next and when (the next draw, the deadline, the clock), for the status header."""
         return None
 
+    def on_created(self, svc: GameService, game: GameRecord) -> None:
+        """A new game (created or imported): plan what it waits for from the start."""
+
     def after_commit(self, svc: GameService, applied: Applied) -> list[Reply]:
         """Plan, move or cancel the game's timers after an accepted input; what else it caused
         (a turn resolved because every seat is ready) comes back as replies for the channel."""
@@ -52,13 +70,46 @@ class TurnDriver:
         """A paused game resumes: catch up what happened meanwhile, each as a channel post."""
         return []
 
+    def timer_handlers(self, svc: GameService, hooks: TurnHooks) -> dict[str, TimerHandler]:
+        """What each kind of this driver's timers does when it falls due."""
+        return {}
+
+    def option_fault(self, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        """The first stored option (an imported game's) that `new` could not have set, as
+        (option, reason: an ``export.<reason>`` catalog word); None when all are fine."""
+        declared = {opt.name: opt for opt in self.create_options}
+        for key, value in options.items():
+            opt = declared.get(key)
+            if opt is None:
+                return key, "unknown_option"
+            if not _accepts(opt, value):
+                return key, "bad_option"
+        return None
+
+    def claims_of_log(self, game_id: int, log: Sequence[LogRecord]) -> list[str]:
+        """The effects this driver had done once for a game, by its log, as the claim keys of game
+        `game_id`: an imported game takes them so it never gets them again. Raises ValueError
+        naming the entry it cannot read."""
+        return []
+
+
+def _accepts(opt: Option, value: Any) -> bool:
+    """Whether a stored value is one the option could have given (an export is a way in too)."""
+    if opt.type == "integer":
+        return type(value) is int and (opt.min_value is None or value >= opt.min_value) and (
+            opt.max_value is None or value <= opt.max_value)
+    if opt.type == "boolean":
+        return type(value) is bool
+    return isinstance(value, str) and (not opt.choices or value in opt.choices) and (
+        opt.max_length is None or len(value) <= opt.max_length)
+
 
 #: every driver by name, as "module:attribute" so that only the drivers in use are imported
 DRIVERS: dict[str, str] = {
     "none": "bot.drivers:NO_DRIVER",
     "lottery": "bot.lottery.driver:LOTTERY",
-    "deadline": "bot.drivers.deadline:DEADLINE",
-    "clock": "bot.drivers.clock:CLOCK",
+    "deadline": "bot.drivers.deadline:DEADLINE_DRIVER",
+    "clock": "bot.drivers.clock:CLOCK_DRIVER",
 }
 
 NO_DRIVER = TurnDriver()
@@ -75,3 +126,11 @@ def driver_of(kind: str) -> TurnDriver:
     from bot.games import entry_for
 
     return driver_named(entry_for(kind).driver)
+
+
+def timer_handlers(svc: GameService, hooks: TurnHooks) -> dict[str, TimerHandler]:
+    """Every driver's timer handlers, by timer kind: what a process's timer runner dispatches to."""
+    handlers: dict[str, TimerHandler] = {}
+    for name in DRIVERS:
+        handlers.update(driver_named(name).timer_handlers(svc, hooks))
+    return handlers

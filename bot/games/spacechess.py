@@ -13,7 +13,7 @@ from bot.service.replies import Attachment, Embed, Message, Reply
 from engine.core.errors import OrderError
 from engine.core.protocol import Event, GameRules
 from engine.core.squaregrid import format_cell
-from engine.spacechess.movement import reachable_cells
+from engine.spacechess import legal
 from engine.spacechess.previews import line_of_fire_between
 from engine.spacechess.state import GameState
 from renders.spacechess.board import Overlay, render_board
@@ -217,11 +217,13 @@ def _cell_of(state: GameState, name: str) -> str:
 
 
 def reachable(state: GameState, character_id: str) -> dict[str, int]:
-    """Every cell the character can move to with its AP now, and the AP it costs."""
+    """Every cell the character can move to with its AP now, and the AP it costs: the engine's legal
+    moves, so the overlay never offers a cell the move would refuse. A name that is nobody on the
+    board is an error here, not an empty overlay, so the asker learns the name is wrong."""
     mover = state.find(character_id)
     if mover is None or mover.at is None:
         raise OrderError("unknown_character", name=character_id)
-    return {format_cell(cell): cost for cell, (_, cost) in reachable_cells(state, mover).items()}
+    return legal.reach(state, mover.id)
 
 
 SPACECHESS_PRESENTER = register_presenter(SpaceChessPresenter())

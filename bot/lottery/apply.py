@@ -27,8 +27,9 @@ import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from bot.drivers import TurnHooks
 from bot.lottery import is_lottery_game
-from bot.lottery.turn_post import TurnHooks, build_turn_post
+from bot.lottery.turn_post import build_turn_post
 from bot.service.core import Applied, GameService, derive_status
 from bot.service.replies import Reply
 from bot.store.draws import applied_evenings, draw_claim_key, started_at, stored_draws

@@ -4,7 +4,7 @@ from), its lines of `/game info` and of the status header, and the catch-up of a
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.drivers import TurnDriver
@@ -13,7 +13,8 @@ from bot.service.commands import Option
 from bot.service.core import GameService
 from bot.service.replies import Message, Reply, ServiceError
 from bot.service.status import discord_time
-from bot.store.repo import GameRecord
+from bot.store.draws import draw_claim_key
+from bot.store.repo import GameRecord, LogRecord
 from draws.calendar import next_expected_draw
 
 
@@ -41,6 +42,35 @@ class LotteryDriver(TurnDriver):
                 raise ServiceError("error.end_date_past", date=end.isoformat(), today=today.isoformat())
             options["end_date"] = end.isoformat()
         return options
+
+    def option_fault(self, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        """As `new` checks them, each fault said in its own words (the source, the limit, the date)."""
+        fault = super().option_fault(options)
+        if fault is not None and fault[1] == "bad_option":
+            fault = (fault[0], {"draws": "draws", "limit_draws": "limit_draws"}.get(fault[0], "time"))
+        if fault is None and "end_date" in options:
+            try:
+                dt.date.fromisoformat(options["end_date"])
+            except ValueError:
+                fault = ("end_date", "time")
+        return fault
+
+    def claims_of_log(self, game_id: int, log: Sequence[LogRecord]) -> list[str]:
+        """The evenings whose draws the log holds (undone ones too: the game had them once, and its
+        claims in the game it came from say so)."""
+        claims = []
+        for entry in log:
+            if entry.kind != "draw":
+                continue
+            draw = entry.payload.get("draw")
+            if draw is None:  # an input given as a draw without the record of which one (tests, scenarios)
+                continue
+            try:
+                day, index = dt.date.fromisoformat(draw["date"]), int(draw.get("index", 1))
+            except (TypeError, KeyError, ValueError, AttributeError):
+                raise ValueError(f"log[{entry.seq - 1}].payload.draw") from None
+            claims.append(draw_claim_key(game_id, day, index))
+        return claims
 
     def info(self, game: GameRecord) -> list[Message]:
         if not game.options:

@@ -21,9 +21,9 @@ from typing import Any
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.config import DrawSettings
+from bot.drivers import TurnHooks
 from bot.lottery.apply import DrawApplier
 from bot.lottery.poll import DrawPoller, schedule_from, source_from
-from bot.lottery.turn_post import TurnHooks
 from bot.service.core import GameService
 
 log = logging.getLogger("spacechess.scheduler")

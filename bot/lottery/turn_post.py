@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol, TextIO
+from typing import Any, TextIO
 
 from bot.games import presenter_for
 from bot.games.spacechess import award_lines
@@ -19,17 +19,6 @@ from bot.store.repo import GameRecord, SeatRecord
 from draws import Draw, game_numbers
 
 AWARD_EVENT = "draw_award"
-
-
-class TurnHooks(Protocol):
-    """Implemented by each adapter. Called from the poller's thread: an asyncio adapter hands the
-    reply over to its loop (``asyncio.run_coroutine_threadsafe``) rather than sending it here."""
-
-    def on_turn_post(self, game: GameRecord, reply: Reply) -> None:
-        """Post `reply` in the game's channel and refresh its pinned status message."""
-
-    def on_gm_alert(self, game: GameRecord, reply: Reply) -> None:
-        """Tell the game's game masters something needs them (a draw that never came)."""
 
 
 class PrintedHooks:

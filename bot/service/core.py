@@ -8,6 +8,7 @@ and then reported, so two writers can never both apply on the same version.
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import secrets
 import time
@@ -16,14 +17,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.drivers import driver_of
-from bot.games import presenter_for
+from bot.games import entry_for, games, presenter_for
 from bot.i18n import catalog, language_of
 from bot.service.commands import COMPLETERS, MAX_CHOICES, coerce_options, table, unknown_command
 from bot.service.context import Context
 from bot.service.refusals import order_refusal
 from bot.service.replies import Message, Reply, ServiceError, Visibility
 from bot.service.secrecy import Reader, reader_of, undone_seqs
-from bot.store.repo import GameRecord, LogRecord, NewEntry, SeatRecord, StaleWrite, Store
+from bot.store.repo import AlreadyClaimed, GameRecord, LogRecord, NewEntry, SeatRecord, StaleWrite, Store
 from engine import registry
 from engine.core.errors import OrderError, SetupError
 from engine.core.protocol import EVERYONE, Event, GameRules, Outcome
@@ -39,6 +40,7 @@ class Applied:
     game: GameRecord
     outcome: Outcome
     rules: GameRules
+    kind: str = ""  # the input's kind
     #: what the game's turn driver did next because of it (a turn resolved once all were ready...)
     posts: tuple[Reply, ...] = ()
 
@@ -50,10 +52,19 @@ class GameService:
         *,
         default_language: str = "fr",
         seed_source: Callable[[], int] = lambda: secrets.randbits(62),
+        clock: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.UTC),
     ) -> None:
         self.store = store
+        #: the time turn drivers plan from (tests set their own)
+        self.clock = clock
         self.default_language = default_language
         self.seed_source = seed_source
+        #: called when a game's timers change, so that a running timer scheduler re-plans at once
+        self.timer_listeners: list[Callable[[], None]] = []
+
+    def timers_changed(self) -> None:
+        for listener in self.timer_listeners:
+            listener()
 
     # -- entry point -------------------------------------------------------------------------
     def handle(self, ctx: Context, path: str, raw_options: Mapping[str, Any] | None = None, *,
@@ -128,13 +139,14 @@ class GameService:
     def channel_game(self, ctx: Context) -> GameRecord:
         game = self.store.game_in_channel(ctx.guild_id, ctx.channel_id)
         if game is None:
-            raise ServiceError("error.no_game_here")
+            # each game has its own `new`: name them all, the channel has no game to choose one
+            raise ServiceError("error.no_game_here", commands=[f"`/{entry.group} new`" for entry in games()])
         return game
 
     def actor_of(self, ctx: Context, game: GameRecord) -> str:
         seat = self.store.seat_of_user(game.id, ctx.user_id)
         if seat is None:
-            raise ServiceError("error.not_a_player")
+            raise ServiceError("error.not_a_player", command=f"/{entry_for(game.kind).group} join")
         return seat.actor
 
     def new_seed(self) -> int:
@@ -142,7 +154,7 @@ class GameService:
 
     def apply_input(
         self,
-        ctx: Context,
+        ctx: Context | None,
         game: GameRecord,
         kind: str,
         actor: str | None,
@@ -151,12 +163,16 @@ class GameService:
         seats_set: Callable[[GameRecord], Sequence[SeatRecord]] = lambda _g: (),
         seats_removed: Sequence[str] = (),
         check: Callable[[GameRecord], None] = lambda _g: None,
+        claims: Sequence[str] = (),
     ) -> Applied:
         """Apply one input to the game and commit it, retrying once on a stale version.
 
         `check` re-validates service-level preconditions on the fresh record at each attempt (the
         game may have been paused or finished by the writer that beat us). An ended game takes no
         input at all, whatever its snapshot says (`/gm end` leaves the snapshot as it was).
+        Without `ctx` the bot itself gives the input (a turn driver's resolution, a timeout), with
+        `claims` taken in the same transaction so it happens once across processes
+        (`AlreadyClaimed` when another process did it first).
         """
         rules = registry.get(game.kind)
         for attempt in (1, 2):
@@ -164,7 +180,7 @@ class GameService:
             check(game)
             state = rules.from_json(game.state)
             outcome = rules.apply_input(state, kind, actor, payload)
-            entry = NewEntry(kind=kind, actor=actor, user_id=ctx.user_id, payload=dict(payload))
+            entry = NewEntry(kind=kind, actor=actor, user_id=ctx.user_id if ctx else None, payload=dict(payload))
             try:
                 committed = self.store.commit(
                     game.id,
@@ -174,14 +190,17 @@ class GameService:
                     status=derive_status(rules, outcome.state, game.status),
                     seats_set=seats_set(game),
                     seats_removed=seats_removed,
+                    claims=claims,
                 )
+            except AlreadyClaimed:
+                raise
             except StaleWrite:
                 fresh = self.store.get_game(game.id)
                 if attempt == 2 or fresh is None:
                     raise ServiceError("error.conflict") from None
                 game = fresh
                 continue
-            applied = Applied(committed, outcome, rules)
+            applied = Applied(committed, outcome, rules, kind)
             posts = driver_of(committed.kind).after_commit(self, applied)
             return replace(applied, posts=tuple(posts)) if posts else applied
         raise AssertionError("unreachable")

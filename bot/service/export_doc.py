@@ -14,6 +14,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from bot.drivers import driver_of
 from bot.service.replies import Message, ServiceError
 from bot.store.models import GAME_STATUSES
 from bot.store.repo import GameRecord, LogRecord, SeatRecord
@@ -25,7 +26,6 @@ from engine.core.names import check_name
 EXPORT_FORMAT = 2
 #: formats this version reads; format 1 (no options, seats or times of its own) reads as format 2
 READABLE_FORMATS = (1, 2)
-DRAW_SOURCES = ("auto", "manual")
 #: the document's game section, named through a constant so its paths never read as catalog keys
 _GAME = "game"
 
@@ -41,7 +41,6 @@ class GameExport:
     seats: tuple[SeatRecord, ...]
     log: tuple[LogRecord, ...]
     #: the (date, index) of every draw the game got
-    evenings: tuple[tuple[dt.date, int], ...]
 
 
 def export_document(game: GameRecord, log: list[LogRecord], seats: list[SeatRecord], view: Any) -> dict[str, Any]:
@@ -103,6 +102,7 @@ def _read(data: bytes) -> GameExport:
     log = tuple(_entry(e, f"log[{i}]", i + 1) for i, e in enumerate(_list(root.get("log"), "log")))
     actors = {e.actor for e in log if e.actor is not None}
     seats = tuple(_seat(s, f"seats[{i}]", actors) for i, s in enumerate(_list(root.get("seats", []), "seats")))
+    _check_claims(rules.name, log)
     if len({s.user_id for s in seats}) != len(seats) or len({s.actor for s in seats}) != len(seats):
         raise _Fault("seats", "seat_twice")
     return GameExport(
@@ -111,10 +111,9 @@ def _read(data: bytes) -> GameExport:
         seed=seed,
         status=str(status),
         setup=_table(root.get("setup"), "setup"),
-        options=_options(game.get("options", {})),
+        options=_options(game.get("options", {}), rules.name),
         seats=seats,
         log=log,
-        evenings=_evenings(log),
     )
 
 
@@ -176,37 +175,20 @@ def _seat(value: Any, where: str, actors: set[str]) -> SeatRecord:
     return SeatRecord(0, user, actor, mute)
 
 
-def _options(value: Any) -> dict[str, Any]:
-    """The options `/gm create` sets, with the same bounds (an export is a way in like any other)."""
+def _options(value: Any, kind: str) -> dict[str, Any]:
+    """The options the game's ``new`` command sets, checked by its turn driver with the same bounds
+    (an export is a way in like any other)."""
     options = _table(value, f"{_GAME}.options")
-    unknown = sorted(set(options) - {"draws", "limit_draws", "end_date"})
-    if unknown:
-        raise _Fault(f"{_GAME}.options.{unknown[0]}", "unknown_option")
-    if "draws" in options and options["draws"] not in DRAW_SOURCES:
-        raise _Fault(f"{_GAME}.options.draws", "draws")
-    limit = options.get("limit_draws")
-    if limit is not None and (type(limit) is not int or not 1 <= limit <= 999):
-        raise _Fault(f"{_GAME}.options.limit_draws", "limit_draws")
-    if "end_date" in options:
-        try:
-            dt.date.fromisoformat(_text(options["end_date"], f"{_GAME}.options.end_date"))
-        except ValueError:
-            raise _Fault(f"{_GAME}.options.end_date", "time") from None
+    fault = driver_of(kind).option_fault(options)
+    if fault is not None:
+        raise _Fault(f"{_GAME}.options.{fault[0]}", fault[1])
     return dict(options)
 
 
-def _evenings(log: tuple[LogRecord, ...]) -> tuple[tuple[dt.date, int], ...]:
-    """The evenings whose draws the log holds (undone ones too: the game had them once, and its
-    claims in the game it came from say so)."""
-    evenings = []
-    for entry in log:
-        if entry.kind != "draw":
-            continue
-        draw = entry.payload.get("draw")
-        if draw is None:  # an input given as a draw without the record of which one (tests, scenarios)
-            continue
-        try:
-            evenings.append((dt.date.fromisoformat(draw["date"]), int(draw.get("index", 1))))
-        except (TypeError, KeyError, ValueError, AttributeError):
-            raise _Fault(f"log[{entry.seq - 1}].payload.draw", "draw") from None
-    return tuple(evenings)
+def _check_claims(kind: str, log: tuple[LogRecord, ...]) -> None:
+    """The import takes again the claims of what the game's turn driver once did for it (a lottery
+    game's draws): an entry the driver cannot read is a fault of the file, said now."""
+    try:
+        driver_of(kind).claims_of_log(0, log)
+    except ValueError as err:  # the driver names the entry it could not read
+        raise _Fault(str(err), "draw") from None

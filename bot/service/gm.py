@@ -18,7 +18,6 @@ from bot.service.export_doc import export_document, read_export
 from bot.service.lifecycle import validate_name
 from bot.service.replies import Attachment, Button, Message, Reply, ServiceError, Visibility
 from bot.service.secrecy import reader_of, sealed_seqs
-from bot.store.draws import draw_claim_key
 from bot.store.repo import GameRecord, NewEntry, SeatRecord, StaleWrite
 from engine import registry
 from engine.core.errors import OrderError, SetupError
@@ -33,13 +32,13 @@ def _mark(svc: GameService, ctx: Context, game: GameRecord, kind: str, status: s
         raise ServiceError("error.conflict") from None
 
 
-def _confirmation(game: GameRecord, key: str, command_path: str, options: dict[str, Any], **params: Any) -> Reply:
+def confirmation(game: GameRecord, key: str, command_path: str, options: dict[str, Any], **params: Any) -> Reply:
     button = Button(Message(f"button.{key}", params), command_path, {**options, "confirm": game.version},
                     style="danger")
     return Reply((Message(f"gm.{key}.confirm", params),), buttons=(button,), visibility=Visibility.PRIVATE)
 
 
-def _confirmed(game: GameRecord, opts: dict[str, Any]) -> bool:
+def confirmed(game: GameRecord, opts: dict[str, Any]) -> bool:
     if "confirm" not in opts:
         return False
     if opts["confirm"] != game.version:
@@ -86,8 +85,8 @@ def gm_end(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     game = svc.channel_game(ctx)
     if game.status == "finished":
         raise ServiceError("error.game_over")
-    if not _confirmed(game, opts):
-        return _confirmation(game, "end", "gm end", {}, name=game.name)
+    if not confirmed(game, opts):
+        return confirmation(game, "end", "gm end", {}, name=game.name)
     _mark(svc, ctx, game, "end", "finished", {})
     return Reply.say("gm.ended", name=game.name)
 
@@ -101,8 +100,8 @@ def gm_kick(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     seat = svc.store.seat_of_user(game.id, opts["user"])
     if seat is None:
         raise ServiceError("error.user_not_playing", user=opts["user"])
-    if not _confirmed(game, opts):
-        return _confirmation(game, "kick", "gm kick", {"user": opts["user"]}, user=opts["user"], name=seat.actor)
+    if not confirmed(game, opts):
+        return confirmation(game, "kick", "gm kick", {"user": opts["user"]}, user=opts["user"], name=seat.actor)
     if game.status == "setup":
         svc.apply_input(ctx, game, "leave", seat.actor, {"id": seat.actor}, seats_removed=(seat.actor,))
     else:
@@ -185,8 +184,10 @@ def gm_import(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         entries=[*(NewEntry(e.kind, e.actor, e.user_id, e.payload, e.created_at) for e in export.log),
                  NewEntry("import", None, ctx.user_id, {"file": file.filename, "name": name})],
         seats=[(s.user_id, s.actor, s.mute_pings) for s in export.seats],
-        claims=lambda game_id: [draw_claim_key(game_id, day, index) for day, index in export.evenings],
+        claims=lambda game_id: driver_of(export.kind).claims_of_log(game_id, export.log),
     )
+    if game.status == "running":
+        driver_of(game.kind).on_created(svc, game)
     return Reply.say("gm.imported", name=game.name, inputs=len(inputs))
 
 

@@ -102,6 +102,7 @@ def create_game(svc: GameService, ctx: Context, kind: str, opts: dict[str, Any])
         entries=[NewEntry("create", None, ctx.user_id, {"name": name, "kind": rules.name, "options": options})],
         options=options,
     )
+    driver_named(entry_for(kind).driver).on_created(svc, game)
     return Reply.say("game.created", name=game.name, kind=rules.name, id=game.id)
 
 

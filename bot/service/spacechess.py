@@ -18,8 +18,7 @@ from bot.service.orders import require_running
 from bot.service.replies import Attachment, Button, Choice, Message, Reply, Select, ServiceError, Visibility
 from bot.store.repo import GameRecord, NewEntry, StaleWrite
 from engine import registry
-from engine.core.errors import OrderError
-from engine.spacechess.combat import check_shot
+from engine.spacechess import legal
 from engine.spacechess.ruleset import (
     ABILITIES,
     ARMOURS,
@@ -122,20 +121,10 @@ def sc_shoot(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
 
 @completer("sc shoot", "target")
 def complete_targets(svc: GameService, ctx: Context, current: str) -> list[str]:
-    """Characters the caller can shoot right now: in range, with a line of fire, shots left."""
+    """Characters the caller can shoot right now (the engine's legal shots), so the menu offers
+    nothing the order would refuse."""
     game, actor = seat(svc, ctx)
-    state = registry.get(KIND).from_json(game.state)
-    shooter = state.find(actor)
-    targets = []
-    for character in state.characters:
-        if character.id == actor or character.at is None or shooter is None:
-            continue
-        try:
-            check_shot(state, shooter, character)
-        except OrderError:
-            continue
-        targets.append(character.id)
-    return targets
+    return legal.shot_targets(registry.get(KIND).from_json(game.state), actor)
 
 
 @command("sc grenade", Option("cell", required=True, max_length=8))

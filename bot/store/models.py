@@ -173,3 +173,25 @@ class StatusMessage(SQLModel, table=True):
     channel_id: int = _column(BigInteger)
     message_id: int = _column(BigInteger)
     updated_at: datetime = _column(UTCDateTime)
+
+
+class TimerRow(SQLModel, table=True):
+    """A moment a game waits for (a turn's deadline, a move clock, a reminder): the truth every process
+    rebuilds its in-memory schedule from. One per (game, kind): setting it again moves it, and bumps
+    `generation` so that a firing of the old moment can neither delete the new one nor share its claim."""
+
+    __tablename__ = "timers"
+    __table_args__ = (
+        UniqueConstraint("game_id", "kind", name="uq_timers_game_kind"),
+        Index("ix_timers_due_at", "due_at"),
+        # Never reuse an id: with the generation it tells a fired timer from a later one of the same kind.
+        {"sqlite_autoincrement": True},
+    )
+
+    id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True, autoincrement=True))
+    game_id: int = _column(Integer, ForeignKey("games.id", ondelete="CASCADE", name="fk_timers_game_id"))
+    kind: str = _column(String(32))
+    due_at: datetime = _column(UTCDateTime)
+    payload: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False, server_default="{}"))
+    generation: int = _column(Integer, default=1)
+    created_at: datetime = _column(UTCDateTime)

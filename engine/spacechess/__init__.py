@@ -2,8 +2,10 @@
 
 ``SPACECHESS`` is the rules object the bot uses through the engine protocol; the modules hold the
 parts: ``ruleset`` (numbers as data), ``state``, ``orders`` (language), ``movement``, ``combat``,
-``actions`` and ``powers`` (what orders do), ``awards`` (draws), ``endings``, ``lobby`` and ``gm``
-(setup and GM inputs), ``setupdoc`` (setup documents), ``previews`` (UI helpers), ``events``.
+``actions`` and ``powers`` (what orders do), ``legal`` (every order a character may give now, and
+the bot's reach and shot-target hints drawn from it), ``awards`` (draws), ``endings``, ``lobby`` and
+``gm`` (setup and GM inputs), ``setupdoc`` (setup documents), ``previews`` (the line-of-fire report),
+``events``.
 """
 
 from engine.registry import register

@@ -1,7 +1,7 @@
 """Shooting, areas and damage: SC-20..SC-23, SC-26 air strike, SC-28 death.
 
-Every function here is pure and shared by the orders and the previews, so what the bot shows a
-player before an order is exactly what the order would do.
+Every function here is pure and shared by the orders, the legal-order listing and the line report,
+so what the bot shows a player before an order is exactly what the order would do.
 """
 
 from __future__ import annotations

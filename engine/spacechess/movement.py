@@ -1,7 +1,7 @@
 """Movement: speed, the AP cost of a path, and the shortest legal path (SC-17, SC-18, SC-19).
 
 The search is a breadth-first search, so the path found has the fewest cells; because the cost only
-grows with the number of cells, the fewest cells is also the cheapest. Previews share the search.
+grows with the number of cells, the fewest cells is also the cheapest. The legal-move listing shares the search.
 """
 
 from __future__ import annotations
@@ -172,7 +172,8 @@ def shortest_path(state: GameState, mover: Character, goal: Cell) -> list[Cell] 
 
 
 def reachable_cells(state: GameState, mover: Character) -> dict[Cell, tuple[int, int]]:
-    """Every cell the mover can end a move on with its AP: (cells on the path, AP cost) (previews)."""
+    """Every cell the mover can end a move on with its AP: (cells on the path, AP cost), for
+    the legal moves and the reach hint (``legal``)."""
     walk = _Walk(state, mover)
     found = {}
     for index, cells in enumerate(walk.distances()):

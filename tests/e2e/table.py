@@ -19,6 +19,8 @@ from tests.fake_discord.server import FakeDiscord
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 REPLY_TIMEOUT = 30.0
+#: the parameters of ``error.no_game_here`` from the bot process, which serves Space Chess alone
+NO_GAME_HERE = {"commands": ["`/sc new`"]}
 
 
 def png_size(data: bytes) -> tuple[int, int]:

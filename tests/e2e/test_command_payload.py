@@ -11,7 +11,7 @@ import pytest
 
 from tests.e2e.botproc import REPO_ROOT, BotProcess, write_config
 from tests.e2e.discord_limits import LOCALES, is_valid_name, problems
-from tests.e2e.table import Table
+from tests.e2e.table import NO_GAME_HERE, Table
 from tests.fake_discord.server import FakeDiscord
 
 
@@ -114,4 +114,4 @@ def test_a_server_sync_sends_the_same_payload_to_the_server_route(payload, tmp_p
         assert sync.json == payload
         assert fake.calls_to("PUT", r"/applications/\d+/commands") == []
         table = Table(fake, bot, fake.add_channel("guild-commands"))
-        table.refused(fake.add_member("visitor"), "game info", "error.no_game_here")
+        table.refused(fake.add_member("visitor"), "game info", "error.no_game_here", NO_GAME_HERE)

@@ -15,7 +15,7 @@ from tests.e2e.table import PNG_SIGNATURE, png_size
 from tests.fake_discord.interactions import NotACommand
 from tests.fake_discord.server import FakeDiscord
 
-COMMANDS = [{"name": "game", "description": "d", "type": 1, "options": [
+COMMANDS = [{"name": "sc", "description": "d", "type": 1, "options": [
     {"name": "join", "description": "d", "type": 1, "options": [
         {"name": "name", "description": "d", "type": 3, "required": True, "max_length": 5},
         {"name": "team", "description": "d", "type": 3, "choices": [{"name": "1", "value": "1"}]},
@@ -75,12 +75,12 @@ def test_a_fault_answers_429_with_what_discord_py_needs_then_serves(server):
 def test_sync_is_recorded_and_ids_are_given(server):
     put_commands(server)
     (stored,) = server.commands[None]
-    assert stored["name"] == "game" and stored["id"] and stored["application_id"] == str(server.application_id)
+    assert stored["name"] == "sc" and stored["id"] and stored["application_id"] == str(server.application_id)
 
 
 @pytest.mark.parametrize(("options", "why"), [
     ({}, "needs name"),
-    ({"name": "x", "color": "red"}, "no option of /game join 'color'"),
+    ({"name": "x", "color": "red"}, "no option of /sc join 'color'"),
     ({"name": "toolong"}, "out of bounds"),
     ({"name": "x", "team": "3"}, "not among"),
     ({"name": "x", "n": 4}, "out of bounds"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.service import Message
 from tests.discord_shapes import ADMINISTRATOR, MEMBER_PERMISSIONS
 from tests.e2e.lobby import lobby
-from tests.e2e.table import Table
+from tests.e2e.table import NO_GAME_HERE, Table
 
 
 def test_commands_are_synced_at_start_with_french_localisations(fake, bot):
@@ -14,25 +14,28 @@ def test_commands_are_synced_at_start_with_french_localisations(fake, bot):
     groups = {command["name"]: command for command in sync.json}
     assert {"gm", "game", "sc"} <= set(groups)
     subcommands = {name: {sub["name"] for sub in group["options"]} for name, group in groups.items()}
-    assert {"create", "undo", "start"} <= subcommands["gm"]
-    assert {"join", "info", "board"} <= subcommands["game"]
-    assert {"order", "equip", "deploy", "move"} <= subcommands["sc"]
-    create = next(sub for sub in groups["gm"]["options"] if sub["name"] == "create")
-    assert create["description_localizations"]["fr"] == "Créer une partie dans ce salon"
-    kind = next(option for option in create["options"] if option["name"] == "kind")
-    assert kind["description_localizations"]["fr"] and kind["autocomplete"] is True
+    assert {"undo", "start"} <= subcommands["gm"] and "create" not in subcommands["gm"]
+    assert {"info", "board", "rules"} <= subcommands["game"] and "join" not in subcommands["game"]
+    assert {"new", "join", "order", "equip", "deploy", "move", "reach", "line", "set"} <= subcommands["sc"]
+    new = next(sub for sub in groups["sc"]["options"] if sub["name"] == "new")
+    assert new["name_localizations"]["fr"] == "nouvelle"
+    assert new["description_localizations"]["fr"] == "Créer une partie dans ce salon"
+    assert {option["name"] for option in new["options"]} >= {"name", "hp_soldier", "map", "setup"}
+    rules = next(sub for sub in groups["game"]["options"] if sub["name"] == "rules")
+    kind = next(option for option in rules["options"] if option["name"] == "kind")
+    assert kind["description_localizations"]["fr"] and kind["autocomplete"] is True and "choices" not in kind
     # every other text: test_command_payload checks the same payload offline
 
 
 def test_kind_autocomplete_suggests_space_chess(table, gm):
-    assert table.suggestions(gm, "gm create", "kind", "spa") == ["spacechess"]
+    assert table.suggestions(gm, "game rules", "kind", "spa") == ["spacechess"]
 
 
 def test_only_a_game_master_creates_a_game(fake, table, gm):
     """Without Manage Server the refusal is private (flag 64) and nothing is created."""
     member = fake.add_member("someone")
     table.refused(member, "sc new", "error.gm_only", name="Orion")
-    table.refused(member, "game info", "error.no_game_here")
+    table.refused(member, "game info", "error.no_game_here", NO_GAME_HERE)
     table.ok(gm, "sc new", name="Orion")
     info = table.ok(member, "game info")
     assert "**Orion**" in info.content
@@ -107,8 +110,8 @@ def test_a_setup_file_attachment_is_downloaded_from_the_cdn(fake, table, gm):
 
 def test_replies_follow_the_member_locale(fake, bot, gm):
     english = Table(fake, bot, fake.add_channel("english"), locale="en-US")
-    refusal = english.refused(fake.add_member("visitor"), "game info", "error.no_game_here")
-    assert refusal.content.startswith("There is no game")
+    refusal = english.refused(fake.add_member("visitor"), "game info", "error.no_game_here", NO_GAME_HERE)
+    assert refusal.content.startswith("There is no game") and "`/sc new`" in refusal.content
 
 
 def test_administrator_is_a_game_master_too(fake, table):

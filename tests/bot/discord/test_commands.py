@@ -67,21 +67,21 @@ async def test_every_command_of_the_table_is_reachable_and_answers(harness: BotH
         assert callbacks[0].content and len(callbacks[0].content) <= 2000, path
 
 
-async def test_gm_create_is_refused_privately_to_a_member_without_manage_server(harness: BotHarness) -> None:
+async def test_sc_new_is_refused_privately_to_a_member_without_manage_server(harness: BotHarness) -> None:
     exchange = refused(await run(harness, EVE, "sc new", name="Orion"),
                        "Only game masters can use this command.")
     assert exchange.messages[0].body["data"]["flags"] == 64
     assert harness.bot.service.store.game_in_channel(GUILD_ID, CHANNEL_ID) is None
 
 
-async def test_gm_create_by_a_manager_is_public_and_the_kind_autocompletes(harness: BotHarness) -> None:
+async def test_sc_new_by_a_manager_is_public_and_the_rules_kind_autocompletes(harness: BotHarness) -> None:
     admin = Member(42, "admin", MEMBER_PERMISSIONS | ADMINISTRATOR)  # Administrator implies Manage Server
     accepted(await harness.interact(slash("sc new", admin, {"name": "Vega"},
                                           channel_id=CHANNEL_ID + 1)))
     created = accepted(await run(harness, GM, "sc new", name="Orion"))
     assert created.kinds() == ["callback:4"] and "Game **Orion** (spacechess) created" in created.text
     assert created.calls[0].params == {"with_response": "1"} and not created.calls[0].ephemeral
-    choices = (await harness.interact(autocomplete("gm create", GM, "kind", "sp", {"name": "x"}))).choices
+    choices = (await harness.interact(autocomplete("game rules", EVE, "kind", "sp"))).choices
     assert choices == [{"name": "spacechess", "value": "spacechess"}]
 
 

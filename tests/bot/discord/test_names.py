@@ -1,4 +1,4 @@
-"""Command, subcommand and option names are localised too: French players type /partie plateau."""
+"""Command, subcommand and option names are localised too: French players type /sc nouvelle, /sc portée."""
 
 from __future__ import annotations
 
@@ -15,8 +15,18 @@ def test_french_names_for_groups_subcommands_and_options():
     assert game["name_localizations"]["fr"] == "partie"
     board = by_name(game["options"], "board")
     assert board["name_localizations"]["fr"] == "plateau"
-    assert by_name(board["options"], "reach")["name_localizations"]["fr"] == "portée"
-    move = by_name(by_name(payload, "sc")["options"], "move")
+    space_chess = by_name(payload, "sc")["options"]
+    reach = by_name(space_chess, "reach")
+    assert (reach["name_localizations"]["fr"], by_name(reach["options"], "character")["name_localizations"]["fr"]) == (
+        "portée", "personnage")
+    line = by_name(space_chess, "line")
+    assert (line["name_localizations"]["fr"], by_name(line["options"], "shooter")["name_localizations"]["fr"]) == (
+        "ligne", "tireur")
+    new = by_name(space_chess, "new")
+    assert (new["name_localizations"]["fr"], by_name(new["options"], "hp_soldier")["name_localizations"]["fr"]) == (
+        "nouvelle", "pv_soldat")
+    assert by_name(space_chess, "join")["name_localizations"]["fr"] == "rejoindre"
+    move = by_name(space_chess, "move")
     assert (move["name_localizations"]["fr"], by_name(move["options"], "to")["name_localizations"]["fr"]) == (
         "déplacer", "vers")
 

@@ -101,8 +101,8 @@ def test_every_button_is_for_the_member_it_was_shown_to(svc):
 def test_a_menu_picks_only_for_the_member_it_was_shown_to(svc):
     """Bob picking the cards in Ann's loadout menu equipped Bob; now he is refused and nobody is equipped."""
     assert svc.handle(replace(ADMIN, channel_id=SPACE), "sc new", {"name": "Orion"}).ok
-    assert svc.handle(ANN, "tl join", {"name": "Ann", "team": "1", "role": "general"}).ok
-    assert svc.handle(BOB, "tl join", {"name": "Bob", "team": "2", "role": "general"}).ok
+    assert svc.handle(ANN, "sc join", {"name": "Ann", "team": "1", "role": "general"}).ok
+    assert svc.handle(BOB, "sc join", {"name": "Bob", "team": "2", "role": "general"}).ok
     [menu] = svc.handle(ANN, "sc loadout", {}).selects  # a general's form: the cards only
     assert menu.shown_to == ANN.user_id
     picked = {**menu.options, menu.option: "1,2"}

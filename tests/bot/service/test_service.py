@@ -57,7 +57,12 @@ def test_one_game_per_channel_and_gm_only(svc):
 
 
 def test_create_refuses_unknown_game_and_bad_setup(svc):
-    assert keys(svc.handle(GM, "gm create", {"kind": "chess", "name": "X"})) == ["error.unknown_game"]
+    # a game the bot does not serve has no command group: its `new` is an unknown command...
+    unknown = svc.handle(GM, "chess new", {"name": "X"})
+    assert keys(unknown) == ["error.unknown_command.suggest"] and unknown.visibility is Visibility.PRIVATE
+    assert unknown.messages[0].params == {"command": "/chess new", "suggestion": "/sc new"}
+    # ...and naming it where a game is named is refused as an unknown game
+    assert keys(svc.handle(GM, "game rules", {"kind": "chess"})) == ["error.unknown_game"]
     bad = Attachment("setup.toml", b"goal = -3\n")
     reply = svc.handle(GM, "tl new", {"name": "X", "setup": bad})
     assert keys(reply) == ["error.setup"] and reply.messages[0].params["where"] == "goal"
@@ -187,7 +192,8 @@ def test_option_types_are_checked(svc):
     started(svc)
     assert keys(svc.handle(GM, "gm undo", {"n": "two"})) == ["error.option_not_integer"]
     assert keys(svc.handle(GM, "gm undo", {"n": "0"})) == ["error.option_out_of_bounds"]
-    assert keys(svc.handle(ALICE, "tl join", {"name": "X", "team": "3"})) == ["error.option_bad_choice"]
+    assert keys(svc.handle(ALICE, "sc join", {"name": "X", "team": "3", "role": "general"})) == ["error.option_bad_choice"]
+    assert keys(svc.handle(ALICE, "tl join", {"name": "X", "team": "1"})) == ["error.unknown_option"]
     assert keys(svc.handle(ALICE, "nope", {})) == ["error.unknown_command"]
 
 

@@ -151,7 +151,7 @@ def test_shoot_autocomplete_and_refusals_leave_state_unchanged(svc):
     # SC-20: allies may be shot; the enemies are 41 rows away, beyond the sniper's 20 + 6
     assert svc.complete(CID, "sc shoot", "target", "") == ["Ann"]
     assert svc.complete(CID, "sc shoot", "target", "b") == []
-    assert svc.complete(GM, "gm create", "kind", "sp") == ["spacechess"]
+    assert svc.complete(CID, "game rules", "kind", "sp") == ["spacechess"]  # any member may ask the rules
 
 
 def test_gm_corrections_pickups_and_history(svc):

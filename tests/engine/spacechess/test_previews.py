@@ -1,4 +1,4 @@
-"""Previews agree with the orders they announce (SC-17..SC-26)."""
+"""The bot's hints (legal.reach, legal.shot_targets) and the line report agree with the orders (SC-17..SC-26)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ import pytest
 
 from engine.core.errors import OrderError
 from engine.core.squaregrid import parse_cell
-from engine.spacechess import previews
+from engine.spacechess import legal, previews
+from engine.spacechess.orders import Order
 
 
 def board(sc):
@@ -19,43 +20,45 @@ def board(sc):
     )
 
 
-def test_preview_move_matches_the_move(sc) -> None:
+def test_reach_costs_within_the_ap_as_the_move_charges(sc) -> None:
     state = board(sc)
-    preview = previews.preview_move(state, "s", parse_cell("E3"))
-    (moved, *_) = sc.play(state, "s", "move E3").events
-    assert (preview["path"], preview["cost"], preview["affordable"]) == (
-        moved.params["path"],
-        moved.params["cost"],
-        True,
-    )
-    too_far = previews.preview_move(state, "s", parse_cell("J8"))
-    assert too_far["affordable"] is False
-    with pytest.raises(OrderError):
-        previews.preview_move(state, "s", parse_cell("D2"))
-
-
-def test_reachable_costs_within_the_ap(sc) -> None:
-    state = board(sc)
-    cells = previews.reachable(state, "s")
+    cells = legal.reach(state, "s")
     assert cells["B3"] == 2 and cells["C3"] == 2 and cells["A5"] == 4
-    assert "B4" not in cells and "D2" not in cells and "B2" not in cells
+    assert "B4" not in cells and "D2" not in cells and "B2" not in cells and "J8" not in cells
     assert max(cells.values()) <= 5
-    for name, cost in list(cells.items())[:10]:
-        assert previews.preview_move(state, "s", parse_cell(name))["cost"] == cost
+    for name, cost in cells.items():
+        (moved, *_) = sc.play(state, "s", f"move {name}").events
+        assert moved.params["cost"] == cost
 
 
-def test_shootable_lists_only_accepted_targets(sc) -> None:
+def test_reach_is_empty_for_who_cannot_move(sc) -> None:
     state = board(sc)
-    found = previews.shootable(state, "s")
-    assert [entry["id"] for entry in found] == ["ally", "G2"]
+    assert legal.reach(state, "nobody") == {} and legal.reach(state, "near") == {}  # unknown; 0 AP
+
+
+def test_shot_targets_lists_only_accepted_targets(sc) -> None:
+    state = board(sc)
+    assert legal.shot_targets(state, "s") == ["ally", "G2"]
+    for target in ("near", "hidden", "s", "G1"):  # blocked, blocked, oneself, out of range
+        sc.refused(state, "order", "s", {"text": f"shoot {target}"})
     assert previews.line_of_fire_between(state, "s", "near")["blocked_at"] == "B4"
-    assert previews.shot_reach(state, "s") == 16
 
 
-def test_area_previews(sc) -> None:
+def test_line_of_fire_between_ignores_range_and_ap(sc) -> None:
     state = board(sc)
-    assert previews.preview_grenade(state, "s", parse_cell("A3"))["hits"] == ["s"]
-    strike = previews.preview_airstrike(state, parse_cell("B3"), "N")
-    assert (strike["area"], strike["hits"]) == (["B3", "B4", "B5", "B6"], ["ally", "near"])
+    line = previews.line_of_fire_between(state, "near", "hidden")  # near has 0 AP
+    assert line == {"line": ["B5", "C5", "C4", "D4", "D3", "E3"], "passed": [], "blocked_at": None}
     with pytest.raises(OrderError):
-        previews.preview_airstrike(state, parse_cell("J10"), "NE")
+        previews.line_of_fire_between(state, "s", "nobody")
+
+
+def test_area_orders_are_listed_with_their_cells(sc) -> None:
+    state = board(sc)
+    grenades = {o.cell for o in legal.legal_orders(state, "s", ("grenade",))}
+    assert parse_cell("A3") in grenades and parse_cell("J10") not in grenades
+    hit = sc.play(state, "s", "grenade A3").events[0]
+    assert hit.params["hits"] == ["s"]
+    general = sc.build(sc.general("g", 1, "E5", ap=9))
+    strikes = set(legal.legal_orders(general, "g", ("airstrike",)))
+    assert Order("airstrike", cell=parse_cell("B3"), direction="N") in strikes
+    assert Order("airstrike", cell=parse_cell("J10"), direction="NE") not in strikes

@@ -1,0 +1,132 @@
+"""The move clock (HexArena, Arkeon): the player to move has so long; they are reminded at half
+time; at the end the game masters are alerted and may extend or award — or, when the game was
+created with ``timeout:forfeit``, the game is lost on time at once.
+
+Both moments are timers in the database, moved each time the player to move changes, and each
+firing is claimed, so a reminder is sent once and a game is forfeited once across processes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from typing import Any
+
+from bot.drivers import TimerHandler, TurnDriver, TurnHooks
+from bot.service.commands import Option
+from bot.service.core import Applied, GameService
+from bot.service.replies import Message, Reply
+from bot.service.status import discord_time
+from bot.store.repo import AlreadyClaimed, GameRecord
+from bot.store.timers import TimerRecord, cancel_timer, game_timers, set_timer
+from engine import registry
+from engine.core.errors import OrderError
+
+CLOCK, HALF = "clock", "clock_half"
+DEFAULT_CLOCK_HOURS = 48
+TIMEOUT_INPUT = "timeout"
+
+
+class ClockDriver(TurnDriver):
+    name = "clock"
+    commands = "bot.drivers.clock_commands"
+    create_options = (
+        Option("clock_hours", "integer", min_value=1, max_value=720),
+        Option("timeout", choices=("alert", "forfeit")),
+    )
+
+    def game_options(self, svc: GameService, opts: Mapping[str, Any]) -> dict[str, Any]:
+        return {"clock_hours": opts.get("clock_hours", DEFAULT_CLOCK_HOURS), "timeout": opts.get("timeout", "alert")}
+
+    def info(self, game: GameRecord) -> list[Message]:
+        return [Message("game.info.clock", {"hours": clock_hours(game),
+                                            "timeout": Message(f"word.timeout.{game.options.get('timeout', 'alert')}")})]
+
+    def next_moment(self, svc: GameService, game: GameRecord, now: dt.datetime) -> Message | None:
+        timer = next((t for t in game_timers(svc.store, game.id) if t.kind == CLOCK), None)
+        if timer is None:
+            return None
+        return Message("status.next_clock", {"actor": timer.payload.get("actor"), "when": discord_time(timer.due_at)})
+
+    def after_commit(self, svc: GameService, applied: Applied) -> list[Reply]:
+        """The clock restarts for whoever is to move now; it stops when nobody is (an ended game)."""
+        game, rules, state = applied.game, applied.rules, applied.outcome.state
+        movers = rules.waiting_on(state) if game.status == "running" else ()
+        current = next((t for t in game_timers(svc.store, game.id) if t.kind == CLOCK), None)
+        if not movers:
+            if current is not None:
+                self.clear(svc, game)
+            return []
+        if current is None or current.payload.get("actor") != movers[0]:
+            self.start(svc, game, movers[0], svc.clock() + dt.timedelta(hours=clock_hours(game)))
+        return []
+
+    def start(self, svc: GameService, game: GameRecord, actor: str, due: dt.datetime) -> None:
+        now = svc.clock()
+        set_timer(svc.store, game.id, CLOCK, due, {"actor": actor})
+        half = now + (due - now) / 2
+        set_timer(svc.store, game.id, HALF, half, {"actor": actor, "ends": due.isoformat()})
+        svc.timers_changed()
+
+    def clear(self, svc: GameService, game: GameRecord) -> None:
+        for kind in (CLOCK, HALF):
+            cancel_timer(svc.store, game.id, kind)
+        svc.timers_changed()
+
+    def on_created(self, svc: GameService, game: GameRecord) -> None:
+        self.on_resume(svc, game)  # an imported game mid-play: its player to move gets a whole clock
+
+    def on_resume(self, svc: GameService, game: GameRecord) -> list[Reply]:
+        """The player to move gets a whole clock again: the pause stopped it."""
+        rules = registry.get(game.kind)
+        movers = rules.waiting_on(rules.from_json(game.state))
+        if movers:
+            self.start(svc, game, movers[0], svc.clock() + dt.timedelta(hours=clock_hours(game)))
+        return []
+
+    def forfeit(self, svc: GameService, game: GameRecord, actor: str, *, claim: str | None) -> Reply | None:
+        """The game's ``timeout`` input for `actor`, as the bot: None when another process did it."""
+        try:
+            applied = svc.apply_input(None, game, TIMEOUT_INPUT, None, {"actor": actor}, claims=[claim] if claim else ())
+        except AlreadyClaimed:
+            return None
+        return svc.describe(applied)
+
+    def timer_handlers(self, svc: GameService, hooks: TurnHooks) -> dict[str, TimerHandler]:
+        def mover_seats(game: GameRecord, actor: str) -> list[int]:
+            return [s.user_id for s in svc.store.seats(game.id) if s.actor == actor and not s.mute_pings]
+
+        def on_half(timer: TimerRecord, now: dt.datetime) -> None:
+            game = svc.store.get_game(timer.game_id)
+            if game is None or game.status != "running" or not svc.store.claim(timer.claim_key):
+                return
+            users = mover_seats(game, timer.payload["actor"])
+            hooks.on_turn_post(game, Reply((Message("turn.clock_half", {
+                "actor": timer.payload["actor"], "users": " ".join(f"<@{u}>" for u in users),
+                "when": discord_time(dt.datetime.fromisoformat(timer.payload["ends"]))}),),
+                mentions=tuple(users)))
+
+        def on_timeout(timer: TimerRecord, now: dt.datetime) -> None:
+            game = svc.store.get_game(timer.game_id)
+            if game is None or game.status != "running":
+                return
+            actor = timer.payload["actor"]
+            if game.options.get("timeout") == "forfeit":
+                try:
+                    post = self.forfeit(svc, game, actor, claim=timer.claim_key)
+                except OrderError:  # the player moved meanwhile: their clock was already moved on
+                    return
+                if post is not None:
+                    hooks.on_turn_post(game, post)
+                return
+            if svc.store.claim(timer.claim_key):
+                hooks.on_gm_alert(game, Reply((Message("turn.clock_out", {"name": game.name, "actor": actor}),)))
+
+        return {CLOCK: on_timeout, HALF: on_half}
+
+
+def clock_hours(game: GameRecord) -> int:
+    return int(game.options.get("clock_hours", DEFAULT_CLOCK_HOURS))
+
+
+CLOCK_DRIVER = ClockDriver()
