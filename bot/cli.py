@@ -143,7 +143,7 @@ def _console(args: argparse.Namespace, settings: Settings) -> int:
             return 2
         refused = console.run_lines(lines)
         return 1 if refused else 0
-    print("Space Chess console — type slash commands, e.g. `as alice /game join name:Alice`; Ctrl-D quits.")
+    print("Space Chess console — type slash commands, e.g. `as alice /sc join name:Alice team:1 role:general`; Ctrl-D quits.")
     while True:
         try:
             line = input(f"[#{console.channel} @{console.user}] ")

@@ -186,7 +186,7 @@ class GameSettings(_Section):
     @field_validator("default_map")
     @classmethod
     def _known_map(cls, value: str) -> str:
-        """A map the bot ships: a typo here would otherwise surface as a refusal at each /gm create."""
+        """A map the bot ships: a typo here would otherwise surface as a refusal at each /sc new."""
         if value not in MAP_NAMES:
             raise ValueError(f"unknown map name; known maps: {', '.join(MAP_NAMES)}")
         return value

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from bot.service.replies import Attachment, Message, Reply, ServiceError
 from engine import registry
-from engine.core.errors import SetupError
+from engine.core.errors import OrderError, SetupError
 from engine.core.protocol import Event, GameRules
 
 if TYPE_CHECKING:
@@ -47,6 +47,10 @@ class Presenter:
         """The actor id a joining member takes and the payload of the game's ``join`` input."""
         name = str(options["name"])
         return name, {"id": name, **{k: v for k, v in options.items() if k != "name"}}
+
+    def refusal_params(self, err: OrderError) -> dict[str, Any]:
+        """Refusal parameters only this game uses, in words (the shared ones are worded already)."""
+        return {}
 
     def describe(self, rules: GameRules, events: Sequence[Event]) -> list[Message]:
         return [Message(f"event.{rules.name}.{e.kind}", dict(e.params)) for e in events]

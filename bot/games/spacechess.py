@@ -106,6 +106,34 @@ def label(identifier: str | None) -> Message | None:
     return Message(f"label.{identifier}") if identifier else None
 
 
+def _missing(params: Mapping[str, Any]) -> dict[str, Any]:
+    """`not_ready`: Space Chess lists what the start waits for as ``general:<team>``, ``<part>:<name>``
+    and ``deploy:<name>``; a game master needs it per character, in words."""
+    teams: list[Message] = []
+    todo: dict[str, list[str]] = {}
+    for entry in params.get("missing") or ():
+        part, _, who = str(entry).partition(":")
+        if part == "general":
+            teams.append(Message("ready.general", {"team": who}))
+        else:
+            todo.setdefault(who, []).append(part)
+    lines = [Message("ready.character", {"name": name, "todo": _parts(parts)}) for name, parts in todo.items()]
+    return {"missing": [*teams, *lines]}
+
+
+def _parts(parts: list[str]) -> list[Message]:
+    """Each part carries its own separator: nested fragments are joined as they are (bot.i18n)."""
+    return [
+        Message(f"ready.part.{part}" if _known(f"ready.part.{part}") else "ready.part.other",
+                {"sep": ", " if index else "", "part": part})
+        for index, part in enumerate(parts)
+    ]
+
+
+def _known(key: str) -> bool:
+    return key in catalog("en")
+
+
 class SpaceChessPresenter(Presenter):
     kind = "spacechess"
     create_options = (
@@ -128,6 +156,9 @@ class SpaceChessPresenter(Presenter):
     def join_input(self, options: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
         name = str(options["name"])
         return name, {"id": name, "team": int(options["team"]), "role": options["role"]}
+
+    def refusal_params(self, err: OrderError) -> dict[str, Any]:
+        return _missing(err.params) if err.code == "not_ready" else {}
 
     def describe(self, rules: GameRules, events: Sequence[Event]) -> list[Message]:
         messages: list[Message] = []

@@ -21,7 +21,7 @@ from bot.service.commands import Option, command
 from bot.service.context import Context
 from bot.service.core import GameService
 from bot.service.orders import require_running
-from bot.service.refusals import draw_entry_reason
+from bot.service.refusals import known as in_catalog
 from bot.service.replies import Button, Message, Reply, ServiceError, Visibility
 from bot.store.draws import applied_evenings, save_draws, started_at, stored_draws
 from bot.store.repo import GameRecord
@@ -137,3 +137,18 @@ def gm_draw(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         messages.extend(post.reply.messages)
         mentions.update(dict.fromkeys(post.reply.mentions))
     return Reply(tuple(messages), files=posts[-1].reply.files, mentions=tuple(mentions))
+
+
+def draw_entry_reason(err: ManualDrawError) -> Message:
+    """Why typed numbers are not a Loto draw, with the number at fault: ``draw.invalid.<code>.<field>``
+    (the complementary number's own wording), else ``draw.invalid.<code>``."""
+    params = {**err.params, "field": err.params.get("field"), "number": _ordinal(err.params.get("position"))}
+    for key in (f"draw.invalid.{err.code}.{params['field']}", f"draw.invalid.{err.code}"):
+        if in_catalog(key):
+            return Message(key, params)
+    return Message("draw.invalid.other", params)
+
+
+def _ordinal(position: Any) -> Any:
+    """The 1-based rank a person counts with (the error's position is 0-based)."""
+    return position + 1 if isinstance(position, int) else position

@@ -41,7 +41,7 @@ Handler = Callable[["GameService", "Context", dict[str, Any]], Reply]
 
 @dataclass(frozen=True)
 class Command:
-    path: str  # "gm create": the group then the subcommand
+    path: str  # "sc new": the group then the subcommand
     handler: Handler
     options: tuple[Option, ...] = ()
     gm_only: bool = False

@@ -77,6 +77,7 @@ class GameService:
         """
         started = time.perf_counter()
         game_id: int | None = None
+        kind: str | None = None
         try:
             if shown_to is not None and shown_to != ctx.user_id:
                 raise ServiceError("error.not_your_component", user=shown_to)
@@ -85,7 +86,7 @@ class GameService:
                 raise unknown_command(path)
             options = coerce_options(cmd, raw_options or {})
             here = self.store.game_in_channel(ctx.guild_id, ctx.channel_id)
-            game_id = here.id if here else None
+            game_id, kind = (here.id, here.kind) if here else (None, None)
             # a game's creator is GM of that game only: never of the server's settings or of a new game
             if cmd.gm_only and not self.is_gm(ctx, None if cmd.server_wide else here):
                 raise ServiceError("error.server_gm_only" if self.is_gm(ctx, here) else "error.gm_only")
@@ -93,7 +94,7 @@ class GameService:
         except ServiceError as err:
             reply = Reply.refusal(err.key, **err.params)
         except OrderError as err:
-            reply = order_refusal(err)
+            reply = order_refusal(err, presenter_for(kind).refusal_params if kind else None)
         except SetupError as err:
             reply = setup_refusal(err)
         elapsed = (time.perf_counter() - started) * 1000

@@ -1,5 +1,5 @@
-"""Refusals from below the service (an engine's `OrderError`, a draw's `ManualDrawError`: a code and
-parameters) as sentences a player can act on.
+"""Refusals from below the service (an engine's `OrderError`: a code and parameters) as sentences a
+player can act on.
 
 Engines raise stable codes, and many codes cover several situations told apart by a ``reason``
 parameter (``not_allowed`` alone covers a self-target, a missing ability, the wrong game phase...).
@@ -15,7 +15,6 @@ from typing import Any
 
 from bot.i18n import catalog
 from bot.service.replies import Message, Reply
-from draws import ManualDrawError
 from engine.core.errors import OrderError
 
 #: parameters that hold a rules identifier, shown as its label (``psycho_brain`` → "psycho-boosted brain")
@@ -40,12 +39,15 @@ def refusal_key(err: OrderError) -> str:
     return base
 
 
-def order_refusal(err: OrderError) -> Reply:
-    """The private reply to a refused input, in words rather than codes."""
+def order_refusal(err: OrderError, game_shapes: Callable[[OrderError], dict[str, Any]] | None = None) -> Reply:
+    """The private reply to a refused input, in words rather than codes; `game_shapes` (the game's
+    presenter's `refusal_params`) words the parameters only that game uses."""
     params: dict[str, Any] = {key: _labelled(key, value) for key, value in err.params.items()}
     shape = _PARAM_SHAPES.get(err.code)
     if shape is not None:
         params.update(shape(err.params))
+    if game_shapes is not None:
+        params.update(game_shapes(err))
     reason = err.params.get("reason")
     if isinstance(reason, str) and known(f"setup.{err.code}.{reason}"):
         # checks shared with setup documents (loadouts, pickups) word their reason once, there
@@ -69,30 +71,6 @@ def _phase(params: Mapping[str, Any]) -> dict[str, Any]:
     return shaped
 
 
-def _missing(params: Mapping[str, Any]) -> dict[str, Any]:
-    """`not_ready`: Space Chess lists what the start waits for as ``general:<team>``, ``<part>:<name>``
-    and ``deploy:<name>``; a game master needs it per character, in words."""
-    teams: list[Message] = []
-    todo: dict[str, list[str]] = {}
-    for entry in params.get("missing") or ():
-        part, _, who = str(entry).partition(":")
-        if part == "general":
-            teams.append(Message("ready.general", {"team": who}))
-        else:
-            todo.setdefault(who, []).append(part)
-    lines = [Message("ready.character", {"name": name, "todo": _parts(parts)}) for name, parts in todo.items()]
-    return {"missing": [*teams, *lines]}
-
-
-def _parts(parts: list[str]) -> list[Message]:
-    """Each part carries its own separator: nested fragments are joined as they are (bot.i18n)."""
-    return [
-        Message(f"ready.part.{part}" if known(f"ready.part.{part}") else "ready.part.other",
-                {"sep": ", " if index else "", "part": part})
-        for index, part in enumerate(parts)
-    ]
-
-
 def _syntax(params: Mapping[str, Any]) -> dict[str, Any]:
     """`bad_syntax`: what the order language expected there (``cell``, ``end of order``), in words."""
     expected = str(params.get("expected", "")).replace(" ", "_")
@@ -101,21 +79,5 @@ def _syntax(params: Mapping[str, Any]) -> dict[str, Any]:
 
 _PARAM_SHAPES: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "not_allowed": _phase,
-    "not_ready": _missing,
     "bad_syntax": _syntax,
 }
-
-
-def draw_entry_reason(err: ManualDrawError) -> Message:
-    """Why typed numbers are not a Loto draw, with the number at fault: ``draw.invalid.<code>.<field>``
-    (the complementary number's own wording), else ``draw.invalid.<code>``."""
-    params = {**err.params, "field": err.params.get("field"), "number": _ordinal(err.params.get("position"))}
-    for key in (f"draw.invalid.{err.code}.{params['field']}", f"draw.invalid.{err.code}"):
-        if known(key):
-            return Message(key, params)
-    return Message("draw.invalid.other", params)
-
-
-def _ordinal(position: Any) -> Any:
-    """The 1-based rank a person counts with (the error's position is 0-based)."""
-    return position + 1 if isinstance(position, int) else position

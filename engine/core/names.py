@@ -1,8 +1,8 @@
 """Names people give to characters and games: one check for every way a name comes in.
 
 A name is shown in chat, in board images and in orders (``shoot Jean Luc``), and it identifies a
-character; so the same rule applies whether it is typed in ``/game join``, written in a setup
-document or read from an imported game. Names are NFKC-normalised (full-width ``Ｃｉｄ`` is
+character; so the same rule applies whether it is typed in a game's ``join`` (``/sc join``),
+written in a setup document or read from an imported game. Names are NFKC-normalised (full-width ``Ｃｉｄ`` is
 ``Cid``) with runs of whitespace folded to one space, and two names are the same name when their
 `name_key` is equal (case-insensitive with ``casefold``), so look-alikes cannot sit side by side.
 """

@@ -66,6 +66,8 @@ def _take_pickup(state: GameState, mover: Character, drop: str | None) -> Result
     gained: int | None = None
     events: list[Event] = []
     dropped_pickup: Pickup | None = None
+    if pickup.kind in ("ap", "hp") and drop is not None:
+        raise OrderError("bad_drop", drop=drop, reason="no_swap")  # AP and HP are taken, never swapped
     if pickup.kind == "ap":
         assert pickup.amount is not None
         total = mover.ap + pickup.amount

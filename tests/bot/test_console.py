@@ -31,7 +31,7 @@ def test_attachment_options_read_a_file(tmp_path):
 
 @pytest.mark.parametrize(
     ("line", "key"),
-    [("hello", "console.expected_command"), ("/gm create name:'open", "console.bad_quotes"),
+    [("hello", "console.expected_command"), ("/sc new name:'open", "console.bad_quotes"),
      ("/gm nothing", "error.unknown_command.group"), ("/game info stray", "console.expected_option")],
 )
 def test_bad_lines_are_refused_with_a_reason(tmp_path, line, key):

@@ -302,8 +302,6 @@ def due_setup(store: Store, games: int = 4) -> list[GameRecord]:
 
 
 def assert_each_effect_once(store: Store, games: list[GameRecord]) -> None:
-    import collections
-    print("PIDS", dict(collections.Counter(e.payload["pid"] for g in games for e in store.log(g.id) if e.kind == "timer")))
     for game in games:
         effects = sorted(entry.payload["kind"] for entry in store.log(game.id) if entry.kind == "timer")
         assert effects == sorted(KINDS), f"game {game.id}"

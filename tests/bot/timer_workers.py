@@ -34,7 +34,7 @@ class CommitEffect:
                                                    "pid": os.getpid()})
             try:
                 self.store.commit(game.id, game.version, state={**game.state, "fired": fired}, entries=[entry],
-                                  claims=[])
+                                  claims=[timer.claim_key])
             except AlreadyClaimed:
                 return
             except StaleWrite:  # another writer took the version (or the key, racing): read again

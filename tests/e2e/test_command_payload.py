@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from bot.discord_adapter.payload import command_payload
 from tests.e2e.botproc import REPO_ROOT, BotProcess, write_config
 from tests.e2e.discord_limits import LOCALES, is_valid_name, problems
 from tests.e2e.table import NO_GAME_HERE, Table
@@ -27,6 +28,24 @@ def payload() -> list[dict]:
 
 
 def test_the_payload_is_within_discord_limits(payload):
+    assert problems(payload) == []
+
+
+def test_the_limits_are_checked_on_each_games_own_commands(payload):
+    """Each game's ``new``, ``join`` and ``order`` (from its presenter's and driver's options) and
+    its closer looks are in the checked payload, not only the shared groups."""
+    subcommands = {group["name"]: {sub["name"]: sub for sub in group["options"]} for group in payload}
+    assert {"new", "join", "order", "set", "pickup", "map", "reach", "line"} <= set(subcommands["sc"])
+    assert "create" not in subcommands["gm"] and "join" not in subcommands["game"]
+    assert [option["name"] for option in subcommands["sc"]["new"]["options"]] == [
+        "name", "hp_soldier", "hp_general", "map", "draws", "limit_draws", "end_date", "setup"]
+
+
+def test_the_test_games_commands_are_within_discord_limits_too():
+    """The payload of this process, where the test-only games add their groups (``/tl``...): a game
+    with more options (its driver's) must fit as well."""
+    payload = command_payload()
+    assert "tl" in {group["name"] for group in payload}
     assert problems(payload) == []
 
 

@@ -301,10 +301,12 @@ def test_sc_33_a_move_onto_a_pickup_with_each_thing_it_may_drop(sc, mover, picku
     assert [t for t in texts(state, "m", "move") if t.startswith("move C3")] == [f"move C3{e}" for e in expected]
 
 
-@pytest.mark.xfail(strict=True, reason="play ignores a `drop` on an AP or HP pickup (SC-33 trades items only)")
 def test_sc_33_play_refuses_a_drop_on_an_ap_pickup(sc) -> None:
     state = sc.build(sc.soldier("m", 1, "B2", ap=9), pickups=[{"at": "C3", "kind": "ap", "amount": 2}])
     assert not accepted(state, "m", Order("move", cell=parse_cell("C3"), drop="scope"))
+    with pytest.raises(OrderError) as refused:
+        SPACECHESS.play(state, "m", [Order("move", cell=parse_cell("C3"), drop="scope")])
+    assert (refused.value.code, refused.value.params["reason"]) == ("bad_drop", "no_swap")
 
 
 # -- SC-28 and the game's phases -------------------------------------------------------------------------------
@@ -430,9 +432,7 @@ def random_candidate(rng: random.Random, state: GameState, actor: str) -> Order:
         elif kind == "direction":
             fields["direction"] = rng.choice(sorted(DIRECTIONS))
         elif kind == "drop" and rng.random() < 0.3:
-            pickup = state.pickup_at(cell)
-            if pickup is None or pickup.kind in ("item", "weapon"):  # see the xfail test above
-                fields["drop"] = rng.choice(DROPPABLE)
+            fields["drop"] = rng.choice(DROPPABLE)
     return Order(verb, **fields)  # type: ignore[arg-type]
 
 
