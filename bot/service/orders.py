@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from itertools import islice
 from typing import Any
 
-from bot.service.commands import Option, command
+from bot.service.commands import MAX_CHOICES, Option, command, completer
 from bot.service.context import Context
 from bot.service.core import GameService
 from bot.service.replies import Reply, ServiceError
 from bot.store.repo import GameRecord
+from engine import registry
 
 ORDER_MAX = 400
 
@@ -35,5 +37,24 @@ def require_running(game: GameRecord) -> None:
 
 
 def register_order_command(group: str, kind: str) -> None:
-    command(f"{group} order", Option("text", required=True, max_length=ORDER_MAX))(order_handler(kind))
+    """`/<group> order text:` for the game `kind`, its text suggested from the game's legal orders."""
+    command(f"{group} order", Option("text", required=True, max_length=ORDER_MAX, autocomplete=True))(
+        order_handler(kind))
+    completer(f"{group} order", "text")(order_completer(kind))
+
+
+def order_completer(kind: str):  # noqa: ANN201 - returns a completer
+    """What the caller may order now, in the game's own text (`legal_orders` → `format_order`)."""
+
+    def complete(svc: GameService, ctx: Context, current: str) -> list[str]:
+        game = svc.channel_game(ctx)
+        if game.kind != kind or game.status != "running":
+            return []
+        rules = registry.get(kind)
+        typed = current.strip().lower()
+        texts = (rules.format_order(order) for order in rules.legal_orders(rules.from_json(game.state),
+                                                                            svc.actor_of(ctx, game)))
+        return list(islice((text for text in texts if text.lower().startswith(typed)), MAX_CHOICES))
+
+    return complete
 

@@ -91,7 +91,7 @@ def sc_deploy(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     return setup_input(svc, ctx, "deploy", {"at": opts["cell"]})
 
 
-@command("sc move", Option("to", required=True, max_length=8), Option("drop", choices=PICKUP_DROPS),
+@command("sc move", Option("to", required=True, max_length=8, autocomplete=True), Option("drop", choices=PICKUP_DROPS),
          Option("confirm", "integer"))
 def sc_move(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     """A move; `drop` names the item (or weapon) left behind to take a pickup at the end (SC-33)."""
@@ -125,6 +125,14 @@ def complete_targets(svc: GameService, ctx: Context, current: str) -> list[str]:
     nothing the order would refuse."""
     game, actor = seat(svc, ctx)
     return legal.shot_targets(registry.get(KIND).from_json(game.state), actor)
+
+
+@completer("sc move", "to")
+def complete_moves(svc: GameService, ctx: Context, current: str) -> list[str]:
+    """The cells the caller can move to now (the engine's legal moves), cheapest first."""
+    game, actor = seat(svc, ctx)
+    costs = legal.reach(registry.get(KIND).from_json(game.state), actor)
+    return sorted(costs, key=lambda cell: (costs[cell], cell))
 
 
 @command("sc grenade", Option("cell", required=True, max_length=8))

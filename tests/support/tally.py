@@ -48,6 +48,9 @@ class TallyGame(GameRules[TallyState, int]):
     def format_order(self, order: int) -> str:
         return f"add {order}"
 
+    def legal_orders(self, state: TallyState, actor: str) -> tuple[int, ...]:
+        return (1, 2, 3, 4, 5) if state.winner is None and actor in state.tallies else ()
+
     def play(self, state: TallyState, actor: str, orders: Sequence[int]) -> Outcome[TallyState]:
         if state.winner is not None:
             raise OrderError("game_over")

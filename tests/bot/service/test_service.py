@@ -230,3 +230,12 @@ def test_the_configured_language_applies_until_a_server_chooses_one(store):
     assert svc.language(ALICE) == "en"
     assert svc.handle(GM, "gm settings", {"language": "fr"}).ok
     assert svc.language(ALICE) == "fr" and svc.language(BOB) == "en"  # Bob's client says en-US
+
+
+def test_every_game_order_command_suggests_its_legal_orders(svc):
+    """`/<group> order` is declared for every game with suggestions from its `legal_orders`."""
+    started(svc)
+    assert svc.complete(ALICE, "tl order", "text", "") == [f"add {n}" for n in range(1, 6)]
+    assert svc.complete(ALICE, "tl order", "text", "ADD 3") == ["add 3"]
+    outsider = Context(user_id=9, user_name="eve", guild_id=GUILD, channel_id=CHANNEL)
+    assert svc.complete(outsider, "tl order", "text", "") == []

@@ -8,6 +8,7 @@ import pytest
 
 from bot.i18n import translate
 from bot.service import Attachment, Context, GameService, Message, Visibility
+from engine.spacechess import SPACECHESS, legal
 
 GUILD, CHANNEL = 10, 30
 GM = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=CHANNEL, manage_server=True, locale="en-US")
@@ -152,6 +153,23 @@ def test_shoot_autocomplete_and_refusals_leave_state_unchanged(svc):
     assert svc.complete(CID, "sc shoot", "target", "") == ["Ann"]
     assert svc.complete(CID, "sc shoot", "target", "b") == []
     assert svc.complete(CID, "game rules", "kind", "sp") == ["spacechess"]  # any member may ask the rules
+
+
+def test_move_and_order_suggestions_come_from_the_legal_orders(svc):
+    lobby(svc)
+    ok(svc.handle(GM, "gm start", {}))
+    assert svc.complete(CID, "sc move", "to", "") == []  # no AP yet: nowhere to go
+    draw(svc, [29, 33, 36, 40, 41])
+    state = SPACECHESS.from_json(game(svc).state)
+    cells = svc.complete(CID, "sc move", "to", "")
+    assert cells and set(cells) <= set(legal.reach(state, "Cid"))
+    costs = legal.reach(state, "Cid")
+    assert [costs[c] for c in cells] == sorted(costs[c] for c in cells)  # cheapest first
+    orders = svc.complete(CID, "sc order", "text", "move")
+    assert orders and all(text.startswith("move") for text in orders) and len(orders) <= 25
+    for text in orders[:5]:  # each suggestion is an order the game accepts as it stands
+        SPACECHESS.apply_input(state, "order", "Cid", {"text": text})
+    assert svc.complete(player(77, "eve"), "sc order", "text", "") == []  # not a player: nothing
 
 
 def test_gm_corrections_pickups_and_history(svc):
