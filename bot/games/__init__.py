@@ -85,7 +85,8 @@ class GameEntry:
 
 
 GAMES: tuple[GameEntry, ...] = (
-    GameEntry("spacechess", "sc", "engine.spacechess", "bot.games.spacechess", "bot.service.spacechess", "lottery"),
+    GameEntry("spacechess", "sc", "engine.spacechess", "bot.games.spacechess", "bot.games.spacechess.commands",
+              "lottery"),
 )
 
 _entries: dict[str, GameEntry] = {game.kind: game for game in GAMES}
