@@ -78,34 +78,32 @@ class TimerRunner:
         now = self.clock() if now is None else now
         result = TimerRun()
         for listed in due_timers(self.store, now):
-            timer = self._still_due(listed, now)
+            try:
+                timer = self._fire(listed, now)
+            except Exception:
+                log.exception("timer %s failed: kept for the next run", listed.claim_key)
+                result.failed.append(listed)
+                continue
             if timer is None:
                 continue
-            handler = self.handlers.get(timer.kind)
-            if handler is None:
-                log.error("no handler for timer kind %r (game %s): left in place", timer.kind, timer.game_id)
-                result.failed.append(timer)
-                continue
-            try:
-                handler(timer, now)
-                finish_timer(self.store, timer)
-            except Exception:
-                log.exception("timer %s failed: kept for the next run", timer.claim_key)
-                result.failed.append(timer)
-            else:
+            if timer.kind in self.handlers:
                 result.fired.append(timer)
+            else:  # logged by _fire and left in place: a newer version of the bot may know it
+                result.failed.append(timer)
         return result
 
-    def _still_due(self, listed: TimerRecord, now: dt.datetime) -> TimerRecord | None:
-        """Read again just before firing: earlier handlers of this run take time, and a timer moved or
-        cancelled meanwhile must not fire at its old moment."""
-        try:
-            timer = get_timer(self.store, listed.game_id, listed.kind)
-        except Exception:
-            log.exception("timer %s could not be read again: kept for the next run", listed.claim_key)
-            return None
+    def _fire(self, listed: TimerRecord, now: dt.datetime) -> TimerRecord | None:
+        """The timer as fired; None if it was moved or cancelled since it was listed: earlier handlers of
+        this run take time, and a moved timer must not fire at its old moment."""
+        timer = get_timer(self.store, listed.game_id, listed.kind)
         if timer is None or timer.generation != listed.generation or timer.due_at > now:
             return None
+        handler = self.handlers.get(timer.kind)
+        if handler is None:
+            log.error("no handler for timer kind %r (game %s): left in place", timer.kind, timer.game_id)
+            return timer
+        handler(timer, now)
+        finish_timer(self.store, timer)
         return timer
 
 

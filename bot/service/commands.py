@@ -102,6 +102,10 @@ def command(path: str, *options: Option, gm_only: bool = False,
     return register
 
 
+#: commands of the first layout and the subcommand each game's group has in their place
+MOVED = {"gm create": "new", "game join": "join", "gm set": "set", "gm pickup": "pickup", "gm map": "map"}
+
+
 def unknown_command(typed: str) -> ServiceError:
     """The refusal of a command path that does not exist, naming it whole (``/sc mvoe``, not ``/sc``)
     with the closest command when one is close, else the commands of its group: a typo then costs
@@ -111,6 +115,10 @@ def unknown_command(typed: str) -> ServiceError:
     paths = sorted(table())
     group = words[0] if words else ""
     siblings = [path for path in paths if path.split()[0] == group]
+    sub = MOVED.get(" ".join(words), "")
+    if sub:  # a command of the first layout, now in each game's own group
+        return ServiceError("error.unknown_command.moved", command=command,
+                            commands=["/" + path for path in paths if path.split()[-1] == sub])
     if siblings:
         subs = {path.split(maxsplit=1)[1]: path for path in siblings}
         close = difflib.get_close_matches(" ".join(words[1:]), list(subs), n=1, cutoff=0.6) if words[1:] else []

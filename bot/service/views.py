@@ -74,12 +74,12 @@ def game_help(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     return Reply(tuple(lines), visibility=Visibility.PRIVATE)
 
 
-@command("game rules", Option("kind", autocomplete=True, max_length=32))
+@command("game rules", Option("game", autocomplete=True, max_length=32))
 def game_rules(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     """A game's rules in short: the channel's game, or the one named (any game of the bot)."""
-    if "kind" in opts:
+    if "game" in opts:
         try:
-            kind = registry.get(opts["kind"]).name
+            kind = registry.get(opts["game"]).name
         except SetupError as err:
             raise ServiceError("error.unknown_game", **err.params) from None
     else:
@@ -88,7 +88,7 @@ def game_rules(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     return Reply((Message(f"rules.{kind}"),), visibility=Visibility.PRIVATE)
 
 
-@completer("game rules", "kind")
+@completer("game rules", "game")
 def complete_kind(svc: GameService, ctx: Context, current: str) -> list[str]:
     return sorted(entry.kind for entry in games())
 

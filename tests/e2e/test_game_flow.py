@@ -22,13 +22,13 @@ def test_commands_are_synced_at_start_with_french_localisations(fake, bot):
     assert new["description_localizations"]["fr"] == "Créer une partie dans ce salon"
     assert {option["name"] for option in new["options"]} >= {"name", "hp_soldier", "map", "setup"}
     rules = next(sub for sub in groups["game"]["options"] if sub["name"] == "rules")
-    kind = next(option for option in rules["options"] if option["name"] == "kind")
+    kind = next(option for option in rules["options"] if option["name"] == "game")
     assert kind["description_localizations"]["fr"] and kind["autocomplete"] is True and "choices" not in kind
     # every other text: test_command_payload checks the same payload offline
 
 
 def test_kind_autocomplete_suggests_space_chess(table, gm):
-    assert table.suggestions(gm, "game rules", "kind", "spa") == ["spacechess"]
+    assert table.suggestions(gm, "game rules", "game", "spa") == ["spacechess"]
 
 
 def test_only_a_game_master_creates_a_game(fake, table, gm):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.games import games
 from bot.service import Attachment, Context, GameService, Visibility
 
 GUILD, CHANNEL = 10, 20
@@ -60,9 +61,10 @@ def test_create_refuses_unknown_game_and_bad_setup(svc):
     # a game the bot does not serve has no command group: its `new` is an unknown command...
     unknown = svc.handle(GM, "chess new", {"name": "X"})
     assert keys(unknown) == ["error.unknown_command.suggest"] and unknown.visibility is Visibility.PRIVATE
-    assert unknown.messages[0].params == {"command": "/chess new", "suggestion": "/sc new"}
+    params = unknown.messages[0].params
+    assert params["command"] == "/chess new" and params["suggestion"] in {f"/{e.group} new" for e in games()}
     # ...and naming it where a game is named is refused as an unknown game
-    assert keys(svc.handle(GM, "game rules", {"kind": "chess"})) == ["error.unknown_game"]
+    assert keys(svc.handle(GM, "game rules", {"game": "chess"})) == ["error.unknown_game"]
     bad = Attachment("setup.toml", b"goal = -3\n")
     reply = svc.handle(GM, "tl new", {"name": "X", "setup": bad})
     assert keys(reply) == ["error.setup"] and reply.messages[0].params["where"] == "goal"
@@ -239,3 +241,10 @@ def test_every_game_order_command_suggests_its_legal_orders(svc):
     assert svc.complete(ALICE, "tl order", "text", "ADD 3") == ["add 3"]
     outsider = Context(user_id=9, user_name="eve", guild_id=GUILD, channel_id=CHANNEL)
     assert svc.complete(outsider, "tl order", "text", "") == []
+
+
+def test_a_command_of_the_first_layout_points_to_each_games_own(svc):
+    reply = svc.handle(GM, "gm create", {"name": "X"})
+    assert keys(reply) == ["error.unknown_command.moved"]
+    assert {"/sc new", "/tl new"} <= set(reply.messages[0].params["commands"])
+    assert "/sc join" in svc.handle(ALICE, "game join", {}).messages[0].params["commands"]
