@@ -229,3 +229,10 @@ def test_a_button_clicked_by_another_member_is_refused_and_changes_nothing(conso
     assert (after.version, after.state, store.log(after.id)) == (before.version, before.state, store.log(before.id))
     assert console.run_line("as cid click")  # the member it was shown to still can
     assert "Cid moves K2 → K8" in output(console)
+
+
+def test_what_only_the_player_may_read_is_marked_as_such(console):
+    console.run_lines(["in #bids as gm /ts new name:Bids", "as ann /ts join name:Ann", "as bob /ts join name:Bob",
+                       "as ann /ts order text:'add 4'"])
+    last = output(console).splitlines()[-3:-1]  # the board file comes last
+    assert last == ["Ann ✉", "(only you) Ann: 4"]

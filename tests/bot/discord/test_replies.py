@@ -252,3 +252,16 @@ async def test_a_slow_attachment_download_happens_after_the_deferral(harness: Bo
     assert imported.kinds() == ["callback:5", "PATCH @original"] and waited == [True]
     assert "Orion" in imported.text
     assert service.store.game_in_channel(GUILD_ID, CHANNEL_ID + 1) is not None
+
+
+async def test_a_secret_order_answers_the_channel_then_its_owner_alone(harness: BotHarness) -> None:
+    """A sealed bid: the channel's answer says Ann gave her orders; what she bid comes after it as an
+    ephemeral follow-up, the only message that holds it."""
+    accepted(await run(harness, GM, "ts new", name="Bids"))
+    accepted(await run(harness, ANN, "ts join", name="Ann"))
+    accepted(await run(harness, BOB, "ts join", name="Bob"))
+    exchange = accepted(await run(harness, ANN, "ts order", text="add 4"))
+    assert exchange.kinds() == ["callback:4", "followup"]
+    public, private = exchange.messages
+    assert not public.ephemeral and "Ann" in (public.content or "") and "4" not in (public.content or "")
+    assert private.ephemeral and "Ann: 4" in (private.content or "")
