@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from bot.service.replies import Attachment, Message, Reply, ServiceError
 from engine import registry
 from engine.core.errors import OrderError, SetupError
-from engine.core.protocol import Event, GameRules
+from engine.core.protocol import PUBLIC, Audience, Event, GameRules
 
 if TYPE_CHECKING:
     from bot.service.commands import Option
@@ -63,8 +63,9 @@ class Presenter:
         """The board on demand (``/game board``), as everyone sees it."""
         return []
 
-    def sheet(self, rules: GameRules, state: Any, actor: str, language: str) -> Reply:
-        """One actor's sheet (``/game sheet``): by default what the public view says of it."""
+    def sheet(self, rules: GameRules, state: Any, actor: str, language: str, viewer: Audience = PUBLIC) -> Reply:
+        """One actor's sheet (``/game sheet``) as `viewer` may see it (`rules.view_for`): the public
+        view unless the reader is the actor's owner in a game with secrets."""
         return Reply((Message("game.sheet.plain", {"id": actor}),))
 
     def status_lines(self, rules: GameRules, state: Any) -> list[Message]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from bot.games import entry_for, games, presenter_for
@@ -10,10 +11,11 @@ from bot.service.context import Context
 from bot.service.core import GameService
 from bot.service.lifecycle import brief
 from bot.service.replies import Message, Reply, ServiceError, Visibility
-from bot.service.secrecy import reader_of, sealed_seqs
+from bot.service.secrecy import Reader, reader_of, sealed_seqs
 from engine import registry
 from engine.core.errors import SetupError
 from engine.core.names import name_key
+from engine.core.protocol import GM, PUBLIC, Audience, GameRules
 
 HISTORY_PAGE = 10
 
@@ -31,7 +33,8 @@ def game_board(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
 
 @command("game sheet", Option("character", max_length=32))
 def game_sheet(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
-    """A character's or side's sheet (one's own by default), as its game words and draws it."""
+    """A character's or side's sheet (one's own by default), as its game words and draws it: what
+    `view_for` shows its reader (secrets only to their owner, privately)."""
     game = svc.channel_game(ctx)
     rules = registry.get(game.kind)
     state = rules.from_json(game.state)
@@ -39,7 +42,20 @@ def game_sheet(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     actor = next((name for name in rules.actors(state) if name_key(name) == name_key(wanted)), None)
     if actor is None:
         raise ServiceError("error.unknown_character", name=wanted)
-    return presenter_for(game.kind).sheet(rules, state, actor, svc.language(ctx))
+    viewer = sheet_viewer(rules, reader_of(svc, ctx, game), actor)
+    sheet = presenter_for(game.kind).sheet(rules, state, actor, svc.language(ctx), viewer)
+    # one's own sheet in a game with secrets shows them: for its reader only
+    return replace(sheet, visibility=Visibility.PRIVATE) if viewer != PUBLIC else sheet
+
+
+def sheet_viewer(rules: GameRules, reader: Reader, actor: str) -> Audience:
+    """Whose eyes a sheet is drawn for: its owner's (or a GM's where the game lets GMs read
+    secrets) in a game that has secrets, else everyone's."""
+    if not rules.secret_kinds:
+        return PUBLIC
+    if reader.actor == actor:
+        return Audience.actor(actor)
+    return GM if reader.gm and rules.gm_sees_secrets else PUBLIC
 
 
 @command("game history", Option("page", "integer", min_value=1, max_value=10_000))

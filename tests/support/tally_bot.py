@@ -18,7 +18,7 @@ from bot.service.commands import command
 from bot.service.context import Context
 from bot.service.core import GameService
 from bot.service.replies import Attachment, Message, Reply, ServiceError
-from engine.core.protocol import Event, GameRules
+from engine.core.protocol import PUBLIC, Audience, Event, GameRules
 
 
 class TallyPresenter(Presenter):
@@ -34,6 +34,10 @@ class SealedPresenter(Presenter):
 
     def board(self, rules: GameRules, state: Any) -> list[Attachment]:
         return self.images(rules, state, ())
+
+    def sheet(self, rules: GameRules, state: Any, actor: str, language: str, viewer: Audience = PUBLIC) -> Reply:
+        bid = rules.view_for(state, viewer).get("my_bid")
+        return Reply((Message("status.actor", {"id": f"{actor} {'?' if bid is None else bid}"}),))
 
     def status_lines(self, rules: GameRules, state: Any) -> list[Message]:
         view = rules.view(state)

@@ -11,7 +11,7 @@ from bot.i18n import catalog
 from bot.service.commands import Option
 from bot.service.replies import Attachment, Embed, Message, Reply
 from engine.core.errors import OrderError
-from engine.core.protocol import Event, GameRules
+from engine.core.protocol import PUBLIC, Audience, Event, GameRules
 from engine.core.squaregrid import format_cell
 from engine.spacechess import legal
 from engine.spacechess.previews import line_of_fire_between
@@ -197,7 +197,7 @@ class SpaceChessPresenter(Presenter):
                   "blocked_at": found["blocked_at"]}
         return Message("game.board.line_blocked" if found["blocked_at"] else "game.board.line_clear", params)
 
-    def sheet(self, rules: GameRules, state: Any, actor: str, language: str) -> Reply:
+    def sheet(self, rules: GameRules, state: Any, actor: str, language: str, viewer: Audience = PUBLIC) -> Reply:
         """The sheet's values in a line, and its card (the drawn sheet) framed in the team's colour."""
         data = rules.view(state)["characters"][actor]
         labels = {k.removeprefix("label."): v for k, v in catalog(language).items() if k.startswith("label.")}

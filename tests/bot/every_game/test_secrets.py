@@ -111,3 +111,12 @@ def test_an_export_before_the_reveal_imports_as_if_the_bid_was_not_given(svc: Ga
     elsewhere = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=CHANNEL + 1, manage_server=True)
     imported = svc.handle(elsewhere, "gm import", {"file": export.files[0]})
     assert imported.ok, imported.messages
+
+
+def test_ones_own_sheet_shows_ones_secret_privately_and_no_one_elses(svc: GameService) -> None:
+    svc.handle(ANN, "ts order", {"text": SECRET})
+    own = svc.handle(ANN, "game sheet", {})
+    assert own.visibility is Visibility.PRIVATE and "Ann 4" in text_of(own)
+    for reader in (BOB, EVE, GM):
+        other = svc.handle(reader, "game sheet", {"character": "Ann"})
+        assert other.visibility is Visibility.PUBLIC and "Ann ?" in text_of(other)
