@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from bot.service.replies import Attachment, Message, Reply, ServiceError
+from bot.service.replies import Attachment, Button, Message, Reply, ServiceError
 from engine import registry
 from engine.core.errors import OrderError, SetupError
 from engine.core.protocol import PUBLIC, Audience, Event, GameRules
@@ -54,6 +54,10 @@ class Presenter:
 
     def describe(self, rules: GameRules, events: Sequence[Event]) -> list[Message]:
         return [Message(f"event.{rules.name}.{e.kind}", dict(e.params)) for e in events]
+
+    def order_buttons(self, rules: GameRules, state: Any, actor: str) -> tuple[Button, ...]:
+        """Buttons under an accepted order (SpaceBlast's "ready"): none by default."""
+        return ()
 
     def images(self, rules: GameRules, state: Any, events: Sequence[Event]) -> list[Attachment]:
         """Images posted after an accepted input; `events` are the public ones."""

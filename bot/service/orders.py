@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import islice
 from typing import Any
 
+from bot.games import presenter_for
 from bot.service.commands import MAX_CHOICES, Option, command, completer
 from bot.service.context import Context
 from bot.service.core import GameService
@@ -24,7 +26,9 @@ def order_handler(kind: str):  # noqa: ANN201 - returns a command handler
             raise ServiceError("error.wrong_game_kind", kind=game.kind)
         actor = svc.actor_of(ctx, game)
         applied = svc.apply_input(ctx, game, "order", actor, {"text": opts["text"]}, check=require_running)
-        return svc.describe(applied, ctx)
+        reply = svc.describe(applied, ctx)
+        buttons = presenter_for(kind).order_buttons(applied.rules, applied.outcome.state, actor)
+        return replace(reply, buttons=reply.buttons + buttons) if buttons else reply
 
     return handle
 
