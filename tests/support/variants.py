@@ -138,6 +138,9 @@ class DuelTally(TallyGame):
             return Outcome(replace(state, winner=other, forfeit=late), (Event("timed_out", {"actor": late}),))
         return super().apply_input(state, kind, actor, payload)
 
+    def legal_orders(self, state: DuelState, actor: str) -> tuple[int, ...]:
+        return (1, 2, 3, 4, 5) if self.waiting_on(state) == (actor,) else ()
+
     def waiting_on(self, state: DuelState) -> tuple[str, ...]:
         if len(state.tallies) < 2 or state.winner is not None:
             return ()
