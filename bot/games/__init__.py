@@ -87,6 +87,7 @@ class GameEntry:
     presenter: str  # the module that registers its presenter
     commands: str  # the module that declares its group's own commands
     driver: str  # what advances it: a name in bot.drivers.DRIVERS
+    computer: str = ""  # the module of its computer players (bot.service.computers), if it has any
 
 
 GAMES: tuple[GameEntry, ...] = (
@@ -158,6 +159,14 @@ def check_game(entry: GameEntry) -> None:
     if rules.name != entry.kind:
         raise GameSetupError(f"game {entry.kind!r}: it is an alias of {rules.name!r}, not a game's name")
     presenter_for(entry.kind)
+    if entry.computer:
+        try:
+            computer = importlib.import_module(entry.computer)
+        except ImportError as err:
+            raise GameSetupError(f"game {entry.kind!r}: cannot import its computer module {entry.computer!r}: "
+                                 f"{err}") from err
+        if not getattr(computer, "LEVELS", ()) or not callable(getattr(computer, "choose", None)):
+            raise GameSetupError(f"game {entry.kind!r}: its computer module has no LEVELS or no choose()")
     if entry.driver not in DRIVERS:
         raise GameSetupError(f"game {entry.kind!r}: unknown turn driver {entry.driver!r} "
                              f"(known: {', '.join(sorted(DRIVERS))})")

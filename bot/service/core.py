@@ -20,6 +20,7 @@ from bot.drivers import driver_of
 from bot.games import entry_for, games, presenter_for
 from bot.i18n import catalog, language_of
 from bot.service.commands import COMPLETERS, MAX_CHOICES, coerce_options, table, unknown_command
+from bot.service.computers import play_computers
 from bot.service.context import Context
 from bot.service.refusals import order_refusal
 from bot.service.replies import Message, Reply, ServiceError, Visibility
@@ -165,6 +166,8 @@ class GameService:
         seats_removed: Sequence[str] = (),
         check: Callable[[GameRecord], None] = lambda _g: None,
         claims: Sequence[str] = (),
+        computers: bool = True,
+        options: Callable[[GameRecord], dict[str, Any]] | None = None,
     ) -> Applied:
         """Apply one input to the game and commit it, retrying once on a stale version.
 
@@ -173,7 +176,8 @@ class GameService:
         input at all, whatever its snapshot says (`/gm end` leaves the snapshot as it was).
         Without `ctx` the bot itself gives the input (a turn driver's resolution, a timeout), with
         `claims` taken in the same transaction so it happens once across processes
-        (`AlreadyClaimed` when another process did it first).
+        (`AlreadyClaimed` when another process did it first). Computer seats the game now waits
+        for then play (`bot.service.computers`), unless this is one of their own inputs.
         """
         rules = registry.get(game.kind)
         for attempt in (1, 2):
@@ -192,6 +196,7 @@ class GameService:
                     seats_set=seats_set(game),
                     seats_removed=seats_removed,
                     claims=claims,
+                    options=options(game) if options else None,
                 )
             except AlreadyClaimed:
                 raise
@@ -203,6 +208,8 @@ class GameService:
                 continue
             applied = Applied(committed, outcome, rules, kind)
             posts = driver_of(committed.kind).after_commit(self, applied)
+            if computers:  # the computers' own inputs do not start another round of them
+                posts += play_computers(self, replace(applied, posts=tuple(posts)))
             return replace(applied, posts=tuple(posts)) if posts else applied
         raise AssertionError("unreachable")
 

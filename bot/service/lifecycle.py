@@ -10,6 +10,7 @@ from typing import Any
 from bot.drivers import driver_named
 from bot.games import GameEntry, entry_for, presenter_for
 from bot.service.commands import Option, command, table
+from bot.service.computers import computer_module, computers_of
 from bot.service.context import Context
 from bot.service.core import GameService, derive_status, effective_inputs, require_not_finished
 from bot.service.orders import register_order_command
@@ -73,6 +74,33 @@ def declare_game_commands(entry: GameEntry) -> None:
     command(f"{entry.group} join", Option("name", required=True, max_length=NAME_MAX),
             *presenter.join_options)(join)
     register_order_command(entry.group, entry.kind)
+    module = computer_module(entry.kind)
+    if module is not None:
+        def challenge(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+            return seat_computer(svc, ctx, entry.kind, opts["level"])
+
+        command(f"{entry.group} challenge", Option("level", required=True, choices=tuple(module.LEVELS)))(challenge)
+
+
+def seat_computer(svc: GameService, ctx: Context, kind: str, level: str) -> Reply:
+    """A computer player takes the next seat, at `level`: anyone in the channel may challenge the bot
+    (the GM seats several, for a fuller game). It plays as soon as the game waits for it."""
+    game = svc.channel_game(ctx)
+    if game.kind != kind:
+        raise ServiceError("error.wrong_game_kind", kind=game.kind)
+    taken = {name_key(seat.actor) for seat in svc.store.seats(game.id)} | {
+        name_key(actor) for actor in computers_of(game.options)}
+    name = next(name for name in ("Computer", *(f"Computer {n}" for n in range(2, 100)))
+                if name_key(name) not in taken)
+    actor, payload = presenter_for(kind).join_input({"name": name})
+
+    def seated(fresh: GameRecord) -> dict[str, Any]:
+        return {**fresh.options, "computers": {**computers_of(fresh.options), actor: level}}
+
+    applied = svc.apply_input(ctx, game, "join", actor, payload, options=seated)
+    reply = svc.describe(applied, ctx)
+    return replace(reply, messages=(Message("game.computer_joined", {"name": actor, "level": level}),
+                                    *reply.messages))
 
 
 def create_game(svc: GameService, ctx: Context, kind: str, opts: dict[str, Any]) -> Reply:

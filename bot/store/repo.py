@@ -344,11 +344,13 @@ class Store:
         seats_removed: Sequence[str] = (),
         claims: Sequence[str] = (),
         setup: dict[str, Any] | None = None,
+        options: dict[str, Any] | None = None,
     ) -> GameRecord:
         """Apply one accepted change: new snapshot, version + 1, log entries and seats, all or nothing.
 
         `setup` replaces the setup document (a GM loading another map before the start): the log
-        then replays from the new document.
+        then replays from the new document. `options` replaces the bot's settings of the game (a
+        computer player seated).
 
         `claims` are keys of once-only effects this change performs (``draw:<game>:<date>:<index>``):
         if one is already taken the whole change is refused with `AlreadyClaimed`.
@@ -364,6 +366,8 @@ class Store:
             values["status"] = status
         if setup is not None:
             values["setup"] = _json_copy(setup, "setup")
+        if options is not None:
+            values["options"] = _json_copy(options, "options")
         with self._write(game_id, expected_version) as session:
             guarded = (
                 update(GameRow)

@@ -55,7 +55,7 @@ register_presenter(DuelPresenter())
 _HERE = "tests.support.tally_bot"
 TALLY_ENTRY = GameEntry("tally", "tl", "tests.support.tally", _HERE, _HERE, "none")
 SEALED_ENTRY = GameEntry("sealed", "ts", "tests.support.variants", _HERE, _HERE, "deadline")
-DUEL_ENTRY = GameEntry("duel", "td", "tests.support.variants", _HERE, _HERE, "clock")
+DUEL_ENTRY = GameEntry("duel", "td", "tests.support.variants", _HERE, _HERE, "clock", "tests.support.duel_computer")
 
 
 @command("ts ready")
@@ -88,7 +88,8 @@ for _language, _words in {
         **_strings("tl", "tally", _words), **_strings("ts", "sealed", _words), **_strings("td", "duel", _words),
         "cmd.ts.ready": _words["order"], "opt.ts.new.turn_hours": _words["name"],
         "opt.ts.new.reminders": _words["name"], "opt.td.new.clock_hours": _words["name"],
-        "opt.td.new.timeout": _words["name"],
+        "opt.td.new.timeout": _words["name"], "cmd.td.challenge": _words["order"],
+        "opt.td.challenge.level": _words["name"],
         "event.sealed.submitted": "{actor} ✉", "event.sealed.bid": "{actor}: {n}",
         "event.sealed.ready": "{actor} ✓", "event.sealed.resolved": "#{turn}: {bids}",
         "event.duel.added": "{actor} +{n} = {total}", "event.duel.timed_out": "{actor} ⌛",

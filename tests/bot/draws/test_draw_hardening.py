@@ -23,7 +23,9 @@ from tests.bot.draws.test_poll_and_scheduler import ListSource, poller
 from tests.e2e.fdj_file import FdjFile
 
 GM = Context(user_id=42, user_name="gm", guild_id=GUILD, channel_id=1, manage_server=True)
-TOMORROW = dt.date.today() + dt.timedelta(days=1)
+#: a day after today wherever the draw calendar is (Paris is up to 2 h ahead of UTC: just after
+#: midnight UTC, tomorrow in UTC is already today there)
+TOMORROW = dt.date.today() + dt.timedelta(days=2)
 
 
 def confirm(service: GameService, ctx: Context, **options: object) -> object:

@@ -1,0 +1,375 @@
+"""The SpaceBlast board image: the hexagonal arena (SB-1), ships, missiles, mines, asteroids, a legend.
+
+It is drawn from the public view (scenarios.md) and the arena radius only, never from the engine's
+state, so anything that has a view (a live game, a stored snapshot, each phase step of a replay)
+can be pictured, and no order or power that the view hides can leak into an image (SB-20).
+
+The image is always 1,080 px wide, the width a phone shows, and the hexes shrink as the radius
+grows: that keeps every text at 12 px or more when the picture is seen full width. The grid, the
+cell labels and the row letters never change during a game, so they are drawn once per radius and
+copied, already in the fixed palette, for each render (a GIF frame then costs only its pieces).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from typing import Any
+
+from PIL import Image
+
+from engine.core.hexgrid import Hex
+from renders import common as c
+from renders.spaceblast import style as s
+
+WIDTH = 1080
+MARGIN = 34  # left and right of the widest row: room for its row letters
+HEADER_H = 76  # title line, then a caption line (the GIF's phase steps)
+BOARD_PAD = 10
+LEGEND_ROW_H = 52
+KEY_H = 44
+BOTTOM_PAD = 10
+SQRT3 = math.sqrt(3)
+
+_SLOTS = ((-0.58, -0.17), (-0.58, 0.25), (0.58, -0.17), (0.58, 0.25))  # small items beside a ship
+_HEX_CORNERS = tuple(math.radians(-90 + 60 * k) for k in range(6))  # pointy top
+
+
+@dataclass(frozen=True)
+class BoardLayout:
+    """Where things go in the image: row A at the top, cell 1 at the left of its row (SB-1)."""
+
+    radius: int
+    ships: int = 6  # the legend lists this many ships, two per line
+
+    @cached_property
+    def hex_size(self) -> float:
+        """Centre-to-corner distance: the widest row (2R+1 cells) fills the width between margins."""
+        return (WIDTH - 2 * MARGIN) / (2 * self.radius + 1) / SQRT3
+
+    @property
+    def board_top(self) -> int:
+        return HEADER_H + BOARD_PAD
+
+    @cached_property
+    def board_bottom(self) -> int:
+        return self.board_top + math.ceil((3 * self.radius + 2) * self.hex_size)
+
+    @property
+    def legend_top(self) -> int:
+        return self.board_bottom + BOARD_PAD + 6
+
+    @property
+    def legend_rows(self) -> int:
+        return max(1, (self.ships + 1) // 2)
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return WIDTH, self.legend_top + self.legend_rows * LEGEND_ROW_H + KEY_H + BOTTOM_PAD
+
+    @cached_property
+    def label_size(self) -> int:
+        """Cell labels: as large as the hex allows up to 16 px, never under 12."""
+        return min(16, max(12, round(self.hex_size * 0.34)))
+
+    @cached_property
+    def ship_radius(self) -> float:
+        """As big as fits between the cell label above and the tag below whatever the heading (a
+        tip points at most 60° up or down, reaching sin 60° of the radius)."""
+        room = 0.57 * self.hex_size - self.label_size / 2
+        return min(0.47 * self.hex_size, room / math.sin(math.radians(60)))
+
+    def hex_centre(self, cell: Hex) -> tuple[float, float]:
+        size = self.hex_size
+        x = WIDTH / 2 + SQRT3 * size * (cell.q + cell.r / 2)
+        y = (self.board_top + self.board_bottom) / 2 + 1.5 * size * cell.r
+        return x, y
+
+    def centre(self, cell: str) -> tuple[int, int]:
+        """The pixel at the middle of `cell` ("G7"); a ship there paints it in its colour."""
+        x, y = self.hex_centre(s.parse_cell(cell, self.radius, "cell"))
+        return round(x), round(y)
+
+    def hex_polygon(self, cell: Hex, inset: float = 0.0) -> list[tuple[float, float]]:
+        x, y = self.hex_centre(cell)
+        r = self.hex_size - inset
+        return [(x + r * math.cos(a), y + r * math.sin(a)) for a in _HEX_CORNERS]
+
+
+def layout_for(radius: int, ships: int = 6) -> BoardLayout:
+    """The layout of a radius-`radius` arena; ValueError outside SB-1's 4..9."""
+    s.arena(radius)
+    return BoardLayout(radius, ships)
+
+
+# -- the static part -------------------------------------------------------------------------------
+def _draw_cell(canvas: c.Canvas, layout: BoardLayout, cell: Hex, fill: c.RGB, outline: c.RGB) -> None:
+    canvas.draw.polygon(layout.hex_polygon(cell), fill=fill, outline=outline, width=2)
+    x, y = layout.hex_centre(cell)
+    label = s.arena(layout.radius).format(cell)
+    canvas.text((round(x), round(y - 0.57 * layout.hex_size)), label, layout.label_size, c.MUTED, anchor="mm")
+
+
+@lru_cache(maxsize=6)
+def _background(radius: int) -> Image.Image:
+    """Header band, grid, cell labels and row letters, in the palette; cached per radius."""
+    layout = BoardLayout(radius, 0)
+    canvas = c.Canvas(Image.new("RGB", (WIDTH, layout.board_bottom + BOARD_PAD), c.PAPER))
+    board = s.arena(radius)
+    for cell in board:
+        _draw_cell(canvas, layout, cell, c.FLOOR, c.GRID_STRONG)
+    letter_size = 16 if radius <= 7 else 14
+    half = layout.hex_size * SQRT3 / 2
+    for row in board.rows:
+        letter = board.format(row[0])[0]
+        for end, side in ((row[0], -1), (row[-1], 1)):
+            x, y = layout.hex_centre(end)
+            canvas.text((round(x + side * (half + 15)), round(y)), letter, letter_size, c.INK, anchor="mm")
+    return c.to_palette(canvas.image)
+
+
+def _blank(layout: BoardLayout) -> Image.Image:
+    background = _background(layout.radius)
+    paper = background.getpixel((0, 0))
+    image = Image.new("P", layout.size, paper)
+    image.putpalette(background.getpalette() or [])
+    image.paste(background, (0, 0))
+    return image
+
+
+# -- reading the view ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Item:
+    """One thing drawn in a cell; `order` puts ships first, then the mine, then missiles."""
+
+    order: int
+    kind: str  # ship | mine | missile
+    owner: str
+    angle: float = 0.0
+    active: bool = False
+
+
+def _style(styles: Mapping[str, s.ShipStyle], owner: Any) -> tuple[c.RGB, s.ShipStyle | None]:
+    """An owner's colour; a missile or mine of a ship missing from the view is drawn grey."""
+    found = styles.get(str(owner))
+    return (found.colour, found) if found else (s.GONE, None)
+
+
+def _contents(view: Mapping[str, Any], radius: int) -> tuple[dict[Hex, list[_Item]], list[Hex]]:
+    """Everything to draw, by cell, checked against the arena before anything is drawn.
+
+    Missiles and mines are sets in the view: they are sorted here, so the same set in another order
+    gives the same picture.
+    """
+    cells: dict[Hex, list[_Item]] = {}
+    for ship_id, ship in view.get("ships", {}).items():
+        if s.on_board(ship):
+            where = f"ships.{ship_id}"
+            cell = s.parse_cell(ship["at"], radius, where)
+            angle = s.parse_facing(ship.get("facing"), where)
+            cells.setdefault(cell, []).append(_Item(0, "ship", str(ship_id), angle))
+    for mine in view.get("mines", ()):
+        cell = s.parse_cell(mine.get("at"), radius, "mines")
+        cells.setdefault(cell, []).append(
+            _Item(1, "mine", str(mine.get("owner")), active=bool(mine.get("active")))
+        )
+    for missile in view.get("missiles", ()):
+        cell = s.parse_cell(missile.get("at"), radius, "missiles")
+        angle = s.parse_facing(missile.get("facing"), "missiles")
+        cells.setdefault(cell, []).append(_Item(2, "missile", str(missile.get("owner")), angle))
+    for items in cells.values():
+        items.sort(key=lambda item: (item.order, item.owner, item.angle, item.active))
+    asteroids = sorted({s.parse_cell(text, radius, "asteroids") for text in view.get("asteroids", ())})
+    return cells, asteroids
+
+
+# -- drawing pieces ------------------------------------------------------------------------------------
+def _draw_piece(
+    canvas: c.Canvas,
+    layout: BoardLayout,
+    item: _Item,
+    centre: tuple[float, float],
+    small: bool,
+    styles: Mapping[str, s.ShipStyle],
+    ship: Mapping[str, Any] | None,
+) -> None:
+    size = layout.hex_size
+    colour, found = _style(styles, item.owner)
+    if item.kind == "mine":
+        s.draw_mine(canvas.draw, centre, size * (0.12 if small else 0.22), colour, item.active)
+    elif item.kind == "missile":
+        s.draw_missile(canvas.draw, centre, size * (0.4 if small else 0.72), item.angle, colour)
+    elif found is not None and ship is not None:
+        x, y = centre
+        s.draw_ship(canvas.draw, centre, layout.ship_radius, item.angle, found)
+        pip = max(5, round(size * 0.13))
+        gap = 2 if pip < 8 else 3
+        column = 4 * pip + 3 * gap
+        s.draw_pips(
+            canvas.draw,
+            (x + size * 0.56, y - column / 2),
+            s.token_count(ship, "hits"),
+            pip,
+            gap,
+            vertical=True,
+        )
+        canvas.text((round(x), round(y + 0.58 * size)), found.tag, layout.label_size, c.INK, anchor="mm")
+
+
+def _draw_cell_items(
+    canvas: c.Canvas,
+    layout: BoardLayout,
+    cell: Hex,
+    items: list[_Item],
+    styles: Mapping[str, s.ShipStyle],
+    ships: Mapping[str, Any],
+) -> None:
+    """The first item (a ship if any) big in the middle, the others small in the side slots."""
+    x, y = layout.hex_centre(cell)
+    size = layout.hex_size
+    first, rest = items[0], items[1:]
+    # drawn back to front: the side slots first, so that a ship's tag stays on top
+    for index, item in enumerate(rest):
+        dx, dy = _SLOTS[index % len(_SLOTS)]
+        _draw_piece(canvas, layout, item, (x + dx * size, y + dy * size), True, styles, None)
+    _draw_piece(canvas, layout, first, (x, y), False, styles, ships.get(first.owner))
+
+
+def _draw_header(
+    canvas: c.Canvas, view: Mapping[str, Any], title: str, caption: str, labels: Mapping[str, str]
+) -> None:
+    turn = f"{s.word(labels, 'turn')} {s.token_count(view, 'turn')}"
+    turn_w = round(c.font(20).getlength(turn))
+    canvas.text((WIDTH - MARGIN, 26), turn, 20, c.INK, anchor="rm")
+    if title:
+        canvas.text((MARGIN, 26), c.fit(title, 22, WIDTH - 2 * MARGIN - turn_w - 20), 22, c.INK, anchor="lm")
+    winner = view.get("winner")
+    result = ""
+    if winner == "draw":
+        result = s.word(labels, "draw")
+    elif winner is not None:
+        result = f"{s.word(labels, 'winner')}: {c.printable(str(winner))}"
+    result = c.fit(result, 18, WIDTH // 2 - MARGIN) if result else ""
+    if result:
+        canvas.text((WIDTH - MARGIN, 58), result, 18, c.VERMILLION, anchor="rm")
+    if caption:
+        room = WIDTH - 2 * MARGIN - round(c.font(18).getlength(result)) - 20
+        canvas.text((MARGIN, 58), c.fit(caption, 18, room), 18, c.INK, anchor="lm")
+
+
+def _draw_legend(
+    canvas: c.Canvas,
+    layout: BoardLayout,
+    view: Mapping[str, Any],
+    styles: Mapping[str, s.ShipStyle],
+    labels: Mapping[str, str],
+) -> None:
+    """Who is who, two ships a line in seat order; ships gone stay listed in grey with their state."""
+    column_w = (WIDTH - 2 * MARGIN) // 2
+    ships = view.get("ships", {})
+    for ship_id, style in styles.items():
+        ship = ships[ship_id]
+        x = MARGIN + (style.seat % 2) * column_w
+        y = layout.legend_top + (style.seat // 2) * LEGEND_ROW_H
+        flying = s.on_board(ship)
+        facing = s.ANGLES.get(str(ship.get("facing", "E")).upper(), 0.0)
+        s.draw_ship(canvas.draw, (x + 20, y + 24), 18, facing, style, None if flying else s.GONE)
+        score = f"{s.word(labels, 'score')} {s.token_count(ship, 'score')}"
+        canvas.text((x + column_w - 16, y + 13), score, 18, c.INK, anchor="rm")
+        name_room = column_w - 60 - round(c.font(18).getlength(score)) - 24
+        name = ship_id if style.tag == ship_id else f"{ship_id} ({style.tag})"
+        canvas.text(
+            (x + 46, y + 13), c.fit(name, 18, name_room), 18, c.INK if flying else c.MUTED, anchor="lm"
+        )
+        hits = s.token_count(ship, "hits")
+        s.draw_pips(canvas.draw, (x + 46, y + 32), hits, 11, 3)
+        canvas.text((x + 106, y + 37), f"{hits}/{s.HULL}", 14, c.INK, anchor="lm")
+        state = s.status(ship_id, ship, view, labels)
+        detail = state or f"{ship.get('at')} {s.word(labels, 'facing')} {ship.get('facing')}"
+        canvas.text(
+            (x + 146, y + 37),
+            c.fit(detail, 14, column_w - 170),
+            14,
+            c.VERMILLION if state else c.MUTED,
+            anchor="lm",
+        )
+    _draw_key(canvas, layout.legend_top + layout.legend_rows * LEGEND_ROW_H + 4, labels)
+
+
+def _draw_key(canvas: c.Canvas, top: int, labels: Mapping[str, str]) -> None:
+    """What the glyphs mean, on one line under the ships."""
+    canvas.draw.line((MARGIN, top, WIDTH - MARGIN, top), fill=c.GRID)
+    y = top + KEY_H // 2
+    x = MARGIN + 4
+    draw = canvas.draw
+    entries = (
+        ("missile", lambda at: s.draw_missile(draw, at, 26, 0, c.MUTED)),
+        ("mine_active", lambda at: s.draw_mine(draw, at, 7, c.MUTED, True)),
+        ("mine_inactive", lambda at: s.draw_mine(draw, at, 7, c.MUTED, False)),
+        ("asteroid", lambda at: s.draw_rock(draw, at, 12)),
+        ("hit_taken", lambda at: s.draw_pips(draw, (at[0] - 5, at[1] - 5), 1, 11, 0, total=1)),
+    )
+    for key, glyph in entries:
+        glyph((x + 13, y))
+        text = c.fit(s.word(labels, key), 14, 150)
+        canvas.text((x + 32, y), text, 14, c.INK, anchor="lm")
+        x += 32 + round(c.font(14).getlength(text)) + 26
+
+
+def _draw_highlight(canvas: c.Canvas, layout: BoardLayout, cells: Iterable[Hex]) -> None:
+    for cell in cells:
+        _draw_cell(canvas, layout, cell, c.AREA_TINT, c.VERMILLION)
+
+
+# -- the public functions ----------------------------------------------------------------------------
+def board_image(
+    view: Mapping[str, Any],
+    radius: int,
+    *,
+    title: str = "",
+    caption: str = "",
+    highlight: Iterable[str] = (),
+    labels: Mapping[str, str] | None = None,
+    ships: int | None = None,
+) -> Image.Image:
+    """The board as a palette image (what render_board encodes; the GIF's frames).
+
+    `ships` makes the legend that many ships tall, so frames whose views list different ships
+    still have the same size.
+    """
+    layout = layout_for(radius, max(ships or 0, len(view.get("ships", {}))))
+    words = s.words(labels)
+    styles = s.ship_styles(view)
+    marked = sorted({s.parse_cell(text, radius, "highlight") for text in highlight})
+    contents, asteroids = _contents(view, radius)
+    canvas = c.Canvas(_blank(layout))
+    _draw_highlight(canvas, layout, marked)
+    for cell in asteroids:
+        x, y = layout.hex_centre(cell)
+        s.draw_rock(canvas.draw, (x, y + 0.08 * layout.hex_size), 0.4 * layout.hex_size)
+    ship_views = {str(k): v for k, v in view.get("ships", {}).items()}
+    for cell in sorted(contents):
+        _draw_cell_items(canvas, layout, cell, contents[cell], styles, ship_views)
+    _draw_header(canvas, view, c.printable(title), c.printable(caption), words)
+    _draw_legend(canvas, layout, view, styles, words)
+    return canvas.image
+
+
+def render_board(
+    view: Mapping[str, Any],
+    radius: int,
+    *,
+    title: str = "",
+    highlight: Iterable[str] = (),
+    labels: Mapping[str, str] | None = None,
+) -> bytes:
+    """The board as PNG bytes; the same arguments always give the same bytes.
+
+    `highlight` tints cells (say, where something happened this turn); `labels` overrides the
+    English words of the legend (style.DEFAULT_LABELS). A cell or a facing in the view or in
+    `highlight` that does not fit the arena raises ValueError naming it, as does a radius
+    outside 4..9.
+    """
+    return c.encode_png(board_image(view, radius, title=title, highlight=highlight, labels=labels))

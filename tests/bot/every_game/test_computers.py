@@ -1,0 +1,62 @@
+"""Computer players through the service, on the duel test game: a member challenges the bot, the
+computer takes the next seat and plays as soon as it is to move, only legal moves, as the bot."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.service import Context, GameService
+
+GUILD, CHANNEL = 10, 90
+GM = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=CHANNEL, manage_server=True)
+ANN = Context(user_id=2, user_name="ann", guild_id=GUILD, channel_id=CHANNEL)
+
+
+def keys(reply) -> list[str]:
+    return [m.key for m in reply.messages]
+
+
+@pytest.fixture
+def svc(store) -> GameService:
+    service = GameService(store, seed_source=lambda: 11)
+    assert service.handle(GM, "td new", {"name": "Duel"}).ok
+    return service
+
+
+def test_a_challenged_computer_answers_each_move_at_once(svc: GameService) -> None:
+    assert svc.handle(ANN, "td join", {"name": "Ann"}).ok
+    seated = svc.handle(ANN, "td challenge", {"level": "hard"})
+    assert keys(seated)[0] == "game.computer_joined"
+    game = svc.store.game_in_channel(GUILD, CHANNEL)
+    assert game.options["computers"] == {"Computer": "hard"} and game.status == "running"
+    reply = svc.handle(ANN, "td order", {"text": "add 1"})
+    assert keys(reply) == ["event.duel.added", "event.duel.added"]  # Ann's move, then the computer's
+    log = [(e.kind, e.actor, e.user_id) for e in svc.store.log(game.id)][-2:]
+    assert log == [("order", "Ann", ANN.user_id), ("order", "Computer", None)]
+    while svc.store.game_in_channel(GUILD, CHANNEL).status == "running":
+        assert svc.handle(ANN, "td order", {"text": "add 1"}).ok
+    game = svc.store.game_in_channel(GUILD, CHANNEL)
+    assert svc.handle(ANN, "game info", {}).messages[-1].params == {"winner": "Computer"}
+    computer_moves = [e.payload["text"] for e in svc.store.log(game.id) if e.actor == "Computer" and e.kind == "order"]
+    assert computer_moves and set(computer_moves) == {"add 5"}  # hard finds the only winning line
+
+
+def test_a_computer_seated_first_plays_its_opening_move_when_the_human_sits_down(svc: GameService) -> None:
+    assert svc.handle(GM, "td challenge", {"level": "easy"}).ok
+    joined = svc.handle(ANN, "td join", {"name": "Ann"})
+    assert "event.duel.added" in keys(joined)  # the computer moved first, in the same answer
+    game = svc.store.game_in_channel(GUILD, CHANNEL)
+    assert [e.actor for e in svc.store.log(game.id) if e.kind == "order"] == ["Computer"]
+
+
+def test_two_computers_play_each_other_to_the_end(svc: GameService) -> None:
+    assert svc.handle(GM, "td challenge", {"level": "easy"}).ok
+    final = svc.handle(GM, "td challenge", {"level": "hard"})
+    game = svc.store.game_in_channel(GUILD, CHANNEL)
+    assert game.status == "finished" and "event.duel.added" in keys(final)
+    assert set(game.options["computers"]) == {"Computer", "Computer 2"}
+
+
+def test_a_level_is_one_of_the_games(svc: GameService) -> None:
+    assert keys(svc.handle(ANN, "td challenge", {"level": "godlike"})) == ["error.option_bad_choice"]
+    assert "tl challenge" not in __import__("bot.service.commands", fromlist=["table"]).table()

@@ -1,0 +1,324 @@
+"""The SpaceBlast board, its replay GIF (SB-1 arena and notation, SB-2 facings, SB-12 gone ships)."""
+
+from __future__ import annotations
+
+import copy
+import io
+import math
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from PIL import Image, ImageDraw, ImageSequence
+
+from renders import common
+from renders.spaceblast import layout_for, render_board, render_turn_gif
+from renders.spaceblast.board import WIDTH, board_image
+from renders.spaceblast.style import ANGLES, SHIP_COLOURS, draw_ship, ship_styles
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+FACINGS = ("E", "NE", "NW", "W", "SW", "SE")
+
+
+def ship(at: str | None, facing: str = "E", **extra: Any) -> dict[str, Any]:
+    data = {
+        "at": at,
+        "facing": facing,
+        "hits": 1,
+        "alive": at is not None,
+        "turns": 8,
+        "brakes": 2,
+        "missiles": 6,
+        "mines": 3,
+        "score": 2,
+        "disqualified": False,
+    }
+    data.update(extra)
+    return data
+
+
+def view_of(ships: dict[str, dict[str, Any]] | None = None, **extra: Any) -> dict[str, Any]:
+    """A radius-6 game; without `ships`, six ships in seat order spread over the arena."""
+    if ships is None:
+        ships = {
+            "red": ship("C3", "SE"), "blue": ship("B6", "SW", hits=2), "green": ship("F10", "W"),
+            "amber": ship("K6", "NW", hits=3), "sky": ship("J2", "NE"), "pink": ship("G4", "E", hits=0),
+        }  # fmt: skip
+    view = {"turn": 3, "winner": None, "ships": ships, "missiles": [], "mines": [], "asteroids": []}
+    view.update(extra)
+    return view
+
+
+def decode(data: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def cell_crop(image: Image.Image, radius: int, cell: str) -> bytes:
+    """The pixels of the square inside `cell`'s hexagon (neighbours stay out of it)."""
+    layout = layout_for(radius)
+    x, y = layout.centre(cell)
+    half = int(layout.hex_size * 0.8)
+    return image.crop((x - half, y - half, x + half, y + half)).tobytes()
+
+
+def colours_in(image: Image.Image, radius: int, cell: str) -> set[tuple[int, int, int]]:
+    data = cell_crop(image, radius, cell)
+    return {tuple(data[i : i + 3]) for i in range(0, len(data), 3)}
+
+
+# -- the picture ------------------------------------------------------------------------------------
+def test_board_is_a_png_and_deterministic() -> None:
+    view = view_of(
+        missiles=[{"owner": "red", "at": "F5", "facing": "SE"}, {"owner": "blue", "at": "E4", "facing": "W"}],
+        mines=[{"owner": "sky", "at": "H2", "active": True}, {"owner": "red", "at": "A1", "active": False}],
+        asteroids=["E8", "I8"],
+    )
+    first = render_board(view, 6, title="Game 1", highlight=["G7"])
+    assert first.startswith(PNG_SIGNATURE)
+    assert render_board(copy.deepcopy(view), 6, title="Game 1", highlight=["G7"]) == first
+    shuffled = copy.deepcopy(view)  # missiles, mines and asteroids are sets: their order does not matter
+    for key in ("missiles", "mines", "asteroids"):
+        shuffled[key].reverse()
+    assert render_board(shuffled, 6, title="Game 1", highlight=["G7"]) == first
+
+
+def test_sb1_layout_rows_from_the_top_cells_from_the_left() -> None:
+    layout = layout_for(6)
+    assert layout.size[0] == WIDTH
+    a1, a7, g1, g7, g13, m1 = (layout.centre(cell) for cell in ("A1", "A7", "G1", "G7", "G13", "M1"))
+    assert a1[1] < g7[1] < m1[1] and a1[1] == a7[1] and a1[0] < a7[0]
+    assert g1[0] < g7[0] < g13[0] and g1[1] == g7[1] == g13[1]
+    assert g7[0] == WIDTH // 2 and a1[0] == m1[0]
+
+
+def test_each_ship_paints_its_seat_colour_at_its_cell_centre() -> None:
+    view = view_of()
+    image = decode(render_board(view, 6))
+    layout = layout_for(6)
+    for seat, data in enumerate(view["ships"].values()):
+        assert image.getpixel(layout.centre(data["at"])) == SHIP_COLOURS[seat]
+    assert image.getpixel(layout.centre("G7")) == common.FLOOR
+
+
+@pytest.mark.parametrize("facing", FACINGS)
+def test_sb2_the_dart_points_where_the_ship_faces(facing: str) -> None:
+    """Halfway to the tip is hull colour; as far the other way, past the notch, is the floor."""
+    layout = layout_for(6)
+    image = decode(render_board(view_of({"red": ship("G7", facing)}), 6))
+    x, y = layout.centre("G7")
+    angle = math.radians(ANGLES[facing])
+    ahead = (
+        round(x + 0.5 * layout.ship_radius * math.cos(angle)),
+        round(y + 0.5 * layout.ship_radius * math.sin(angle)),
+    )
+    behind = (
+        round(x - 0.75 * layout.ship_radius * math.cos(angle)),
+        round(y - 0.75 * layout.ship_radius * math.sin(angle)),
+    )
+    assert image.getpixel(ahead) == SHIP_COLOURS[0]
+    assert image.getpixel(behind) == common.FLOOR
+
+
+def test_sb2_every_facing_draws_a_different_glyph() -> None:
+    crops = set()
+    for facing in FACINGS:
+        image = decode(render_board(view_of({"red": ship("G7", facing)}), 6))
+        crops.add(cell_crop(image, 6, "G7"))
+    assert len(crops) == len(FACINGS)
+
+
+def test_seats_differ_by_marker_as_well_as_colour() -> None:
+    """Colour is not the only cue: each seat's dart carries its own marker shape, and two darts of the
+    same colour and heading with different markers look different."""
+    styles = list(ship_styles(view_of()).values())
+    assert len({st.colour for st in styles}) == len({st.marker for st in styles}) == 6
+    pictures = set()
+    for st in styles:
+        image = Image.new("RGB", (60, 60), common.FLOOR)
+        draw_ship(ImageDraw.Draw(image), (30, 30), 24, 0.0, replace(st, colour=common.BLUE, ink=common.WHITE))
+        pictures.add(image.tobytes())
+    assert len(pictures) == 6
+
+
+def test_missiles_mines_and_asteroids_appear_in_their_cells() -> None:
+    empty = decode(render_board(view_of({"red": ship("A1"), "blue": ship("M7")}), 6))
+    view = view_of(
+        {"red": ship("A1"), "blue": ship("M7")},
+        missiles=[{"owner": "blue", "at": "F5", "facing": "NE"}],
+        mines=[{"owner": "red", "at": "H2", "active": True}, {"owner": "blue", "at": "D8", "active": False}],
+        asteroids=["E8"],
+    )
+    image = decode(render_board(view, 6))
+    for cell in ("F5", "H2", "D8", "E8"):
+        assert cell_crop(image, 6, cell) != cell_crop(empty, 6, cell), cell
+    assert SHIP_COLOURS[1] in colours_in(image, 6, "F5")  # the missile wears its owner's colour
+    assert SHIP_COLOURS[0] in colours_in(image, 6, "H2")  # so does the mine
+    assert SHIP_COLOURS[1] in colours_in(image, 6, "D8")
+    assert common.OBSTACLE in colours_in(image, 6, "E8")
+
+
+def test_missile_direction_and_mine_state_change_the_picture() -> None:
+    def crop(**extra: Any) -> bytes:
+        return cell_crop(decode(render_board(view_of({"red": ship("A1")}, **extra), 6)), 6, "G7")
+
+    arrows = {crop(missiles=[{"owner": "red", "at": "G7", "facing": f}]) for f in FACINGS}
+    assert len(arrows) == len(FACINGS)
+    armed = crop(mines=[{"owner": "red", "at": "G7", "active": True}])
+    inert = crop(mines=[{"owner": "red", "at": "G7", "active": False}])
+    assert armed != inert
+
+
+def test_a_ship_on_its_mine_and_a_missile_keeps_its_colour_at_the_centre() -> None:
+    view = view_of(
+        {"red": ship("G7", "NE")},
+        mines=[{"owner": "red", "at": "G7", "active": False}],
+        missiles=[{"owner": "red", "at": "G7", "facing": "NE"}],
+    )
+    image = decode(render_board(view, 6))
+    assert image.getpixel(layout_for(6).centre("G7")) == SHIP_COLOURS[0]
+    alone = decode(render_board(view_of({"red": ship("G7", "NE")}), 6))
+    assert cell_crop(image, 6, "G7") != cell_crop(alone, 6, "G7")
+
+
+def test_hull_pips_follow_hits() -> None:
+    crops = {
+        cell_crop(decode(render_board(view_of({"red": ship("G7", hits=h)}), 6)), 6, "G7") for h in range(5)
+    }
+    assert len(crops) == 5
+
+
+@pytest.mark.parametrize("radius", [4, 5, 6, 7, 8, 9])
+def test_every_radius_renders_at_phone_width_with_corners_inside(radius: int) -> None:
+    layout = layout_for(radius)
+    assert layout.size[0] == WIDTH and layout.label_size >= 12  # no text under 12 px at 1,080 px
+    last_row = "ABCDEFGHIJKLMNOPQRS"[2 * radius]
+    corners = ("A1", f"A{radius + 1}", f"{last_row}1", f"{last_row}{radius + 1}")
+    ships = {f"s{k}": ship(cell, "E") for k, cell in enumerate(corners)}
+    image = decode(render_board(view_of(ships), radius))
+    assert image.size == layout_for(radius, ships=len(ships)).size
+    for seat, cell in enumerate(corners):
+        x, y = layout.centre(cell)
+        assert 0 < x < WIDTH and layout.board_top < y < layout.board_bottom
+        assert image.getpixel((x, y)) == SHIP_COLOURS[seat]
+
+
+@pytest.mark.parametrize("gone", [{"alive": False, "at": None}, {"alive": False}, {"at": None}])
+def test_sb12_gone_ships_are_not_drawn(gone: dict[str, Any]) -> None:
+    empty = decode(render_board(view_of({"red": ship("A1")}), 6))
+    flying = decode(render_board(view_of({"red": ship("A1"), "blue": ship("G7")}), 6))
+    assert cell_crop(flying, 6, "G7") != cell_crop(empty, 6, "G7")
+    blue = ship("G7")
+    blue.update(gone)
+    view = view_of({"red": ship("A1"), "blue": blue})
+    image = decode(render_board(view, 6))
+    assert cell_crop(image, 6, "G7") == cell_crop(empty, 6, "G7")
+    assert SHIP_COLOURS[1] not in {colour for _, colour in image.getcolors(1 << 16)}  # greyed in the legend
+
+
+def test_highlight_tints_the_cells() -> None:
+    image = decode(render_board(view_of(), 6, highlight=["G7"]))
+    assert common.AREA_TINT in colours_in(image, 6, "G7")
+    assert common.AREA_TINT not in colours_in(image, 6, "G9")
+
+
+def test_title_turn_and_winner_change_the_header_only() -> None:
+    plain = decode(render_board(view_of(), 6))
+    layout = layout_for(6)
+    for changed in (
+        decode(render_board(view_of(), 6, title="Game 7")),
+        decode(render_board(view_of(turn=4), 6)),
+        decode(render_board(view_of(winner="red"), 6)),
+    ):
+        header = (0, 0, WIDTH, layout.board_top)
+        assert changed.crop(header).tobytes() != plain.crop(header).tobytes()
+
+
+def test_labels_translate_the_legend() -> None:
+    assert render_board(view_of(), 6, labels={"score": "points"}) != render_board(view_of(), 6)
+    assert render_board(view_of(), 6, labels={}) == render_board(view_of(), 6)
+
+
+# -- bad input ----------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("extra", "named"),
+    [
+        ({"ships": {"red": ship("Z99")}}, "Z99"),
+        ({"ships": {"red": ship("A8")}}, "A8"),  # row A of radius 6 has 7 cells
+        ({"missiles": [{"owner": "red", "at": "N1", "facing": "E"}]}, "N1"),
+        ({"mines": [{"owner": "red", "at": "G14", "active": True}]}, "G14"),
+        ({"asteroids": ["Q3"]}, "Q3"),
+        ({"ships": {"red": ship("G7", "north")}}, "north"),
+        ({"missiles": [{"owner": "red", "at": "G7", "facing": "up"}]}, "up"),
+    ],
+)
+def test_a_view_that_does_not_fit_the_arena_raises_value_error_naming_it(
+    extra: dict[str, Any], named: str
+) -> None:
+    view = view_of({"red": ship("A1")})
+    view.update(extra)
+    with pytest.raises(ValueError, match=named):
+        render_board(view, 6)
+
+
+def test_bad_highlight_and_radius_raise_value_error() -> None:
+    with pytest.raises(ValueError, match="K12"):
+        render_board(view_of(), 6, highlight=["K12"])
+    with pytest.raises(ValueError, match="radius"):
+        render_board(view_of(), 3)
+    with pytest.raises(ValueError, match="M7"):
+        render_board(view_of({"red": ship("M7")}), 4)  # radius 4 has rows A..I only
+
+
+# -- the turn GIF ------------------------------------------------------------------------------------
+def turn_frames(count: int) -> list[dict[str, Any]]:
+    """One turn's phase steps: a missile crossing row G, one ship turning, hits landing."""
+    frames = []
+    for step in range(count):
+        frame = view_of(missiles=[{"owner": "red", "at": f"G{1 + step % 13}", "facing": "E"}])
+        frame["ships"]["red"]["facing"] = FACINGS[step % 6]
+        frame["ships"]["blue"]["hits"] = min(4, step // 3)
+        frame["caption"] = f"phase step {step + 1}"
+        frames.append(frame)
+    return frames
+
+
+@pytest.mark.parametrize("count", [1, 6, 12])
+def test_gif_has_one_frame_per_view_and_stays_small(count: int) -> None:
+    gif = render_turn_gif(turn_frames(count), 6, title="Turn 3")
+    assert gif.startswith(b"GIF89a")
+    image = Image.open(io.BytesIO(gif))
+    assert image.n_frames == count
+    assert image.size == layout_for(6).size
+    assert len(gif) < 1_000_000  # Discord takes 10 MB
+
+
+def test_gif_frames_show_the_boards_exactly() -> None:
+    """Delta frames (unchanged pixels left transparent) must add up to each full board."""
+    frames = turn_frames(5)
+    gif = Image.open(io.BytesIO(render_turn_gif(frames, 6, title="T")))
+    for index, frame in enumerate(ImageSequence.Iterator(gif)):
+        expected = board_image(frames[index], 6, title="T", caption=frames[index]["caption"]).convert("RGB")
+        assert frame.convert("RGB").tobytes() == expected.tobytes(), index
+
+
+def test_gif_is_deterministic_and_captions_show() -> None:
+    frames = turn_frames(3)
+    assert render_turn_gif(frames, 6) == render_turn_gif(copy.deepcopy(frames), 6)
+    uncaptioned = [{k: v for k, v in frame.items() if k != "caption"} for frame in frames]
+    assert render_turn_gif(uncaptioned, 6) != render_turn_gif(frames, 6)
+
+
+def test_gif_frames_keep_one_size_when_a_ship_leaves_the_view() -> None:
+    frames = turn_frames(2)
+    del frames[1]["ships"]["pink"]
+    image = Image.open(io.BytesIO(render_turn_gif(frames, 6)))
+    assert image.n_frames == 2
+
+
+def test_gif_bad_input() -> None:
+    with pytest.raises(ValueError, match="frame"):
+        render_turn_gif([], 6)
+    frames = turn_frames(2)
+    frames[1]["missiles"][0]["at"] = "X1"
+    with pytest.raises(ValueError, match="X1"):
+        render_turn_gif(frames, 6)
