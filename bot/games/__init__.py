@@ -93,6 +93,8 @@ class GameEntry:
 GAMES: tuple[GameEntry, ...] = (
     GameEntry("spacechess", "sc", "engine.spacechess", "bot.games.spacechess", "bot.games.spacechess.commands",
               "lottery"),
+    GameEntry("spaceblast", "sb", "engine.spaceblast", "bot.games.spaceblast", "bot.games.spaceblast.commands",
+              "deadline", "bot.games.spaceblast.computer"),
 )
 
 _entries: dict[str, GameEntry] = {game.kind: game for game in GAMES}

@@ -11,6 +11,7 @@ import struct
 from dataclasses import dataclass
 from typing import Any
 
+from bot.games import GAMES
 from bot.i18n import translate
 from tests.discord_shapes import EPHEMERAL
 from tests.e2e.botproc import BotProcess
@@ -20,7 +21,8 @@ from tests.fake_discord.server import FakeDiscord
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 REPLY_TIMEOUT = 30.0
 #: the parameters of ``error.no_game_here`` from the bot process, which serves Space Chess alone
-NO_GAME_HERE = {"commands": ["`/sc new`"]}
+#: the "no game here" refusal's list, as the bot process (which serves the shipped games only) words it
+NO_GAME_HERE = {"commands": [f"`/{game.group} new`" for game in GAMES]}
 
 
 def png_size(data: bytes) -> tuple[int, int]:

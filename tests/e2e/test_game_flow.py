@@ -28,7 +28,7 @@ def test_commands_are_synced_at_start_with_french_localisations(fake, bot):
 
 
 def test_kind_autocomplete_suggests_space_chess(table, gm):
-    assert table.suggestions(gm, "game rules", "game", "spa") == ["spacechess"]
+    assert table.suggestions(gm, "game rules", "game", "spa") == ["spaceblast", "spacechess"]
 
 
 def test_only_a_game_master_creates_a_game(fake, table, gm):

@@ -81,7 +81,7 @@ async def test_sc_new_by_a_manager_is_public_and_the_rules_kind_autocompletes(ha
     created = accepted(await run(harness, GM, "sc new", name="Orion"))
     assert created.kinds() == ["callback:4"] and "Game **Orion** (spacechess) created" in created.text
     assert created.calls[0].params == {"with_response": "1"} and not created.calls[0].ephemeral
-    choices = (await harness.interact(autocomplete("game rules", EVE, "game", "sp"))).choices
+    choices = (await harness.interact(autocomplete("game rules", EVE, "game", "spacec"))).choices
     assert choices == [{"name": "spacechess", "value": "spacechess"}]
 
 

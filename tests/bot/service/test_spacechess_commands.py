@@ -152,7 +152,7 @@ def test_shoot_autocomplete_and_refusals_leave_state_unchanged(svc):
     # SC-20: allies may be shot; the enemies are 41 rows away, beyond the sniper's 20 + 6
     assert svc.complete(CID, "sc shoot", "target", "") == ["Ann"]
     assert svc.complete(CID, "sc shoot", "target", "b") == []
-    assert svc.complete(CID, "game rules", "game", "sp") == ["spacechess"]  # any member may ask the rules
+    assert svc.complete(CID, "game rules", "game", "space") == ["spaceblast", "spacechess"]  # any member may ask the rules
 
 
 def test_move_and_order_suggestions_come_from_the_legal_orders(svc):

@@ -1,0 +1,50 @@
+"""SpaceBlast player commands: orders by token options, and "ready".
+
+`/sb order text:` (the compact order language) comes from the shared declaration; `/sb orders`
+builds the same text from options, so the log holds what a person could have typed. Both answer
+privately (the orders are secret until the turn resolves) with the tokens left and a "ready" button.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.games.spaceblast import SPACEBLAST_PRESENTER
+from bot.service.commands import Option, command
+from bot.service.context import Context
+from bot.service.core import GameService
+from bot.service.orders import order_handler, require_running
+from bot.service.replies import Reply, ServiceError
+
+KIND = SPACEBLAST_PRESENTER.kind
+
+
+def _sb_game(svc: GameService, ctx: Context) -> Any:
+    game = svc.channel_game(ctx)
+    if game.kind != KIND:
+        raise ServiceError("error.wrong_game_kind", kind=game.kind)
+    return game
+
+
+@command("sb orders", Option("turn", choices=("left", "right")), Option("brake", "boolean"),
+         Option("missile", "integer", min_value=0, max_value=3), Option("mine", "boolean"), Option("power", max_length=20))
+def sb_orders(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    """This turn's tokens as options (none given: no token, the ship flies straight on)."""
+    _sb_game(svc, ctx)
+    tokens = [opts["turn"]] if "turn" in opts else []
+    if opts.get("brake"):
+        tokens.append("brake")
+    tokens += ["missile"] * opts.get("missile", 0)
+    if opts.get("mine"):
+        tokens.append("mine")
+    if "power" in opts:
+        tokens.append(f"power {opts['power']}")
+    return order_handler(KIND)(svc, ctx, {"text": " ".join(tokens) or "none"})
+
+
+@command("sb ready")
+def sb_ready(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    """My orders are final (SB-19): the turn resolves once every living ship is ready."""
+    game = _sb_game(svc, ctx)
+    actor = svc.actor_of(ctx, game)
+    return svc.describe(svc.apply_input(ctx, game, "ready", actor, {}, check=require_running), ctx)

@@ -1,0 +1,157 @@
+"""The SpaceBlast rules class: the one object the bot talks to (engine protocol).
+
+Inputs and who may send them (the bot checks permissions; the engine checks the game phase):
+
+=============  ==========================================  ================================
+kind           payload                                     when
+=============  ==========================================  ================================
+``order``      ``{"text"}`` by a ship (secret: SB-5)       running, orders phase
+``ready``      ``{}`` by a ship (SB-19)                    running
+``resolve``    ``{}`` (the bot: deadline or all ready)     running
+``time_jump``  ``{"text"}`` by a time jump's holder        running, after a reveal (SB-17)
+``join``       ``{"id"}``                                  setup
+``leave``      ``{"id"}``                                  setup
+``start``      ``{}``                                      setup
+=============  ==========================================  ================================
+
+An ``order`` submits the ship's tokens for this turn, replacing any it gave and withdrawing its
+``ready``; nothing moves until ``resolve``. Anything in the wrong phase is refused with
+``not_allowed`` (reason ``not_started``, ``started`` or ``revealed``); once finished, ``game_over``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from engine.core.errors import OrderError
+from engine.core.protocol import JSON, Audience, GameRules, Outcome, Result
+from engine.spaceblast import lobby, timejump
+from engine.spaceblast.checks import acting_ship, check_moment, check_order
+from engine.spaceblast.events import event
+from engine.spaceblast.legal import legal_orders
+from engine.spaceblast.orders import Order, format_order, parse_order
+from engine.spaceblast.resolution import resolve_turn
+from engine.spaceblast.setupdoc import build_state
+from engine.spaceblast.state import FINISHED, JUMP, ORDERS, RUNNING, SETUP, GameState, dump_state, load_state
+from engine.spaceblast.tokens import holdings, settle
+from engine.spaceblast.views import public_view, view_for
+
+Handler = Callable[[GameState, str | None, Mapping[str, Any]], Outcome[GameState]]
+
+_SETUP_INPUTS: dict[str, Handler] = {"join": lobby.join, "leave": lobby.leave, "start": lobby.start}
+
+
+def _ready(state: GameState, actor: str | None, payload: Mapping[str, Any]) -> Outcome[GameState]:
+    """SB-19: the ship's orders are final. During a time jump only its holders answer (no change)."""
+    ship = acting_ship(state, str(actor))
+    if state.phase == JUMP:
+        if ship.id not in state.jumpers:
+            raise OrderError("not_allowed", reason="revealed", input="ready")
+    else:
+        check_moment(state, ship)
+    return Outcome(replace(state, ready=state.ready | {ship.id}), (event("ready", ship=ship.id),))
+
+
+def _resolve(state: GameState, actor: str | None, payload: Mapping[str, Any]) -> Outcome[GameState]:
+    """Reveal and play the turn; a time jump among the orders first waits for its holder (SB-17)."""
+    if state.phase == ORDERS:
+        jumpers = timejump.holders(state)
+        if jumpers:
+            return timejump.open_jump(state, jumpers)
+    return resolve_turn(state)
+
+
+_RUNNING_INPUTS: dict[str, Handler] = {"ready": _ready, "resolve": _resolve, "time_jump": timejump.time_jump}
+
+
+class SpaceBlast(GameRules[GameState, Order]):
+    name = "spaceblast"
+    aliases = ("sb",)
+    format_version = 1
+    input_kinds = frozenset({"order", *_SETUP_INPUTS, *_RUNNING_INPUTS})
+    unordered_view_keys = frozenset({"missiles", "mines", "asteroids"})
+    secret_kinds = frozenset({"order"})
+    reveal_kinds = frozenset({"resolve"})
+
+    def setup(self, document: Mapping[str, Any], seed: int = 0) -> GameState:
+        """The document's own ``seed`` wins over the one the bot draws, so a scenario or an import
+        replays the same asteroids and powers."""
+        return build_state(document, seed)
+
+    # -- orders ----------------------------------------------------------------------------------
+    def parse_orders(self, text: str) -> tuple[Order, ...]:
+        """One order per text: the whole set of tokens a ship plays this turn."""
+        return (parse_order(text),)
+
+    def format_order(self, order: Order) -> str:
+        return format_order(order)
+
+    def play(self, state: GameState, actor: str, orders: Sequence[Order]) -> Outcome[GameState]:
+        """Submit (not resolve) the ship's order for this turn, replacing the one it gave."""
+        if len(orders) != 1:
+            raise OrderError("bad_syntax", expected="one order", got=len(orders))
+        order = orders[0]
+        ship = check_order(state, actor, order)
+        state = replace(state, orders={**state.orders, ship.id: order}, ready=state.ready - {ship.id})
+        return Outcome(state, (
+            event("submitted", ship=ship.id),
+            event("orders_set", Audience.actor(ship.id), ship=ship.id, tokens=order.tokens(),
+                  text=format_order(order), left=holdings(settle(ship, order)[0])),
+        ))
+
+    def legal_orders(self, state: GameState, actor: str) -> Iterable[Order]:
+        return legal_orders(state, actor)
+
+    def apply_input(self, state: GameState, kind: str, actor: str | None, payload: Mapping[str, Any]) -> Outcome[GameState]:
+        if kind not in self.input_kinds:
+            raise OrderError("not_allowed", input=kind)
+        if not isinstance(payload, Mapping):
+            raise OrderError("bad_input", key="payload", reason="not_a_table")
+        if kind == "order":
+            return super().apply_input(state, kind, actor, payload)
+        if state.status == FINISHED:
+            raise OrderError("game_over", winner=state.winner)
+        needed = SETUP if kind in _SETUP_INPUTS else RUNNING
+        if state.status != needed:
+            reason = "not_started" if needed == RUNNING else "started"
+            raise OrderError("not_allowed", reason=reason, input=kind, status=state.status)
+        handler = _SETUP_INPUTS.get(kind) or _RUNNING_INPUTS[kind]
+        return handler(state, actor, payload)
+
+    # -- reading ---------------------------------------------------------------------------------
+    def view(self, state: GameState) -> JSON:
+        return public_view(state)
+
+    def view_for(self, state: GameState, viewer: Audience) -> JSON:
+        return view_for(state, viewer)
+
+    def waiting_on(self, state: GameState) -> tuple[str, ...]:
+        """SB-19: living ships not ready yet; during a time jump, its holders who have not answered."""
+        if state.status != RUNNING:
+            return ()
+        if state.phase == JUMP:
+            return tuple(ident for ident in state.jumpers if ident not in state.ready)
+        return tuple(ship.id for ship in state.on_board() if ship.id not in state.ready)
+
+    def actors(self, state: GameState) -> tuple[str, ...]:
+        return tuple(ship.id for ship in state.ships)
+
+    def winner(self, state: GameState) -> str | None:
+        return state.winner
+
+    def result(self, state: GameState) -> Result:
+        if state.status == FINISHED:
+            return Result("finished", None if state.winner == "draw" else state.winner, state.reason)
+        return Result("setup" if state.status == SETUP else "running")
+
+    # -- serialisation ---------------------------------------------------------------------------
+    def dump_state(self, state: GameState) -> JSON:
+        return dump_state(state)
+
+    def load_state(self, data: Mapping[str, Any]) -> GameState:
+        return load_state(data)
+
+
+SPACEBLAST = SpaceBlast()

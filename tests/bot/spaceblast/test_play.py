@@ -1,0 +1,142 @@
+"""SpaceBlast through the service: a GM creates the game, players take ships, the GM starts it;
+each turn's orders are secret (private answers with a Ready button) until the turn resolves —
+at once when every ship is ready — and the resolution posts the orders, the events, the arena and
+the turn's animation."""
+
+from __future__ import annotations
+
+import io
+import logging
+
+import pytest
+from PIL import Image
+
+from bot.i18n import translate
+from bot.service import Context, GameService, Reply, Visibility
+
+GUILD, CHANNEL = 10, 100
+GM = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=CHANNEL, manage_server=True)
+PLAYERS = [Context(user_id=10 + n, user_name=name, guild_id=GUILD, channel_id=CHANNEL)
+           for n, name in enumerate(["ann", "bob", "cid"])]
+ANN, BOB, CID = PLAYERS
+EVE = Context(user_id=99, user_name="eve", guild_id=GUILD, channel_id=CHANNEL)
+
+
+def keys(reply: Reply) -> list[str]:
+    return [m.key for m in reply.messages]
+
+
+def shown(reply: Reply) -> str:
+    """What the channel reads of a reply (nothing of a private one)."""
+    if reply.visibility is Visibility.PRIVATE:
+        return ""
+    return "\n".join(translate(m.key, "en", m.params) for m in reply.messages)
+
+
+@pytest.fixture
+def svc(store) -> GameService:
+    service = GameService(store, seed_source=lambda: 2024)
+    assert service.handle(GM, "sb new", {"name": "Nebula", "radius": 5}).ok
+    for member, name in zip(PLAYERS, ("Ann", "Bob", "Cid"), strict=True):
+        assert service.handle(member, "sb join", {"name": name}).ok
+    started = service.handle(GM, "gm start", {})
+    assert started.ok, started.messages
+    return service
+
+
+def test_the_start_places_the_ships_and_posts_the_arena(store) -> None:
+    service = GameService(store, seed_source=lambda: 2024)
+    service.handle(GM, "sb new", {"name": "Nebula"})
+    service.handle(ANN, "sb join", {"name": "Ann"})
+    assert keys(service.handle(GM, "gm start", {}))[-1].startswith("error.not_ready")
+    service.handle(BOB, "sb join", {"name": "Bob"})
+    started = service.handle(GM, "gm start", {})
+    assert "event.spaceblast.started" in keys(started)
+    assert [f.filename for f in started.files] == ["arena.png"]
+    game = service.store.game_in_channel(GUILD, CHANNEL)
+    assert game.status == "running"
+    assert any(t for t in __import__("bot.store.timers", fromlist=["x"]).game_timers(store, game.id)
+               if t.kind == "deadline")
+
+
+def test_orders_are_private_with_a_ready_button_and_the_tokens_left(svc: GameService,
+                                                                    caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    reply = svc.handle(ANN, "sb orders", {"turn": "left", "missile": 1})
+    assert reply.ok and reply.visibility is Visibility.PRIVATE
+    assert keys(reply) == ["event.spaceblast.orders_set"]
+    assert reply.messages[0].params["text"] == "left missile"
+    assert [b.command for b in reply.buttons] == ["sb ready"]
+    same = svc.handle(BOB, "sb order", {"text": "droite mine"})
+    assert same.visibility is Visibility.PRIVATE and same.messages[0].params["text"] == "right mine"
+    for reader in (BOB, CID, EVE, GM):
+        for path in ("game history", "game status", "game board", "game info"):
+            assert "left missile" not in str(svc.handle(reader, path, {}).messages)
+    assert "left missile" not in caplog.text
+
+
+def test_a_bad_order_is_refused_with_its_rule_and_changes_nothing(svc: GameService) -> None:
+    game = svc.store.game_in_channel(GUILD, CHANNEL)
+    for text, key in (("left right", "error.duplicate_token"), ("left brake missile mine", "error.too_many_tokens"),
+                      ("fly", "error.bad_syntax")):
+        reply = svc.handle(ANN, "sb order", {"text": text})
+        assert not reply.ok and keys(reply)[0].startswith(key), (text, keys(reply))
+    assert svc.store.game_in_channel(GUILD, CHANNEL).version == game.version
+
+
+def test_the_turn_resolves_once_every_ship_is_ready_and_reveals_everything(svc: GameService) -> None:
+    svc.handle(ANN, "sb orders", {"turn": "left", "missile": 1})
+    svc.handle(BOB, "sb order", {"text": "brake"})
+    assert "event.spaceblast.ready" in keys(svc.handle(ANN, "sb ready", {}))
+    svc.handle(BOB, "sb ready", {})
+    last = svc.handle(CID, "sb ready", {})  # Cid gave nothing: flies straight on (SB-6)
+    assert "event.spaceblast.revealed" in keys(last)
+    revealed = next(m for m in last.messages if m.key == "event.spaceblast.revealed")
+    assert revealed.params["orders"]["Ann"] == "left missile" and "Cid" in revealed.params["defaulted"]
+    assert [f.filename for f in last.files] == ["arena.png", "resolution.gif"]
+    gif = Image.open(io.BytesIO(last.files[1].data))
+    assert gif.n_frames >= 6
+    assert "left missile" in shown(last) or "left missile" in str(revealed.params)
+    history = svc.handle(BOB, "game history", {})
+    assert "left missile" in str(history.messages)  # revealed: in everyone's history now
+
+
+def test_a_ship_sheet_shows_its_orders_to_its_owner_only(svc: GameService) -> None:
+    svc.handle(ANN, "sb orders", {"turn": "right"})
+    own = svc.handle(ANN, "game sheet", {})
+    assert own.visibility is Visibility.PRIVATE and "sb.sheet.orders" in keys(own)
+    other = svc.handle(BOB, "game sheet", {"character": "Ann"})
+    assert other.visibility is Visibility.PUBLIC and "sb.sheet.orders" not in keys(other)
+    assert other.files and other.files[0].filename == "ship-Ann.png"
+
+
+def test_the_status_message_says_who_is_awaited(svc: GameService) -> None:
+    svc.handle(ANN, "sb ready", {})
+    status = svc.handle(EVE, "game status", {})
+    ready = {m.params["id"]: m.params["ready"].key for m in status.messages if m.key == "sb.status.ship"}
+    assert ready == {"Ann": "sb.status.ready", "Bob": "sb.status.waiting", "Cid": "sb.status.waiting"}
+
+
+def test_computer_ships_fill_the_arena_and_play_each_turn_in_secret(store) -> None:
+    service = GameService(store, seed_source=lambda: 77)
+    service.handle(GM, "sb new", {"name": "Crowd", "radius": 5})
+    service.handle(ANN, "sb join", {"name": "Ann"})
+    for level in ("easy", "normal", "hard"):
+        seated = service.handle(GM, "sb challenge", {"level": level})
+        assert keys(seated)[0] == "game.computer_joined", seated.messages
+    assert service.handle(GM, "gm start", {}).ok
+    game = service.store.game_in_channel(GUILD, CHANNEL)
+    computers = set(game.options["computers"])
+    assert computers == {"Computer", "Computer 2", "Computer 3"}
+    waiting = service.handle(EVE, "game status", {})
+    awaited = {m.params["id"] for m in waiting.messages
+               if m.key == "sb.status.ship" and m.params["ready"].key == "sb.status.waiting"}
+    assert awaited == {"Ann"}  # the computers gave their orders and are ready
+    history = str(service.handle(ANN, "game history", {}).messages)
+    assert "game.history.sealed" in history  # their orders are as secret as anyone's
+    turns_before = sum(1 for e in service.store.log(game.id) if e.kind == "resolve")
+    resolved = service.handle(ANN, "sb ready", {})
+    assert "event.spaceblast.revealed" in keys(resolved)
+    log = service.store.log(game.id)
+    assert sum(1 for e in log if e.kind == "resolve") == turns_before + 1
+    assert {e.actor for e in log if e.kind == "order" and e.user_id is None} == computers
