@@ -54,7 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     _draws_parser(sub)
 
-    demo = sub.add_parser("demo", help="play a short Space Chess game on real past FDJ draws and write its images")
+    demo = sub.add_parser("demo", help="play a demo game in the console and write its images")
+    demo.add_argument("game", nargs="?", default="spacechess", choices=("spacechess", "spaceblast"),
+                      help="spacechess (on real past FDJ draws, the default) or spaceblast (six ships)")
     demo.add_argument("--out", type=Path, default=Path("demo-out"), help="folder for the images (default ./demo-out)")
     demo.add_argument("--lang", choices=("fr", "en"), help="reply language (default: French)")
 
@@ -84,7 +86,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "demo":
         from bot.demo import run_demo
 
-        return 1 if run_demo(args.out, args.lang) else 0
+        return 1 if run_demo(args.out, args.lang, game=args.game) else 0
     from bot.app import settings_from, setup_logging
 
     settings = settings_from(args.config)

@@ -1,7 +1,6 @@
-"""`spacechess demo`: a short Space Chess campaign played in the console on real past FDJ draws.
-
-The script and its map ship with the package; the game runs on a throwaway SQLite database and
-every board image lands in the output folder.
+"""`spacechess demo [GAME]`: a game played in the console from a script shipped with the package —
+Space Chess (a short campaign on real past FDJ draws) or SpaceBlast (six ships, every variant, to
+the end). The game runs on a throwaway SQLite database and every image lands in the output folder.
 """
 
 from __future__ import annotations
@@ -16,15 +15,17 @@ from bot.console import Console
 from bot.service import GameService
 from bot.store.repo import Store
 
-SCRIPT = "campaign.txt"
+#: each demo game's script (its setup files sit beside it)
+SCRIPTS = {"spacechess": "campaign.txt", "spaceblast": "spaceblast.txt"}
 
 
-def script_lines() -> list[str]:
-    return resources.files(__package__).joinpath(SCRIPT).read_text(encoding="utf-8").splitlines()
+def script_lines(game: str = "spacechess") -> list[str]:
+    return resources.files(__package__).joinpath(SCRIPTS[game]).read_text(encoding="utf-8").splitlines()
 
 
-def run_demo(out_dir: Path, language: str | None = None, stream: TextIO | None = None) -> int:
-    """Play the demo campaign; the number of refused lines (0 when all went as written)."""
+def run_demo(out_dir: Path, language: str | None = None, stream: TextIO | None = None,
+             game: str = "spacechess") -> int:
+    """Play a demo game; the number of refused lines (0 when all went as written)."""
     stream = stream or sys.stdout
     with tempfile.TemporaryDirectory(prefix="spacechess-demo-") as folder, resources.as_file(
         resources.files(__package__)
@@ -33,9 +34,9 @@ def run_demo(out_dir: Path, language: str | None = None, stream: TextIO | None =
         try:
             console = Console(GameService(store), out_dir=out_dir, language=language, base_dir=package_dir,
                               stream=stream)
-            refused = console.run_lines(script_lines())
+            refused = console.run_lines(script_lines(game))
         finally:
             store.close()
-    images = sorted(out_dir.glob("*.png"))
+    images = sorted([*out_dir.glob("*.png"), *out_dir.glob("*.gif")])
     print(f"\n{len(images)} images written to {out_dir.resolve()}", file=stream)
     return refused

@@ -80,6 +80,8 @@ class SpaceBlastPresenter(Presenter):
         lines = [Message("sb.sheet", params)]
         if "orders" in own:
             lines.append(Message("sb.sheet.orders", {"orders": own["orders"] or "none"}))
+        if "jump" in own:  # a time jump's holder sees what everyone plays, and may change its own
+            lines.append(Message("sb.sheet.jump", {"orders": own["jump"]}))
         return Reply(tuple(lines), files=(card,))
 
     def status_lines(self, rules: GameRules, state: Any) -> list[Message]:

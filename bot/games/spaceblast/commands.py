@@ -48,3 +48,12 @@ def sb_ready(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     game = _sb_game(svc, ctx)
     actor = svc.actor_of(ctx, game)
     return svc.describe(svc.apply_input(ctx, game, "ready", actor, {}, check=require_running), ctx)
+
+
+@command("sb timejump", Option("text", required=True, max_length=60))
+def sb_timejump(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    """A time jump's holder, shown everyone's orders (in their sheet), changes its own (SB-17)."""
+    game = _sb_game(svc, ctx)
+    actor = svc.actor_of(ctx, game)
+    applied = svc.apply_input(ctx, game, "time_jump", actor, {"text": opts["text"]}, check=require_running)
+    return svc.describe(applied, ctx)

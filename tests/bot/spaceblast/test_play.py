@@ -140,3 +140,27 @@ def test_computer_ships_fill_the_arena_and_play_each_turn_in_secret(store) -> No
     log = service.store.log(game.id)
     assert sum(1 for e in log if e.kind == "resolve") == turns_before + 1
     assert {e.actor for e in log if e.kind == "order" and e.user_id is None} == computers
+
+
+def test_a_time_jump_shows_its_holder_every_order_then_takes_the_change(store) -> None:
+    from bot.service import Attachment
+
+    service = GameService(store, seed_source=lambda: 5)
+    setup = (b'[setup]\nradius = 5\nvariants = ["powers"]\n'
+             b'[[setup.ships]]\nid = "Ann"\nat = "E5"\nfacing = "E"\npowers = ["timejump"]\n'
+             b'[[setup.ships]]\nid = "Bob"\nat = "E8"\nfacing = "W"\n')
+    assert service.handle(GM, "sb new", {"name": "Jump", "setup": Attachment("jump.toml", setup)}).ok
+    for member, ship in ((ANN, "Ann"), (BOB, "Bob")):
+        assert service.handle(GM, "gm replace", {"character": ship, "user": member.user_id}).ok
+    service.handle(ANN, "sb order", {"text": "power timejump"})
+    service.handle(BOB, "sb order", {"text": "brake missile"})
+    service.handle(ANN, "sb ready", {})
+    waiting = service.handle(BOB, "sb ready", {})
+    assert "event.spaceblast.time_jump_wait" in keys(waiting)
+    jump = next(m for m in service.handle(ANN, "game sheet", {}).messages if m.key == "sb.sheet.jump")
+    assert jump.params["orders"]["Bob"] == "brake missile"
+    assert "sb.sheet.jump" not in keys(service.handle(BOB, "game sheet", {}))
+    done = service.handle(ANN, "sb timejump", {"text": "power timejump left"})
+    assert done.ok  # the holder answered: nobody is awaited any more, so the turn resolves at once
+    revealed = next(m for m in done.messages if m.key == "event.spaceblast.revealed")
+    assert revealed.params["orders"]["Ann"].split()[0] == "left"  # the changed order is the one played
