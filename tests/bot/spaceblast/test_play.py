@@ -164,3 +164,13 @@ def test_a_time_jump_shows_its_holder_every_order_then_takes_the_change(store) -
     assert done.ok  # the holder answered: nobody is awaited any more, so the turn resolves at once
     revealed = next(m for m in done.messages if m.key == "event.spaceblast.revealed")
     assert revealed.params["orders"]["Ann"].split()[0] == "left"  # the changed order is the one played
+
+
+def test_an_export_before_the_reveal_holds_no_order_and_after_it_every_one(svc: GameService) -> None:
+    svc.handle(ANN, "sb order", {"text": "left missile"})
+    before = svc.handle(GM, "gm export", {})
+    assert "left missile" not in before.files[0].data.decode() and "gm.exported_sealed" in keys(before)
+    for member in PLAYERS:
+        svc.handle(member, "sb ready", {})
+    after = svc.handle(GM, "gm export", {})
+    assert "left missile" in after.files[0].data.decode() and keys(after) == ["gm.exported"]
