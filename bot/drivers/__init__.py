@@ -104,6 +104,12 @@ def _accepts(opt: Option, value: Any) -> bool:
         opt.max_length is None or len(value) <= opt.max_length)
 
 
+def plays_as(rules: Any, state: Any, seated: str, actor: str) -> bool:
+    """Whether the member seated as `seated` (the name they joined with) plays `actor`: the same
+    name, or the side that name holds (Arkeon's and HexArena's players are their sides)."""
+    return seated == actor or rules.side_of(state, seated) == actor
+
+
 #: every driver by name, as "module:attribute" so that only the drivers in use are imported
 DRIVERS: dict[str, str] = {
     "none": "bot.drivers:NO_DRIVER",

@@ -12,7 +12,7 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
-from bot.drivers import TimerHandler, TurnDriver, TurnHooks
+from bot.drivers import TimerHandler, TurnDriver, TurnHooks, plays_as
 from bot.service.commands import Option
 from bot.service.core import Applied, GameService
 from bot.service.replies import Message, Reply
@@ -94,7 +94,10 @@ class ClockDriver(TurnDriver):
 
     def timer_handlers(self, svc: GameService, hooks: TurnHooks) -> dict[str, TimerHandler]:
         def mover_seats(game: GameRecord, actor: str) -> list[int]:
-            return [s.user_id for s in svc.store.seats(game.id) if s.actor == actor and not s.mute_pings]
+            rules = registry.get(game.kind)
+            state = rules.from_json(game.state)
+            return [s.user_id for s in svc.store.seats(game.id)
+                    if plays_as(rules, state, s.actor, actor) and not s.mute_pings]
 
         def on_half(timer: TimerRecord, now: dt.datetime) -> None:
             game = svc.store.get_game(timer.game_id)

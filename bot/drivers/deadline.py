@@ -14,7 +14,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from bot.drivers import TimerHandler, TurnDriver, TurnHooks
+from bot.drivers import TimerHandler, TurnDriver, TurnHooks, plays_as
 from bot.service.commands import Option
 from bot.service.core import Applied, GameService
 from bot.service.replies import Message, Reply, ServiceError
@@ -153,7 +153,9 @@ class DeadlineDriver(TurnDriver):
                 return
             rules = registry.get(game.kind)
             late = set(rules.waiting_on(rules.from_json(game.state)))
-            users = [seat.user_id for seat in svc.store.seats(game.id) if seat.actor in late and not seat.mute_pings]
+            state = rules.from_json(game.state)
+            users = [seat.user_id for seat in svc.store.seats(game.id) if not seat.mute_pings
+                     and any(plays_as(rules, state, seat.actor, actor) for actor in late)]
             if users:
                 hooks.on_turn_post(game, Reply((Message("turn.deadline_reminder", {
                     "hours": timer.payload.get("hours"), "users": " ".join(f"<@{u}>" for u in users)}),),

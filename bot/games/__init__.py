@@ -95,6 +95,8 @@ GAMES: tuple[GameEntry, ...] = (
               "lottery"),
     GameEntry("spaceblast", "sb", "engine.spaceblast", "bot.games.spaceblast", "bot.games.spaceblast.commands",
               "deadline", "bot.games.spaceblast.computer"),
+    GameEntry("arkeon", "ak", "engine.arkeon", "bot.games.arkeon", "bot.games.arkeon.commands", "clock",
+              "bot.games.arkeon.computer"),
 )
 
 _entries: dict[str, GameEntry] = {game.kind: game for game in GAMES}

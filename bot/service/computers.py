@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from bot.drivers import plays_as
 from bot.games import entry_for
 from bot.service.replies import Reply
 from engine import registry
@@ -54,13 +55,14 @@ def play_computers(svc: GameService, applied: Applied, think: float = THINK_SECO
         game, state = current.game, current.outcome.state
         if game.status != "running":
             break
-        turn = [actor for actor in rules.waiting_on(state) if actor in seats]
+        turn = [(actor, seated) for actor in rules.waiting_on(state) for seated in seats
+                 if plays_as(rules, state, seated, actor)]
         if not turn or module is None:
             break
-        actor = turn[0]
+        actor, seated = turn[0]
         deadline = time.monotonic() + think
         inputs: list[tuple[str, dict[str, Any]]] = module.choose(
-            rules, state, actor, seats[actor], seed=game.seed + game.version, stop=_past(deadline))
+            rules, state, actor, seats[seated], seed=game.seed + game.version, stop=_past(deadline))
         for kind, payload in inputs:
             current = svc.apply_input(None, game, kind, actor, payload, computers=False)
             game = current.game

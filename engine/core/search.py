@@ -50,7 +50,7 @@ def best_order(
     side: str,
     evaluate: Evaluate,
     *,
-    opponent: Callable[[Any], str],
+    opponent: Callable[[Any, str], str],
     max_depth: int = 3,
     max_nodes: int = 50_000,
     stop: Callable[[], bool] = lambda: False,
@@ -58,7 +58,8 @@ def best_order(
 ) -> tuple[Any, SearchStats]:
     """The order `side` should play now, and how the search went.
 
-    `opponent(state)` names the side to move after an order (whoever the rules say). Raises
+    `opponent(state, mover)` names the side to move after `mover`'s order (whoever the rules say;
+    once the game is over, the side that did not move, so the end is judged from its view). Raises
     OrderError("no_legal_move") when `side` has none (the rules then decide what that means).
     """
     rng = random.Random(seed)
@@ -86,7 +87,7 @@ def best_order(
         value = -WIN * 2
         for order in children:
             child = rules.play(node, mover, [order]).state
-            value = max(value, -negamax(child, opponent(child), depth - 1, -beta, -alpha, ply + 1))
+            value = max(value, -negamax(child, opponent(child, mover), depth - 1, -beta, -alpha, ply + 1))
             alpha = max(alpha, value)
             if alpha >= beta:
                 break
@@ -102,7 +103,7 @@ def best_order(
             alpha = -WIN * 2
             for index, order in enumerate(ordered):
                 child = rules.play(state, side, [order]).state
-                scores[index] = -negamax(child, opponent(child), depth - 1, -WIN * 2, -alpha, 1)
+                scores[index] = -negamax(child, opponent(child, side), depth - 1, -WIN * 2, -alpha, 1)
                 alpha = max(alpha, scores[index])
         except _OutOfBudget:
             break

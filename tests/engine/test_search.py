@@ -21,7 +21,7 @@ def lead(state: DuelState, side: str) -> float:
     return state.tallies[side] - state.tallies[other]
 
 
-def other(state: DuelState) -> str:
+def other(state: DuelState, mover: str = "") -> str:
     """The side to move after an order (also after the last one: the loser is "to move")."""
     return list(state.tallies)[state.to_move]
 

@@ -13,6 +13,7 @@ def test_printable_keeps_accents_and_marks_what_the_font_lacks() -> None:
     assert common.printable("Élodie à l'œil") == "Élodie à l'œil"
     assert common.printable("Zoë ★ 🚀") == "Zoë ? ?"
     assert common.printable("plain-ASCII 42\n") == "plain-ASCII 42?"
+    assert common.printable("Arkeon — turn 3 “go” …") == "Arkeon — turn 3 “go” …"  # the bot's titles
 
 
 def test_fit_cuts_long_text_to_the_width() -> None:

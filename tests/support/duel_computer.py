@@ -20,6 +20,6 @@ def lead(state: DuelState, side: str) -> float:
 
 def choose(rules: GameRules, state: DuelState, actor: str, level: str, *, seed: int,
            stop: Callable[[], bool]) -> list[tuple[str, dict[str, Any]]]:
-    order, _ = best_order(rules, state, actor, lead, opponent=lambda s: list(s.tallies)[s.to_move],
+    order, _ = best_order(rules, state, actor, lead, opponent=lambda s, _mover: list(s.tallies)[s.to_move],
                           max_depth=DEPTHS[level], stop=stop, seed=seed)
     return [("order", {"text": rules.format_order(order)})]

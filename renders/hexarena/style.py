@@ -1,0 +1,117 @@
+"""What the HexArena pictures share: the ships' glyphs, the debris, the admiral's star, the words.
+
+Each ship type has its own outline, so type never hangs on colour: the admiral a round pointer, the
+fighter a sharp dart, the cargo a blunt box, the patrol (no facing, HA-3) a diamond. The faced ones
+point where they face. The side shows twice: the hull's colour and a white mark on it (a disc for
+blue, a square for red). A yellow star beside a ship says "the admiral is here", whether it is the
+admiral itself or a cargo carrying it (HA-6), since a carried admiral has no cell of its own.
+Every glyph leaves its centre pixel in the side's colour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from PIL import ImageDraw
+
+from renders import common as c
+from renders import hexboard as h
+
+Point = h.Point
+
+SIDES: tuple[str, ...] = ("red", "blue")  # HA-12: red moves first, its base is on the left (HA-2)
+ADMIRAL, FIGHTER, CARGO, PATROL = "admiral", "fighter", "cargo", "patrol"
+TYPES: tuple[str, ...] = (ADMIRAL, FIGHTER, CARGO, PATROL)
+FACED: frozenset[str] = frozenset({ADMIRAL, FIGHTER, CARGO})  # HA-3
+STAR: c.RGB = c.YELLOW
+DEBRIS: c.RGB = c.OBSTACLE
+
+#: English words drawn in the picture; `labels` arguments override any of them (the bot's locale).
+DEFAULT_LABELS: dict[str, str] = {
+    "turn": "Turn",
+    "to_move": "{side} to move",
+    "wins": "{side} wins",
+    "draw": "Draw",
+    "red": "Red",
+    "blue": "Blue",
+    "variants": "variant: {names}",
+    "debris_reserve": "Debris reserve: {count}",
+    "graveyard": "{side} graveyard: {count}",
+    "key": "Ships",
+    "admiral": "admiral",
+    "fighter": "fighter",
+    "cargo": "cargo",
+    "patrol": "patrol",
+    "admiral_here": "admiral here (or aboard)",
+    "debris": "debris",
+    "base": "base",
+    "last_move": "last move",
+}
+
+
+def words(labels: Mapping[str, str] | None) -> dict[str, str]:
+    return {**DEFAULT_LABELS, **(labels or {})}
+
+
+def _shape(centre: Point, radius: float, ship_type: str, angle: float) -> list[Point]:
+    """The hull outline of a type, turned to `angle` (ignored for the patrol)."""
+    if ship_type == FIGHTER:
+        return [
+            h.polar(centre, angle, radius),
+            h.polar(centre, angle + 140, radius),
+            h.polar(centre, angle + 180, radius * 0.6),
+            h.polar(centre, angle - 140, radius),
+        ]
+    if ship_type == CARGO:
+        frame = ((0.95, 0.0), (0.45, 0.62), (-0.78, 0.62), (-0.78, -0.62), (0.45, -0.62))
+        return [h.local(centre, angle, along * radius, across * radius) for along, across in frame]
+    if ship_type == ADMIRAL:
+        # a disc with a nose: the arc from 35° to 325° off the facing, then the tip
+        points = [h.polar(centre, angle + offset, radius * 0.68) for offset in range(40, 321, 10)]
+        return [*points, h.polar(centre, angle, radius)]
+    x, y = centre  # patrol
+    k = radius * 0.9
+    return [(x, y - k), (x + k, y), (x, y + k), (x - k, y)]
+
+
+def draw_ship(
+    draw: ImageDraw.ImageDraw,
+    centre: Point,
+    radius: float,
+    ship_type: str,
+    side: str,
+    angle: float | None,
+) -> None:
+    """A ship's hull in its side's colour with the side's mark; `angle` None for the patrol (or a
+    picture where the facing does not matter)."""
+    heading = -90.0 if angle is None else angle
+    draw.polygon(
+        _shape(centre, radius, ship_type, heading),
+        fill=h.SIDE_COLOURS[side],
+        outline=c.BLACK,
+        width=max(1, round(radius / 9)),
+    )
+    if ship_type == PATROL:
+        mark_at = (centre[0], centre[1] + 0.42 * radius)
+    else:
+        mark_at = h.polar(centre, heading + 180, 0.33 * radius)
+    h.draw_side_mark(draw, mark_at, radius * 0.2, side, h.SIDE_INK[side])
+
+
+def draw_star(draw: ImageDraw.ImageDraw, centre: Point, radius: float) -> None:
+    """The admiral's star: yellow with a black outline, seen on either side's colour and the floor."""
+    points = [h.polar(centre, -90 + 36 * k, radius if k % 2 == 0 else radius * 0.45) for k in range(10)]
+    draw.polygon(points, fill=STAR, outline=c.BLACK, width=1)
+
+
+_SCRAP = (1.0, 0.55, 0.9, 0.4, 0.8, 0.6, 1.0, 0.45, 0.85, 0.5, 0.95, 0.4)
+
+
+def draw_debris(draw: ImageDraw.ImageDraw, centre: Point, radius: float) -> None:
+    """A destroyed ship's wreck (HA-11): a jagged grey scrap, the same every time (deterministic)."""
+    step = 360 / len(_SCRAP)
+    points = [h.polar(centre, -80 + k * step, radius * f) for k, f in enumerate(_SCRAP)]
+    draw.polygon(points, fill=DEBRIS, outline=c.BAR_BACK, width=max(1, round(radius / 10)))
+    x, y = centre
+    r = radius * 0.16
+    draw.ellipse((x - r, y - r, x + r, y + r), fill=c.BAR_BACK)
