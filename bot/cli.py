@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.cli_failures import database_errors, discord_errors, report
+from bot.cli_failures import CliFailure, database_errors, discord_errors, report
 from bot.config import TOKEN_ENV, ConfigError
 
 if TYPE_CHECKING:
@@ -52,6 +52,15 @@ def build_parser() -> argparse.ArgumentParser:
     scenario.add_argument("paths", nargs="+", type=Path)
     scenario.add_argument("--quiet", "-q", action="store_true", help="print only failures and the summary")
 
+    selfplay = sub.add_parser("selfplay", help="computer against computer or random in a two-sided game")
+    selfplay.add_argument("game", help="a game with computer players (arkeon...)")
+    selfplay.add_argument("--a", default="hard", help="a level, or random (default hard)")
+    selfplay.add_argument("--b", default="easy", help="a level, or random (default easy)")
+    selfplay.add_argument("--games", type=int, default=20)
+    selfplay.add_argument("--seed", type=int, default=0)
+    selfplay.add_argument("--think", type=float, default=2.0, help="seconds per computer move (default 2)")
+    selfplay.add_argument("--json", action="store_true", help="print the results as JSON")
+
     _draws_parser(sub)
 
     demo = sub.add_parser("demo", help="play a demo game in the console and write its images")
@@ -83,6 +92,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _scenario(args)
     if args.command == "commands":
         return _commands(args)
+    if args.command == "selfplay":
+        return _selfplay(args)
     if args.command == "demo":
         from bot.demo import run_demo
 
@@ -111,6 +122,31 @@ def _scenario(args: argparse.Namespace) -> int:
     failed = sum(not r.passed for r in results)
     print(f"{len(results) - failed} passed, {failed} failed")
     return 0 if results and not failed else 1
+
+
+def _selfplay(args: argparse.Namespace) -> int:
+    import json
+
+    from bot.games import GameSetupError, entry_for
+    from bot.selfplay import RANDOM, levels_of, run_matches
+    from bot.service.replies import ServiceError
+
+    try:
+        if not entry_for(args.game).computer:
+            raise CliFailure(f"{args.game} has no computer players")
+        levels = levels_of(args.game)
+    except (ServiceError, GameSetupError) as err:
+        raise CliFailure(f"unknown game {args.game!r}") from err
+    for player in (args.a, args.b):
+        if player not in (*levels, RANDOM):
+            raise CliFailure(f"{player!r} is not a level of {args.game} ({', '.join(levels)}) nor random")
+    results = run_matches(args.game, args.a, args.b, args.games, args.seed, args.think)
+    if args.json:
+        print(json.dumps(results))
+    else:
+        print(f"{args.game}: {args.a} {results['a_wins']} – {results['b_wins']} {args.b}, "
+              f"{results['draws']} draws in {args.games} games (score {results['a_score']:.0%})")
+    return 0
 
 
 def _commands(args: argparse.Namespace) -> int:

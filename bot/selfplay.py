@@ -1,0 +1,83 @@
+"""`spacechess selfplay GAME`: computer against computer (or against a random mover) in a
+two-sided game that has a computer module, engine only, and the results as JSON.
+
+It is how the levels are measured: seeded matches, sides alternating between games so the first
+move does not decide, each move within its time budget.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.games import entry_for
+from engine import registry
+from engine.core.search import random_order
+
+RANDOM = "random"
+MAX_PLIES = 400
+
+
+@dataclass(frozen=True)
+class Match:
+    """One game's players by side order, its winner (a player's label, "draw") and its length."""
+
+    players: tuple[str, str]
+    winner: str
+    plies: int
+
+
+def _lobby(rules: Any, seed: int) -> Any:
+    """A new two-player game at its start: the game's own lobby, joined by two, then started."""
+    state = rules.setup({"phase": "setup"}, seed)
+    for name in ("First", "Second"):
+        state = rules.apply_input(state, "join", name, {"id": name}).state
+    return rules.apply_input(state, "start", None, {}).state
+
+
+def play_match(kind: str, first: str, second: str, seed: int, think: float) -> Match:
+    """`first` (a level or "random") takes the first seat; the seed decides the rest."""
+    rules = registry.get(kind)
+    computer = importlib.import_module(entry_for(kind).computer)
+    rng = random.Random(seed)
+    state = _lobby(rules, seed)
+    labels = {rules.side_of(state, "First"): first, rules.side_of(state, "Second"): second}
+    plies = 0
+    while not rules.result(state).finished and plies < MAX_PLIES:
+        side = rules.waiting_on(state)[0]
+        player = labels[side]
+        if player == RANDOM:
+            inputs = [("order", {"text": rules.format_order(random_order(rules, state, side, rng))})]
+        else:
+            deadline = time.monotonic() + think
+            inputs = computer.choose(rules, state, side, player, seed=seed + plies,
+                                     stop=lambda deadline=deadline: time.monotonic() >= deadline)
+        for kind_, payload in inputs:
+            state = rules.apply_input(state, kind_, side, payload).state
+        plies += 1
+    result = rules.result(state)
+    winner = "draw" if not result.finished or result.winner is None else labels[str(result.winner)]
+    return Match((first, second), winner, plies)
+
+
+def run_matches(kind: str, a: str, b: str, games: int, seed: int, think: float) -> dict[str, Any]:
+    """`games` seeded games, `a` and `b` swapping seats each game; wins counted per player."""
+    matches = [play_match(kind, *((a, b) if n % 2 == 0 else (b, a)), seed=seed + n, think=think)
+               for n in range(games)]
+    wins_a = sum(1 for m in matches if m.winner == a)
+    wins_b = sum(1 for m in matches if m.winner == b)
+    if a == b:  # the same level on both seats: count by seat instead
+        wins_a = sum(1 for n, m in enumerate(matches) if m.winner == a and n % 2 == 0)
+        wins_b = sum(1 for n, m in enumerate(matches) if m.winner == b and n % 2 == 1)
+    return {"game": kind, "a": a, "b": b, "games": games, "seed": seed, "think_s": think,
+            "a_wins": wins_a, "b_wins": wins_b, "draws": games - wins_a - wins_b,
+            "a_score": (wins_a + 0.5 * (games - wins_a - wins_b)) / games if games else 0.0,
+            "mean_plies": sum(m.plies for m in matches) / games if games else 0.0}
+
+
+def levels_of(kind: str) -> Sequence[str]:
+    return tuple(importlib.import_module(entry_for(kind).computer).LEVELS)
