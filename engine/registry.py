@@ -11,7 +11,7 @@ import importlib
 from engine.core.errors import SetupError
 from engine.core.protocol import GameRules
 
-BUILTIN_MODULES: tuple[str, ...] = ("engine.spacechess", "engine.spaceblast", "engine.arkeon")
+BUILTIN_MODULES: tuple[str, ...] = ("engine.spacechess", "engine.spaceblast", "engine.hexarena", "engine.arkeon")
 
 _games: dict[str, GameRules] = {}
 _aliases: dict[str, str] = {}

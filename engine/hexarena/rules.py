@@ -1,0 +1,173 @@
+"""The HexArena rules class (reconstructed rules): the one object the bot talks to (engine protocol).
+
+The actors are the two sides, ``red`` and ``blue``; an order text is one whole turn of the side
+to move (orders.py). Inputs, and when they are accepted:
+
+============  =========================================================  ==============
+kind          payload / actor                                            phase
+============  =========================================================  ==============
+``order``     ``{"text"}`` by the side to move                           running
+``resign``    ``{}`` by the side that resigns (at any moment)            running
+``timeout``   ``{"actor": side}``: that side, to move, loses on time     running
+``join``      ``{"id": name, "side"?: red | blue}``                      setup
+``start``     ``{"first"?: red | blue | random}``                        setup
+============  =========================================================  ==============
+
+Anything in the wrong phase is refused with ``not_allowed`` (reason ``not_started`` or
+``started``); once finished, with ``game_over``. Error codes beyond the shared ones: ``no_ship``,
+``not_your_ship``, ``no_cargo``, ``no_debris``, ``no_target``, ``too_many_actions``,
+``game_full``, ``side_taken`` (``already_used`` says a ship already acted this turn).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from engine.core.errors import OrderError
+from engine.core.protocol import JSON, Event, GameRules, Outcome, Result
+from engine.hexarena import lobby
+from engine.hexarena.geometry import SIDES, cell_name, other
+from engine.hexarena.legal import legal_turns
+from engine.hexarena.orders import Turn, format_turn, parse_turn
+from engine.hexarena.setupdoc import build_state
+from engine.hexarena.state import FINISHED, RUNNING, SETUP, ArenaState, dump_state, load_state, ship_to_json
+from engine.hexarena.turns import begin_turn, finish, play_turn
+from engine.hexarena.variants import Variant, variant_for
+
+Done = tuple[ArenaState, list[Event]]
+_SETUP_INPUTS: dict[str, Callable[[ArenaState, Mapping[str, Any]], Done]] = {"join": lobby.join, "start": lobby.start}
+_RUNNING_INPUTS = frozenset({"order", "resign", "timeout"})
+
+
+def variant_of(state: ArenaState) -> Variant:
+    return variant_for(state.variants)
+
+
+class HexArena(GameRules[ArenaState, Turn]):
+    name = "hexarena"
+    aliases = ("ha", "hex-arena")
+    format_version = 1
+    input_kinds = frozenset({*_RUNNING_INPUTS, *_SETUP_INPUTS})
+    unordered_view_keys = frozenset({"debris"})
+
+    def setup(self, document: Mapping[str, Any], seed: int = 0) -> ArenaState:
+        """A running document gives red (or `to_move`) its turn at once, HA-14/HA-15 included."""
+        state = build_state(document, seed)
+        if state.status == RUNNING:
+            state, _ = begin_turn(state, variant_of(state))
+        return state
+
+    # -- orders --------------------------------------------------------------------------------
+    def parse_orders(self, text: str) -> tuple[Turn, ...]:
+        return (parse_turn(text),)
+
+    def format_order(self, order: Turn) -> str:
+        return format_turn(order)
+
+    def play(self, state: ArenaState, actor: str, orders: Sequence[Turn]) -> Outcome[ArenaState]:
+        """The turns given are played as one turn (parse_orders gives exactly one)."""
+        self._check_phase(state, "order")
+        side = self._mover(state, actor)
+        actions = tuple(action for turn in orders for action in turn.actions)
+        if not actions:
+            raise OrderError("bad_syntax", expected="action", got="end", position=0)
+        new_state, events = play_turn(state, side, actions, variant_of(state))
+        return Outcome(new_state, tuple(events))
+
+    def legal_orders(self, state: ArenaState, actor: str) -> Iterable[Turn]:
+        """Every legal whole turn of the side to move (lazily); nothing for the other side."""
+        if state.status != RUNNING or actor != state.to_move:
+            return ()
+        return legal_turns(state, actor, variant_of(state))
+
+    def apply_input(
+        self, state: ArenaState, kind: str, actor: str | None, payload: Mapping[str, Any]
+    ) -> Outcome[ArenaState]:
+        if kind not in self.input_kinds:
+            raise OrderError("not_allowed", input=kind)
+        if not isinstance(payload, Mapping):
+            raise OrderError("bad_input", key="payload", reason="not_a_table")
+        self._check_phase(state, kind)
+        if kind == "order":
+            side = self._mover(state, actor)
+            return self.play(state, side, self.parse_orders(str(payload.get("text", ""))))
+        if kind == "resign":
+            side = self._side(actor)
+            new_state, events = finish(state, other(side), "resigned")
+        elif kind == "timeout":
+            side = self._mover(state, payload.get("actor"))
+            new_state, events = finish(state, other(side), "timeout")
+        else:
+            new_state, events = _SETUP_INPUTS[kind](state, payload)
+            if new_state.status == RUNNING:
+                new_state, more = begin_turn(new_state, variant_of(new_state))
+                events = [*events, *more]
+        return Outcome(new_state, tuple(events))
+
+    def _check_phase(self, state: ArenaState, kind: str) -> None:
+        if state.status == FINISHED:
+            raise OrderError("game_over", winner=state.winner)
+        needed = SETUP if kind in _SETUP_INPUTS else RUNNING
+        if state.status != needed:
+            reason = "not_started" if needed == RUNNING else "started"
+            raise OrderError("not_allowed", reason=reason, input=kind, status=state.status)
+
+    def _side(self, actor: Any) -> str:
+        if actor not in SIDES:
+            raise OrderError("unknown_character", name="" if actor is None else str(actor))
+        return str(actor)
+
+    def _mover(self, state: ArenaState, actor: Any) -> str:
+        side = self._side(actor)
+        if side != state.to_move:
+            raise OrderError("not_your_turn", side=side, to_move=state.to_move)
+        return side
+
+    # -- reading -------------------------------------------------------------------------------
+    def view(self, state: ArenaState) -> JSON:
+        ships = {}
+        for ship in state.ships:
+            data = ship_to_json(ship)
+            del data["id"]
+            ships[ship.id] = data
+        return {
+            "status": state.status,
+            "variants": list(state.variants),
+            "to_move": state.to_move,
+            "winner": state.winner,
+            "reason": state.reason,
+            "turn": state.turn,
+            "players": {side: state.player(side) for side in SIDES},
+            "ships": ships,
+            "debris": sorted(cell_name(c) for c in state.debris),
+            "debris_reserve": state.debris_reserve,
+            "graveyard": {side: state.side_graveyard(side) for side in SIDES},
+        }
+
+    def actors(self, state: ArenaState) -> tuple[str, ...]:
+        return SIDES
+
+    def side_of(self, state: ArenaState, actor: str) -> str | None:
+        return actor if actor in SIDES else None
+
+    def waiting_on(self, state: ArenaState) -> tuple[str, ...]:
+        return (state.to_move,) if state.status == RUNNING else ()
+
+    def winner(self, state: ArenaState) -> str | None:
+        return state.winner
+
+    def result(self, state: ArenaState) -> Result:
+        if state.status != FINISHED:
+            return Result(state.status)  # type: ignore[arg-type]  # setup or running
+        return Result("finished", state.winner, state.reason)
+
+    # -- serialisation -------------------------------------------------------------------------
+    def dump_state(self, state: ArenaState) -> JSON:
+        return dump_state(state)
+
+    def load_state(self, data: Mapping[str, Any]) -> ArenaState:
+        return load_state(data)
+
+
+HEXARENA = HexArena()
