@@ -43,13 +43,22 @@ def computers_of(options: dict[str, Any]) -> dict[str, str]:
 
 def play_computers(svc: GameService, applied: Applied, think: float = THINK_SECONDS) -> list[Reply]:
     """Let the computers the game now waits for play, one after the other, each as the bot; their
-    moves come back as channel posts. A computer's failure is logged and leaves the game to a GM."""
+    moves come back as channel posts. A computer's failure is logged and leaves the game to a GM:
+    the input that made it due is committed already, so its author must not read a refusal."""
+    posts: list[Reply] = []
+    try:
+        _play(svc, applied, think, posts)
+    except Exception:
+        log.exception("game=%s: a computer player failed; the game waits for a GM", applied.game.id)
+    return posts
+
+
+def _play(svc: GameService, applied: Applied, think: float, posts: list[Reply]) -> None:
     seats = computers_of(applied.game.options)
     if not seats:
-        return []
+        return
     module = computer_module(applied.game.kind)
     rules = registry.get(applied.game.kind)
-    posts: list[Reply] = []
     current = applied
     for _ in range(MAX_CHAIN):
         game, state = current.game, current.outcome.state
@@ -70,7 +79,6 @@ def play_computers(svc: GameService, applied: Applied, think: float = THINK_SECO
             posts.extend(current.posts)
     else:
         log.warning("game=%s: computers stopped after %d inputs in a row", applied.game.id, MAX_CHAIN)
-    return posts
 
 
 def _past(deadline: float) -> Callable[[], bool]:

@@ -60,3 +60,19 @@ def test_two_computers_play_each_other_to_the_end(svc: GameService) -> None:
 def test_a_level_is_one_of_the_games(svc: GameService) -> None:
     assert keys(svc.handle(ANN, "td challenge", {"level": "godlike"})) == ["error.option_bad_choice"]
     assert "tl challenge" not in __import__("bot.service.commands", fromlist=["table"]).table()
+
+
+def test_a_failing_computer_is_logged_and_the_players_move_stands(svc: GameService, monkeypatch,
+                                                                   caplog: pytest.LogCaptureFixture) -> None:
+    import tests.support.duel_computer as computer
+
+    assert svc.handle(ANN, "td join", {"name": "Ann"}).ok
+    svc.handle(ANN, "td challenge", {"level": "easy"})
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the search broke")
+
+    monkeypatch.setattr(computer, "choose", broken)
+    reply = svc.handle(ANN, "td order", {"text": "add 2"})
+    assert reply.ok and keys(reply) == ["event.duel.added"]  # Ann's move, accepted; the computer silent
+    assert "a computer player failed" in caplog.text
