@@ -1,4 +1,8 @@
-"""The `spacechess` command: run the bot, the console, the database and the rules tools."""
+"""The `spacechess` command: run the bot, the console, the database and the rules tools.
+
+Only argparse is imported up front: SQLAlchemy, pydantic, Alembic, Pillow and discord.py come with the
+command that needs them, so `spacechess --help` answers at once (a test checks `sys.modules`).
+"""
 
 from __future__ import annotations
 
@@ -7,9 +11,6 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
-
-from bot.cli_failures import CliFailure, database_errors, discord_errors, report
-from bot.config import TOKEN_ENV, ConfigError
 
 if TYPE_CHECKING:
     from bot.config import Settings
@@ -41,12 +42,22 @@ def build_parser() -> argparse.ArgumentParser:
     console.add_argument("--script", type=Path, help="run the lines of this file, then exit (non-zero if any was refused)")
     console.add_argument("--out", type=Path, default=Path("out"), help="folder for images (default ./out)")
     console.add_argument("--admins", default="gm", help="comma-separated console users who manage the server (default: gm)")
-    console.add_argument("--lang", choices=("fr", "en"), help="reply language (default: the server setting)")
+    console.add_argument("--lang", choices=("fr", "en"),
+                         help="reply language (default: the system locale, LC_ALL/LC_MESSAGES/LANG, when it is "
+                              "French or English, else the server setting)")
 
     db = sub.add_parser("db", help="database maintenance")
     db_sub = db.add_subparsers(dest="db_command", required=True)
     upgrade = db_sub.add_parser("upgrade", help="apply the schema migrations")
     _common(upgrade)
+    backup = db_sub.add_parser("backup", help="copy the database to FILE while the bot runs (SQLite: a "
+                               "database file; PostgreSQL: a portable JSON-lines dump)")
+    _common(backup)
+    backup.add_argument("file", type=Path)
+    restore = db_sub.add_parser("restore", help="load a backup into the configured database (stop the bot first)")
+    _common(restore)
+    restore.add_argument("file", type=Path)
+    restore.add_argument("--force", action="store_true", help="replace what the database holds")
 
     scenario = sub.add_parser("scenario", help="run rules scenario files (files or folders)")
     scenario.add_argument("paths", nargs="+", type=Path)
@@ -64,8 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
     _draws_parser(sub)
 
     demo = sub.add_parser("demo", help="play a demo game in the console and write its images")
-    demo.add_argument("game", nargs="?", default="spacechess", choices=("spacechess", "spaceblast"),
-                      help="spacechess (on real past FDJ draws, the default) or spaceblast (six ships)")
+    demo.add_argument("game", nargs="?", default="spacechess", choices=("spacechess", "spaceblast", "arkeon", "hexarena"),
+                      help="spacechess (on real past FDJ draws, the default), spaceblast (six ships), arkeon "
+                           "or hexarena")
     demo.add_argument("--out", type=Path, default=Path("demo-out"), help="folder for the images (default ./demo-out)")
     demo.add_argument("--lang", choices=("fr", "en"), help="reply language (default: French)")
 
@@ -78,6 +90,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one command. Whatever fails around it (database, disk, network, log file, a closed pipe)
     ends as one line on stderr and a non-zero status, never a stack trace (`--debug` shows it)."""
     args = build_parser().parse_args(argv)
+    from bot.cli_failures import report
+    from bot.config import ConfigError
+
     try:
         return _dispatch(args)
     except ConfigError as err:
@@ -99,6 +114,7 @@ def _dispatch(args: argparse.Namespace) -> int:
 
         return 1 if run_demo(args.out, args.lang, game=args.game) else 0
     from bot.app import settings_from, setup_logging
+    from bot.cli_failures import database_errors
 
     settings = settings_from(args.config)
     setup_logging(settings, args.verbose)
@@ -106,7 +122,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         if args.command == "console":
             return _console(args, settings)
         if args.command == "db":
-            return _db_upgrade(settings)
+            return _db_upgrade(settings) if args.db_command == "upgrade" else _db_backup(args, settings)
         if args.command == "draws":
             return _draws(args, settings)
         return _run(settings)
@@ -127,6 +143,7 @@ def _scenario(args: argparse.Namespace) -> int:
 def _selfplay(args: argparse.Namespace) -> int:
     import json
 
+    from bot.cli_failures import CliFailure
     from bot.games import GameSetupError, entry_for
     from bot.selfplay import RANDOM, levels_of, run_matches
     from bot.service.replies import ServiceError
@@ -167,11 +184,18 @@ def _commands(args: argparse.Namespace) -> int:
 
 
 def _console(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.app import open_service
-    from bot.console import Console
+    import logging
 
+    from bot.app import open_service
+    from bot.console import Console, history_file, line_editing, system_language
+
+    if not args.verbose:  # the replies are the console's output: a log line after each would bury them
+        for handler in logging.getLogger().handlers:
+            if type(handler) is logging.StreamHandler:
+                handler.setLevel(logging.WARNING)
     admins = frozenset(name.strip().lower() for name in args.admins.split(",") if name.strip())
-    console = Console(open_service(settings), out_dir=args.out, admins=admins, language=args.lang)
+    console = Console(open_service(settings), out_dir=args.out, admins=admins,
+                      language=args.lang or system_language(), per_run=True)
     if args.script is not None:
         console.base_dir = args.script.resolve().parent
         try:
@@ -181,6 +205,7 @@ def _console(args: argparse.Namespace, settings: Settings) -> int:
             return 2
         refused = console.run_lines(lines)
         return 1 if refused else 0
+    line_editing(history_file())
     print("Space Chess console — type slash commands, e.g. `as alice /sc join name:Alice team:1 role:general`; Ctrl-D quits.")
     while True:
         try:
@@ -196,6 +221,25 @@ def _db_upgrade(settings: Settings) -> int:
 
     upgrade(settings.database.url)
     print("database schema is up to date")
+    return 0
+
+
+def _db_backup(args: argparse.Namespace, settings: Settings) -> int:
+    """`db backup FILE` / `db restore FILE [--force]`, said in the bot's language."""
+    from bot.backup import BackupError, backup, restore
+    from bot.cli_failures import CliFailure
+    from bot.i18n import translate
+
+    language = settings.bot.language
+    try:
+        if args.db_command == "backup":
+            games = backup(settings.database.url, args.file)
+            print(translate("console.backup.done", language, {"file": str(args.file), "games": games}))
+        else:
+            games = restore(settings.database.url, args.file, force=args.force)
+            print(translate("console.backup.restored", language, {"file": str(args.file), "games": games}))
+    except BackupError as err:
+        raise CliFailure(translate(err.key, language, err.params)) from err
     return 0
 
 
@@ -374,6 +418,9 @@ def _draws_fetch(store: Store, settings: Settings, apply: bool) -> int:
 
 
 def _run(settings: Settings) -> int:
+    from bot.cli_failures import discord_errors
+    from bot.config import TOKEN_ENV
+
     if not settings.bot.token:
         print(
             f"spacechess: no Discord token. Set the environment variable {TOKEN_ENV} or `token` in the "

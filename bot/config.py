@@ -81,9 +81,23 @@ class BotSettings(_Section):
     gm_role: str = ""
     guild_ids: list[int] = Field(default_factory=list)
     status_debounce_seconds: float = Field(default=10.0, ge=1.0)
+    #: How many shards the application's gateway is split into (every process of a deployment says the
+    #: same); 0 lets Discord recommend it (one process holding every shard).
+    shard_count: int = Field(default=0, ge=0, le=4096)
+    #: The shards this process runs; empty: all of them (one process).
+    shard_ids: list[int] = Field(default_factory=list)
     # Test-only hooks: point discord.py at a fake Discord. Never set them in production.
     api_base: str = ""
     gateway_url: str = ""
+
+    @field_validator("shard_ids")
+    @classmethod
+    def _distinct_shards(cls, value: list[int]) -> list[int]:
+        if any(shard < 0 for shard in value):
+            raise ValueError("shard ids count from 0")
+        if len(set(value)) != len(value):
+            raise ValueError("each shard id once")
+        return value
 
     @field_validator("guild_ids")
     @classmethod
@@ -351,6 +365,23 @@ def _check_required(settings: Settings, file: str) -> None:
         raise ConfigError(file, "draws.urls", 'missing required value: needed when draws.source = "fdj"')
     if not settings.database.url.strip():
         raise ConfigError(file, "database.url", "missing required value")
+    _check_shards(settings, file)
+
+
+def _check_shards(settings: Settings, file: str) -> None:
+    """Shard ids only mean something against a shard count; several processes on SQLite would each
+    claim the same file's write lock and, worse, each keep their own copy when run on two machines."""
+    bot = settings.bot
+    if bot.shard_ids and not bot.shard_count:
+        raise ConfigError(file, "bot.shard_count", "missing required value: needed when bot.shard_ids is set")
+    outside = [shard for shard in bot.shard_ids if shard >= bot.shard_count]
+    if outside:
+        raise ConfigError(file, "bot.shard_ids", f"bad value: shard {outside[0]} does not exist with "
+                          f"bot.shard_count = {bot.shard_count} (ids go from 0 to {bot.shard_count - 1})")
+    partial = bool(bot.shard_ids) and len(bot.shard_ids) < bot.shard_count
+    if partial and make_url(settings.database.url).get_backend_name() == "sqlite":
+        raise ConfigError(file, "bot.shard_ids", "bad value: the other shards run in other processes, which "
+                          "must share one PostgreSQL database (database.url is SQLite)")
 
 
 def _resolve_paths(settings: Settings, base: Path, *, url_from_file: bool) -> Settings:

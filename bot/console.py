@@ -2,25 +2,34 @@
 
 A line reads ``[in CHANNEL] [as USER] /group sub option:value option:"quoted value"``; ``in`` and
 ``as`` stick to later lines until changed, ``#`` starts a comment. Attachment options take a file
-path; member options take ``@name``. ``click [N]`` presses the N-th button (default 1) of the last
-reply that had buttons, as the current user — what a click does on Discord, refused to anyone but
-the member it was shown to; ``pick N VALUE[,VALUE]`` chooses in the N-th select menu of the last
-reply that had menus, likewise. Names become stable ids (a hash), so a SQLite file keeps working across console sessions.
+path; member options take a name, with or without ``@`` (``user:ann``, ``user:@ann``). Command and
+option names may be written in French, as Discord shows them to French players (``/partie plateau``,
+``/sc rejoindre nom:Ann équipe:1 rôle:soldier``). ``click [N]`` presses the N-th button (default 1) of
+the last reply that had buttons, as the current user — what a click does on Discord, refused to
+anyone but the member it was shown to; ``pick N VALUE[,VALUE]`` chooses in the N-th select menu of
+the last reply that had menus, likewise. Names become stable ids (a hash), so a SQLite file keeps
+working across console sessions. Images go to ``OUT/<game>/<run>/`` when `per_run` is set (the
+interactive console), so a later session never overwrites an earlier one's pictures.
 Everything else is the service layer's: this module only parses lines and prints replies.
 """
 
 from __future__ import annotations
 
+import atexit
+import datetime as dt
 import hashlib
+import os
 import re
 import shlex
 import sys
-from collections.abc import Iterable
+import unicodedata
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot.i18n import translate
+from bot.i18n import LANGUAGES, catalog, language_of, translate
 from bot.service import Attachment, Button, Context, GameService, Reply, Select, Visibility
 from bot.service.commands import table, unknown_command
 
@@ -49,7 +58,7 @@ class ParsedLine:
     shown_to: int | None = None  # a click or pick: the member the button or menu was shown to
 
 
-_OPTION = re.compile(r"^([a-z_][a-z0-9_]*):(.*)$", re.DOTALL)
+_OPTION = re.compile(r"^([^\W\d][\w-]*):(.*)$", re.DOTALL)
 
 
 def parse_command(text: str, base_dir: Path) -> ParsedLine:
@@ -60,10 +69,11 @@ def parse_command(text: str, base_dir: Path) -> ParsedLine:
         raise LineError("console.bad_quotes", reason=str(err)) from None
     if not tokens or not tokens[0].startswith("/"):
         raise LineError("console.expected_command", got=text)
-    words = [tokens[0][1:]]
+    words = [_english("group", tokens[0][1:])]
     rest = tokens[1:]
-    while rest and not _OPTION.match(rest[0]) and " ".join([*words, rest[0]]).lower() in _prefixes():
-        words.append(rest.pop(0))
+    while rest and not _OPTION.match(rest[0]) and " ".join([*words, _english("sub", rest[0], words[0])]).lower() in (
+            _prefixes()):
+        words.append(_english("sub", rest.pop(0), words[0]))
     path = " ".join(words).lower()
     if path not in table():
         typed = [*words, *rest[:1]] if rest and not _OPTION.match(rest[0]) else words
@@ -75,11 +85,13 @@ def parse_command(text: str, base_dir: Path) -> ParsedLine:
         if not match:
             raise LineError("console.expected_option", got=token)
         name, value = match.groups()
+        if table()[path].option(name) is None:
+            name = _english("option", name)
         if name in options:  # Discord cannot send an option twice: keeping the last would hide a typo
             raise LineError("console.repeated_option", option=name)
         opt = table()[path].option(name)
-        if opt is not None and opt.type in ("user", "role") and value.startswith("@"):
-            options[name] = stable_id(opt.type, value[1:])
+        if opt is not None and opt.type in ("user", "role") and _is_name(value):
+            options[name] = stable_id(opt.type, value.removeprefix("@"))
         elif opt is not None and opt.type == "attachment":
             file = (base_dir / value).expanduser()
             try:
@@ -89,6 +101,37 @@ def parse_command(text: str, base_dir: Path) -> ParsedLine:
         else:
             options[name] = value
     return ParsedLine(path, options)
+
+
+def _fold(word: str) -> str:
+    """A name as typed, compared without case or accents (``Déplacer`` is ``deplacer``)."""
+    return "".join(c for c in unicodedata.normalize("NFKD", word.lower()) if not unicodedata.combining(c))
+
+
+@cache
+def _localised(kind: str) -> dict[str, str]:
+    """Every language's name of each group, subcommand or option (``name.<kind>.<english>`` keys,
+    the names Discord shows French players) → its English name, the one the bot dispatches on; a
+    group's own name for a subcommand (``name.sub.<group>.<sub>``) is keyed ``<group> <name>``."""
+    prefix = f"name.{kind}."
+    names = {}
+    for language in LANGUAGES:
+        for key, text in catalog(language).items():
+            if key.startswith(prefix):
+                group, _, english = key.removeprefix(prefix).rpartition(".")
+                names[f"{group} {_fold(text)}" if group else _fold(text)] = english
+    return names
+
+
+def _english(kind: str, word: str, group: str = "") -> str:
+    """The English name of a typed group, subcommand (of `group`) or option name (unchanged if unknown)."""
+    names = _localised(kind)
+    return names.get(f"{group} {_fold(word)}") or names.get(_fold(word), word)
+
+
+def _is_name(value: str) -> bool:
+    """A member or role named as the console names them (``@ann`` or ``ann``), not an id or a mention."""
+    return not value.strip().isdigit() and not value.strip().startswith("<@")
 
 
 def _prefixes() -> set[str]:
@@ -107,8 +150,12 @@ class Console:
     language: str | None = None  # None: the server's setting
     base_dir: Path = field(default_factory=Path.cwd)
     stream: TextIO = field(default_factory=lambda: sys.stdout)
+    #: images in a folder per game and run (``OUT/<game>/<run>/``), never over an earlier run's
+    per_run: bool = False
+    run: str = field(default_factory=lambda: dt.datetime.now().strftime("%Y%m%d-%H%M%S"))
     _names: dict[int, str] = field(default_factory=dict)
     _image_count: int = 0
+    _folders: dict[str, tuple[Path, int]] = field(default_factory=dict)  # game folder → run folder, images so far
     _buttons: tuple[Button, ...] = ()
     _selects: tuple[Select, ...] = ()
 
@@ -209,14 +256,77 @@ class Console:
             opts = " ".join(f"{k}:{shlex.quote(str(v))}" for k, v in button.options.items())
             self._print(f"  [{label}] → /{button.command} {opts}".rstrip())
         for file in reply.files:
-            self.out_dir.mkdir(parents=True, exist_ok=True)
-            self._image_count += 1
-            path = self.out_dir / f"{self._image_count:04d}-{file.filename}"
+            path = self._image_path(ctx, file.filename)
             path.write_bytes(file.data)
             self._print(f"  🖼 {path}")
 
+    def _image_path(self, ctx: Context, filename: str) -> Path:
+        """Where the next image goes: numbered in the output folder, or with `per_run` in this
+        run's folder of the channel's game, made the first time (with a suffix when a folder of
+        that name exists already, so nothing of an earlier run is ever written over)."""
+        if not self.per_run:
+            self.out_dir.mkdir(parents=True, exist_ok=True)
+            self._image_count += 1
+            return self.out_dir / f"{self._image_count:04d}-{filename}"
+        game = self.service.store.game_in_channel(ctx.guild_id, ctx.channel_id)
+        name = f"{game.id}-{_slug(game.name)}" if game is not None else "no-game"
+        if name not in self._folders:
+            base = self.out_dir / name / self.run
+            folder, n = base, 1
+            while folder.exists():
+                n += 1
+                folder = base.with_name(f"{self.run}-{n}")
+            folder.mkdir(parents=True)
+            self._folders[name] = (folder, 0)
+        folder, count = self._folders[name]
+        self._folders[name] = (folder, count + 1)
+        return folder / f"{count + 1:04d}-{filename}"
+
     def _names_for_ids(self, text: str) -> str:
-        return re.sub(r"<[@#](\d+)>", lambda m: self._names.get(int(m.group(1)), m.group(0)), text)
+        """Mentions as the names typed in this session, Discord timestamps as local times."""
+        text = re.sub(r"<[@#](\d+)>", lambda m: self._names.get(int(m.group(1)), m.group(0)), text)
+        return re.sub(r"<t:(-?\d+)(?::[tTdDfFR])?>",
+                      lambda m: dt.datetime.fromtimestamp(int(m.group(1))).strftime("%Y-%m-%d %H:%M"), text)
 
     def _print(self, text: str) -> None:
         print(text, file=self.stream, flush=True)
+
+
+def _slug(name: str) -> str:
+    """A game's name as a folder name: letters and digits, the rest as ``-``."""
+    return re.sub(r"[^a-z0-9]+", "-", _fold(name)).strip("-") or "game"
+
+
+def system_language(environ: Mapping[str, str] = os.environ) -> str | None:
+    """The reply language the system locale asks for (``LC_ALL``, then ``LC_MESSAGES``, then
+    ``LANG``, as POSIX reads them): ``fr_FR.UTF-8`` is French; None for a locale the bot does not
+    speak (``C``, ``de_DE``), which leaves the choice to the server's setting."""
+    for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(variable, "")
+        if value:
+            language = language_of(value, fallback="")
+            return language if language in LANGUAGES and _fold(value).startswith(language) else None
+    return None
+
+
+def line_editing(history: Path) -> bool:
+    """Arrow keys, editing and a history kept across sessions in `history`, for `input()`, where
+    the platform has readline (not on Windows, for instance): False when it has not."""
+    try:
+        import readline
+    except ImportError:
+        return False
+    history.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        readline.read_history_file(history)
+    except OSError:  # the first session: no history yet
+        readline.clear_history()
+    readline.set_history_length(1000)
+    atexit.register(readline.write_history_file, history)
+    return True
+
+
+def history_file(environ: Mapping[str, str] = os.environ) -> Path:
+    """Where the console keeps its line history: ``$XDG_STATE_HOME/spacechess/console_history``."""
+    state = environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(state) / "spacechess" / "console_history"

@@ -31,20 +31,23 @@ class Match:
     plies: int
 
 
-def _lobby(rules: Any, seed: int) -> Any:
-    """A new two-player game at its start: the game's own lobby, joined by two, then started."""
-    state = rules.setup({"phase": "setup"}, seed)
+def _lobby(rules: Any, seed: int, variant: str | None = None) -> Any:
+    """A new two-player game at its start: the game's own lobby (in `variant`, for a game that has
+    variants), joined by two, then started."""
+    state = rules.setup({"phase": "setup", **({"variant": variant} if variant else {})}, seed)
     for name in ("First", "Second"):
         state = rules.apply_input(state, "join", name, {"id": name}).state
     return rules.apply_input(state, "start", None, {}).state
 
 
-def play_match(kind: str, first: str, second: str, seed: int, think: float) -> Match:
-    """`first` (a level or "random") takes the first seat; the seed decides the rest."""
+def play_match(kind: str, first: str, second: str, seed: int, think: float, budget: float = 1.0,
+               variant: str | None = None) -> Match:
+    """`first` (a level or "random") takes the first seat; the seed decides the rest. `budget`
+    scales the levels' node budgets (each computer module's MAX_NODES)."""
     rules = registry.get(kind)
     computer = importlib.import_module(entry_for(kind).computer)
     rng = random.Random(seed)
-    state = _lobby(rules, seed)
+    state = _lobby(rules, seed, variant)
     labels = {rules.side_of(state, "First"): first, rules.side_of(state, "Second"): second}
     plies = 0
     while not rules.result(state).finished and plies < MAX_PLIES:
@@ -54,7 +57,8 @@ def play_match(kind: str, first: str, second: str, seed: int, think: float) -> M
             inputs = [("order", {"text": rules.format_order(random_order(rules, state, side, rng))})]
         else:
             deadline = time.monotonic() + think
-            inputs = computer.choose(rules, state, side, player, seed=seed + plies,
+            scaled = {"budget": budget} if budget != 1.0 else {}  # only the games with node budgets
+            inputs = computer.choose(rules, state, side, player, seed=seed + plies, **scaled,
                                      stop=lambda deadline=deadline: time.monotonic() >= deadline)
         for kind_, payload in inputs:
             state = rules.apply_input(state, kind_, side, payload).state
@@ -64,16 +68,19 @@ def play_match(kind: str, first: str, second: str, seed: int, think: float) -> M
     return Match((first, second), winner, plies)
 
 
-def run_matches(kind: str, a: str, b: str, games: int, seed: int, think: float) -> dict[str, Any]:
+def run_matches(kind: str, a: str, b: str, games: int, seed: int, think: float,
+                budget: float = 1.0, variant: str | None = None) -> dict[str, Any]:
     """`games` seeded games, `a` and `b` swapping seats each game; wins counted per player."""
-    matches = [play_match(kind, *((a, b) if n % 2 == 0 else (b, a)), seed=seed + n, think=think)
+    matches = [play_match(kind, *((a, b) if n % 2 == 0 else (b, a)), seed=seed + n, think=think, budget=budget,
+                          variant=variant)
                for n in range(games)]
     wins_a = sum(1 for m in matches if m.winner == a)
     wins_b = sum(1 for m in matches if m.winner == b)
     if a == b:  # the same level on both seats: count by seat instead
         wins_a = sum(1 for n, m in enumerate(matches) if m.winner == a and n % 2 == 0)
         wins_b = sum(1 for n, m in enumerate(matches) if m.winner == b and n % 2 == 1)
-    return {"game": kind, "a": a, "b": b, "games": games, "seed": seed, "think_s": think,
+    return {"game": kind, "a": a, "b": b, "games": games, "seed": seed, "think_s": think, "budget": budget,
+            **({"variant": variant} if variant else {}),
             "a_wins": wins_a, "b_wins": wins_b, "draws": games - wins_a - wins_b,
             "a_score": (wins_a + 0.5 * (games - wins_a - wins_b)) / games if games else 0.0,
             "mean_plies": sum(m.plies for m in matches) / games if games else 0.0}

@@ -112,14 +112,15 @@ def font(size: int) -> ImageFont.FreeTypeFont:
 
 def printable(text: str) -> str:
     """Text the font can draw: letters, digits, punctuation and symbols of the Latin, Greek and
-    Cyrillic blocks, and the dashes, quotes and ellipsis that titles use ("Arkeon — turn 3");
+    Cyrillic blocks, the dashes, quotes and ellipsis that titles use ("Arkeon — turn 3") and the
+    arrows of event lines ("K2 → K3");
     anything else (emoji, control characters) becomes '?' instead of an empty box."""
     text = unicodedata.normalize("NFC", text)
     return "".join(char if char == " " or (char.isprintable() and _drawable(ord(char))) else "?" for char in text)
 
 
 def _drawable(code: int) -> bool:
-    return code < 0x2000 or 0x2010 <= code <= 0x2027
+    return code < 0x2000 or 0x2010 <= code <= 0x2027 or 0x2190 <= code <= 0x2193  # arrows: "K2 → K3"
 
 
 @lru_cache(maxsize=4096)

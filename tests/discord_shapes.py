@@ -36,19 +36,25 @@ DISCORD_EPOCH_MS = 1_420_070_400_000
 _counter = itertools.count(1)
 
 
-def snowflake() -> int:
-    """A fresh id, increasing like Discord's (milliseconds since 2015 in the high bits, a counter in the low ones)."""
-    now_ms = int(datetime.now(UTC).timestamp() * 1000)
+def snowflake(at: float | None = None) -> int:
+    """A fresh id, increasing like Discord's (milliseconds since 2015 in the high bits, a counter in the
+    low ones); `at` (Unix seconds) dates it, as an interaction's id dates its creation."""
+    now_ms = int((datetime.now(UTC).timestamp() if at is None else at) * 1000)
     return ((now_ms - DISCORD_EPOCH_MS) << 22) | (next(_counter) & 0x3FFFFF)
 
 
-def timestamp() -> str:
-    return datetime.now(UTC).isoformat()
+def snowflake_time(value: int | str) -> float:
+    """When a snowflake was made, in Unix seconds."""
+    return ((int(value) >> 22) + DISCORD_EPOCH_MS) / 1000
+
+
+def timestamp(at: float | None = None) -> str:
+    return (datetime.now(UTC) if at is None else datetime.fromtimestamp(at, UTC)).isoformat()
 
 
 def user_json(user_id: int, name: str, *, bot: bool = False) -> dict[str, Any]:
     return {"id": str(user_id), "username": name, "global_name": name, "discriminator": "0", "avatar": None,
-            "bot": bot, "flags": 0, "public_flags": 0}
+            "bot": bot, "flags": 0, "public_flags": 0, "primary_guild": None}
 
 
 def member_json(user: Mapping[str, Any] | None, *, permissions: int, role_ids: Iterable[int]) -> dict[str, Any]:
@@ -90,10 +96,12 @@ def interaction_json(
     token: str,
     app_permissions: int,
     size_limit: int,
+    created: float | None = None,
 ) -> dict[str, Any]:
-    """The INTERACTION_CREATE event around `data`, as Discord sends it for a server channel."""
+    """The INTERACTION_CREATE event around `data`, as Discord sends it for a server channel; its id
+    dates it at `created` (Unix seconds, now by default), the instant Discord's 3 s start from."""
     return {
-        "id": str(snowflake()),
+        "id": str(snowflake(created)),
         "application_id": str(application_id),
         "type": kind,
         "data": dict(data),

@@ -1,6 +1,8 @@
 """`spacechess demo [GAME]`: a game played in the console from a script shipped with the package —
-Space Chess (a short campaign on real past FDJ draws) or SpaceBlast (six ships, every variant, to
-the end). The game runs on a throwaway SQLite database and every image lands in the output folder.
+Space Chess (a short campaign on real past FDJ draws), SpaceBlast (six ships, every variant, to
+the end), Arkeon (two players to a base attack, with draw offers) or HexArena (two fleets to an
+admiral on the enemy base, reconstructed rules). The game runs on a throwaway
+SQLite database and every image lands in the output folder.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from bot.service import GameService
 from bot.store.repo import Store
 
 #: each demo game's script (its setup files sit beside it)
-SCRIPTS = {"spacechess": "campaign.txt", "spaceblast": "spaceblast.txt"}
+SCRIPTS = {"spacechess": "campaign.txt", "spaceblast": "spaceblast.txt", "arkeon": "arkeon.txt",
+           "hexarena": "hexarena.txt"}
 
 
 def script_lines(game: str = "spacechess") -> list[str]:

@@ -7,11 +7,9 @@ by a semaphore; a reply that takes longer than Discord's patience is preceded by
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import io
 import logging
 import re
-from collections.abc import Coroutine
 from typing import Any
 
 import discord
@@ -19,13 +17,16 @@ import yarl
 from discord import app_commands
 
 from bot.config import Settings
+from bot.discord_adapter.answers import UPLOAD_SECONDS, downloaded, new_error_id, seconds_left, tell_failure
 from bot.discord_adapter.payload import install_commands
+from bot.discord_adapter.posts import ChannelPoster, chunks
 from bot.discord_adapter.status import StatusBoard
+from bot.discord_adapter.sync import sync_commands
 from bot.drivers import timer_handlers
 from bot.i18n import translate
 from bot.lottery.scheduler import DrawScheduler
+from bot.outbox import GM_ALERT, TURN_POST, post_of
 from bot.service import (
-    Attachment,
     Button,
     Choice,
     Context,
@@ -34,9 +35,11 @@ from bot.service import (
     Message,
     Reply,
     Select,
+    ServiceError,
     Visibility,
 )
 from bot.service.commands import pack_options, unpack_options
+from bot.store.outbox import OutboxRecord, enqueue
 from bot.store.repo import GameRecord
 from bot.timers import TimerRunner, TimerScheduler
 
@@ -49,10 +52,12 @@ DIRECT_REPLY_SECONDS = 2.0
 
 
 def context_of(interaction: discord.Interaction) -> Context:
+    """Who acts, where, and with which rights. The roles are `Member.roles`: the member payload's role
+    ids resolved against the guild discord.py caches from GUILD_CREATE (the guilds intent) and keeps
+    current with GUILD_ROLE_CREATE/DELETE — public API only, so a discord.py upgrade cannot silently
+    turn every GM role holder into a plain member."""
     user = interaction.user
-    # The role ids of the interaction's own member payload: `Member.roles` keeps only the roles of a
-    # cached guild, so a GM role holder would be refused while the guild is not (yet) cached.
-    roles = frozenset(getattr(user, "_roles", ()))
+    roles = frozenset(role.id for role in user.roles) if isinstance(user, discord.Member) else frozenset()
     perms = interaction.permissions
     return Context(
         user_id=user.id,
@@ -70,21 +75,8 @@ def discord_files(reply: Reply) -> list[discord.File]:
     return [discord.File(io.BytesIO(f.data), filename=f.filename) for f in reply.files]
 
 
-def chunks(lines: list[str], limit: int = CONTENT_LIMIT) -> list[str]:
-    """Message bodies within Discord's limit, split between lines (a very long line is cut)."""
-    bodies: list[str] = []
-    current = ""
-    for line in lines:
-        line = line[:limit]
-        if current and len(current) + 1 + len(line) > limit:
-            bodies.append(current)
-            current = line
-        else:
-            current = f"{current}\n{line}" if current else line
-    if current or not bodies:
-        bodies.append(current or "\u200b")
-    return bodies
-
+#: A reply ready to send: its text bodies, allowed mentions, and send keywords (view, embeds).
+Rendered = tuple[list[str], discord.AllowedMentions, dict[str, Any]]
 
 _BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 
@@ -169,9 +161,14 @@ class MenuSelect(discord.ui.DynamicItem[discord.ui.Select],
                                  shown_to=self.spec.shown_to)
 
 
-class GameBot(discord.Client):
+class GameBot(discord.AutoShardedClient):
+    """One process of the bot: it holds the gateway shards of `bot.shard_ids` (all of them by default),
+    so Discord sends it the interactions of those shards' servers only. What is not tied to a server's
+    gateway — draws, timers, the outbox — every process runs, claimed through the shared database."""
+
     def __init__(self, service: GameService, settings: Settings) -> None:
-        super().__init__(intents=discord.Intents(guilds=True), allowed_mentions=discord.AllowedMentions.none())
+        super().__init__(intents=discord.Intents(guilds=True), allowed_mentions=discord.AllowedMentions.none(),
+                         shard_count=settings.bot.shard_count or None, shard_ids=settings.bot.shard_ids or None)
         self.service = service
         self.settings = settings
         self.tree = app_commands.CommandTree(self)
@@ -181,6 +178,8 @@ class GameBot(discord.Client):
         self.status_board = StatusBoard(self, service, settings.bot.status_debounce_seconds)
         self.scheduler: DrawScheduler | None = None
         self.timers: TimerScheduler | None = None
+        #: sends the outbox (turn posts, reminders, GM alerts) once READY; each post sent refreshes the status
+        self.poster = ChannelPoster(self, service, on_sent=self._posted)
 
     async def setup_hook(self) -> None:
         await self.install_commands()
@@ -203,59 +202,49 @@ class GameBot(discord.Client):
             self.timers.shutdown()
         if self.scheduler is not None:
             self.scheduler.shutdown()
+        await self.poster.sender.close()
         await self.status_board.close()
         await super().close()
 
-    # -- turn posts (TurnHooks): called from the scheduler's worker thread -----------------------
+    # -- the bot's own channel posts (TurnHooks): they go through the outbox -----------------------
+    def outbox_ready(self) -> None:
+        """Posts were committed to the outbox (by any thread): the sender looks at it now."""
+        self.loop.call_soon_threadsafe(self.poster.sender.wake)
+
     def on_turn_post(self, game: GameRecord, reply: Reply) -> None:
-        self._from_thread(self.post_in_channel(game, reply))
+        """A post not written with a change (the drivers write theirs with it): queued, then sent."""
+        self._post(game, reply, TURN_POST)
 
     def on_gm_alert(self, game: GameRecord, reply: Reply) -> None:
-        self._from_thread(self.post_in_channel(game, reply, ping_gm_role=True))
+        self._post(game, reply, GM_ALERT)
 
-    def _from_thread(self, coroutine: Coroutine[Any, Any, None]) -> None:
-        future = asyncio.run_coroutine_threadsafe(coroutine, self.loop)
-        future.add_done_callback(_log_failure)
+    def _posted(self, post: OutboxRecord) -> None:
+        if post.game_id is not None:
+            self.status_board.touch(post.game_id)
 
-    async def post_in_channel(self, game: GameRecord, reply: Reply, *, ping_gm_role: bool = False) -> None:
-        """A post of the bot's own in a game channel (turn post, GM alert), then the status refresh."""
-        if game.channel_id is None:
-            return
-        settings = await asyncio.to_thread(self.service.store.guild_settings, game.guild_id) if game.guild_id else None
-        language = await asyncio.to_thread(self.service.server_language, game.guild_id)
-        lines = [translate(m.key, language, m.params) for m in reply.messages]
-        roles: list[discord.Object] = []
-        if ping_gm_role and settings is not None and settings.gm_role_id is not None:
-            lines.insert(0, f"<@&{settings.gm_role_id}>")
-            roles.append(discord.Object(id=settings.gm_role_id))
-        mentions = discord.AllowedMentions(users=[discord.Object(id=u) for u in reply.mentions], roles=roles or False,
-                                           everyone=False)
-        channel = self.get_channel(game.channel_id) or await self.fetch_channel(game.channel_id)
-        assert isinstance(channel, discord.abc.Messageable)
-        bodies = chunks(lines)
-        for index, body in enumerate(bodies):
-            last = index == len(bodies) - 1
-            files = discord_files(reply) if last else []
-            await channel.send(body, files=files, allowed_mentions=mentions)
-        self.status_board.touch(game.id)
+    def _post(self, game: GameRecord, reply: Reply, kind: str) -> None:
+        if game.channel_id is not None:
+            enqueue(self.service.store, [post_of(game, reply, kind)])
+            self.outbox_ready()
 
     async def install_commands(self) -> None:
         """The translator, the command groups and the persistent buttons: everything but the network."""
         await install_commands(self.tree, self.run_command, self.complete)
+        self.tree.error(self.on_app_command_error)
         self.add_dynamic_items(CommandButton, MenuSelect)
 
     async def sync_commands(self) -> None:
-        """Publish the commands: to each configured server (instant), else globally."""
-        if self.settings.bot.guild_ids:
-            for guild_id in self.settings.bot.guild_ids:
-                guild = discord.Object(id=guild_id)
-                self.tree.copy_global_to(guild=guild)
-                await self.tree.sync(guild=guild)
-        else:
-            await self.tree.sync()
+        """Publish the commands to each configured server (instant), else globally — only when they
+        changed since the last sync this database remembers (`bot.discord_adapter.sync`)."""
+        await sync_commands(self, self.tree, self.service.store, list(self.settings.bot.guild_ids))
 
     async def on_ready(self) -> None:
-        log.info("connected as %s to %d server(s)", self.user, len(self.guilds))
+        """Channels are known now: the outbox is sent from here on, and status messages whose refresh
+        a stop interrupted are refreshed. (READY comes again after a reconnection: both are idempotent.)"""
+        log.info("connected as %s to %d server(s) on shard(s) %s of %s", self.user, len(self.guilds),
+                 sorted(self.shards), self.shard_count)
+        self.poster.sender.start()
+        await self.status_board.resume()
 
     async def _call(self, ctx: Context, path: str, options: dict[str, Any], shown_to: int | None) -> Reply:
         # attachments are downloaded here, inside the deferral's clock: a slow CDN must not cost the answer
@@ -267,9 +256,12 @@ class GameBot(discord.Client):
         """The service's reply; an unexpected failure is logged and answered, never left in silence."""
         try:
             return await self._call(ctx, path, options, shown_to)
+        except ServiceError as refused:  # an attachment refused before its download
+            return Reply.refusal(refused.key, **refused.params)
         except Exception:
-            log.exception("command %r by user %s failed", path, ctx.user_id)
-            return Reply.refusal("error.internal")
+            error_id = new_error_id()
+            log.exception("command %r by user %s failed [error %s]", path, ctx.user_id, error_id)
+            return Reply.refusal("error.unexpected", id=error_id)
 
     async def run_command(self, interaction: discord.Interaction, path: str, options: dict[str, Any],
                           *, shown_to: int | None = None) -> None:
@@ -277,31 +269,60 @@ class GameBot(discord.Client):
         was shown to, whom the service checks is the one clicking) and answer it.
 
         A slow command is deferred first: a slash command shows "thinking", a component defers an
-        update of its own message, so that a reply replacing the form can still edit it.
+        update of its own message, so that a reply replacing the form can still edit it. The clock
+        is Discord's: it started at the interaction's creation, and runs through the service, the
+        rendering and (for a reply with files) the upload. If the answer cannot be sent, the member
+        still gets a private notice with an error id (`answers.tell_failure`).
         """
         ctx = context_of(interaction)
         component = shown_to is not None
-        task = asyncio.ensure_future(self._safe_call(ctx, path, options, shown_to))
+        reply: Reply | None = None
         try:
-            reply = await asyncio.wait_for(asyncio.shield(task), timeout=self.direct_reply_seconds)
-            deferred = False
-        except TimeoutError:
-            await interaction.response.defer(thinking=not component)
-            reply = await task
-            deferred = True
-        if component:
-            await self.send_component_reply(interaction, ctx, reply, deferred)
-        else:
-            await self.send_reply(interaction, ctx, reply, deferred)
+            task = asyncio.ensure_future(self._prepared(ctx, path, options, shown_to))
+            try:
+                reply, rendered = await asyncio.wait_for(
+                    asyncio.shield(task), timeout=seconds_left(interaction, self.direct_reply_seconds))
+                deferred = bool(reply.files) and seconds_left(interaction, self.direct_reply_seconds) < UPLOAD_SECONDS
+            except TimeoutError:
+                deferred = True
+            if deferred:
+                await interaction.response.defer(thinking=not component)
+                reply, rendered = await task
+            if component:
+                await self.send_component_reply(interaction, ctx, reply, deferred, rendered)
+            else:
+                await self.send_reply(interaction, ctx, reply, deferred, rendered=rendered)
+        except Exception as error:
+            error_id = new_error_id()
+            log.error("the answer to %r by user %s failed [error %s]: %s", path, ctx.user_id, error_id, error,
+                      exc_info=error)
+            language = await asyncio.to_thread(self.service.language, ctx)
+            await tell_failure(interaction, language, changed=reply is not None and reply.ok, error_id=error_id)
+            return
         if reply.ok:
             game = await asyncio.to_thread(self.service.store.game_in_channel, ctx.guild_id, ctx.channel_id)
             if game is not None:
                 self.status_board.touch(game.id)
 
+    async def _prepared(self, ctx: Context, path: str, options: dict[str, Any], shown_to: int | None
+                        ) -> tuple[Reply, Rendered]:
+        """The reply, rendered in the reader's language: everything the answer needs but the network."""
+        reply = await self._safe_call(ctx, path, options, shown_to)
+        return reply, await self._render(ctx, reply)
+
+    async def on_app_command_error(self, interaction: discord.Interaction,
+                                   error: app_commands.AppCommandError) -> None:
+        """What escapes a command (an option discord.py could not convert...): logged and answered."""
+        error_id = new_error_id()
+        log.error("command %s failed [error %s]: %s", interaction.command and interaction.command.qualified_name,
+                  error_id, error, exc_info=error)
+        language = await asyncio.to_thread(self.service.language, context_of(interaction))
+        await tell_failure(interaction, language, changed=False, error_id=error_id)
+
     @staticmethod
     async def _option(value: Any) -> Any:
         if isinstance(value, discord.Attachment):
-            return Attachment(value.filename, await value.read())
+            return await downloaded(value)
         if isinstance(value, discord.abc.Snowflake) and not isinstance(value, int):
             return value.id  # members, users and roles travel as ids
         return value
@@ -309,10 +330,18 @@ class GameBot(discord.Client):
     async def complete(
         self, interaction: discord.Interaction, path: str, option: str, current: str
     ) -> list[app_commands.Choice[str]]:
-        values = await asyncio.to_thread(self.service.complete, context_of(interaction), path, option, current)
+        """Suggestions, or none when they would come too late: Discord drops an answer after 3 s."""
+        filled = {key: value for key, value in interaction.namespace if value is not None}  # the options typed so far
+        try:
+            values = await asyncio.wait_for(
+                asyncio.to_thread(self.service.complete, context_of(interaction), path, option, current, filled),
+                timeout=seconds_left(interaction, self.direct_reply_seconds))
+        except TimeoutError:
+            log.warning("suggestions for /%s %s were too slow: an empty list is answered", path, option)
+            return []
         return [app_commands.Choice(name=v[:100], value=v[:100]) for v in values]
 
-    async def _render(self, ctx: Context, reply: Reply) -> tuple[list[str], discord.AllowedMentions, dict[str, Any]]:
+    async def _render(self, ctx: Context, reply: Reply) -> Rendered:
         """The reply's text bodies, allowed mentions, and its components and embeds (as send
         keywords), all in the reader's language."""
         language = await asyncio.to_thread(self.service.language, ctx)
@@ -334,23 +363,23 @@ class GameBot(discord.Client):
         return bodies, mentions, extra
 
     async def send_component_reply(self, interaction: discord.Interaction, ctx: Context, reply: Reply,
-                                   deferred: bool) -> None:
+                                   deferred: bool, rendered: Rendered | None = None) -> None:
         """A button's or menu's answer: it replaces the component's message when the reply says so
         (a form redrawn with the picks so far), else it is a message of its own."""
         if not (reply.update and reply.ok):
             # a component's deferral left no placeholder message: the answer is a follow-up
-            await self.send_reply(interaction, ctx, reply, deferred, placeholder=False)
+            await self.send_reply(interaction, ctx, reply, deferred, placeholder=False, rendered=rendered)
             return
-        bodies, mentions, extra = await self._render(ctx, reply)
+        bodies, mentions, extra = rendered or await self._render(ctx, reply)
         edit = interaction.edit_original_response if deferred else interaction.response.edit_message
         await edit(content=bodies[0], attachments=discord_files(reply), allowed_mentions=mentions,
                    view=extra.get("view"), embeds=extra.get("embeds", []))
 
     async def send_reply(self, interaction: discord.Interaction, ctx: Context, reply: Reply, deferred: bool,
-                         *, placeholder: bool = True) -> None:
+                         *, placeholder: bool = True, rendered: Rendered | None = None) -> None:
         """Answer an interaction: directly, or after a deferral — replacing its "thinking"
         `placeholder` when there is one — then the rest of a long text as follow-ups."""
-        bodies, mentions, extra = await self._render(ctx, reply)
+        bodies, mentions, extra = rendered or await self._render(ctx, reply)
         private = reply.visibility is Visibility.PRIVATE
         files = discord_files(reply)
         if not deferred:
@@ -390,12 +419,6 @@ def to_discord_embed(embed: Embed, language: str) -> discord.Embed:
     if embed.image is not None:
         result.set_image(url=f"attachment://{embed.image}")
     return result
-
-
-def _log_failure(future: concurrent.futures.Future[None]) -> None:
-    error = future.exception()
-    if error is not None:
-        log.error("a post in a game channel failed: %s", error, exc_info=error)
 
 
 def run_bot(settings: Settings) -> int:

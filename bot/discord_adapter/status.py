@@ -2,12 +2,22 @@
 
 Discord rate-limits message edits, and a busy game changes every few seconds; so a change only
 marks the game as dirty, and one refresh per debounce period posts the latest text (skipped when
-it did not change). The message id is stored, so a restarted bot edits the same message.
+it did not change). What must survive a crash is in the database:
+
+- the dirty mark (`status_dirty`), written by `Store.commit` in the change's own transaction (and
+  again by `touch` for what changes the status without a commit, such as a post sent): a bot killed
+  after the commit — before its reply, or within the debounce — refreshes the message when READY again;
+- the message id, stored as soon as Discord made the message and before it is pinned: a refused pin
+  (too many pins, 30003; no permission, 50013; a server error) never leads to a new message per
+  change — a refusal is remembered and not asked again, a server error is retried at the next refresh;
+- a message older than an hour has a stricter edit limit (30046): the refresh is retried later with
+  back-off, never replaced by a new message. Only a deleted message (404) is posted anew.
 """
 
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import logging
 
 import discord
@@ -15,10 +25,23 @@ import discord
 from bot.i18n import translate
 from bot.service.core import GameService
 from bot.service.status import status_messages
+from bot.store.discord_state import (
+    clear_status_dirty,
+    dirty_games,
+    keep_status_message,
+    mark_status_dirty,
+    set_status_pin,
+    status_pin,
+)
+from bot.store.repo import Store
 
 log = logging.getLogger("spacechess.discord.status")
 
 CONTENT_LIMIT = 2000
+#: Discord's codes for a pin it will not take: too many pins in the channel, missing permission/access
+PIN_REFUSALS = frozenset({30003, 50013, 50001})
+#: first and longest wait before retrying a refresh Discord refused for now (an old message's edits, 5xx)
+RETRY_FIRST, RETRY_MAX = 60.0, 900.0
 
 
 class StatusBoard:
@@ -26,18 +49,37 @@ class StatusBoard:
         self.client = client
         self.service = service
         self.debounce_seconds = debounce_seconds
+        self.retry_first = RETRY_FIRST
         self._pending: dict[int, asyncio.Task[None]] = {}
         self._posted: dict[int, str] = {}
+        self._failures: dict[int, int] = {}
         self._locks: dict[int, asyncio.Lock] = {}
 
+    @property
+    def store(self) -> Store:
+        return self.service.store
+
     def touch(self, game_id: int) -> None:
-        """Something changed in this game: refresh its status message soon (once per period)."""
+        """Something changed in this game: mark it (durably) and refresh its status message soon,
+        once per period."""
+        self._schedule(game_id, self.debounce_seconds, mark=True)
+
+    async def resume(self) -> None:
+        """Refresh every status message a previous run marked and did not refresh (it stopped first)."""
+        for game_id in await asyncio.to_thread(dirty_games, self.store):
+            self._schedule(game_id, 0.0, mark=False)
+
+    def _schedule(self, game_id: int, delay: float, *, mark: bool) -> None:
+        # a refresh already planned reads the game after this change: its mark (written when it was
+        # planned, or left by a failed refresh) covers this one until it succeeds
         task = self._pending.get(game_id)
         if task is None or task.done():
-            self._pending[game_id] = asyncio.create_task(self._refresh_later(game_id))
+            self._pending[game_id] = asyncio.create_task(self._refresh_later(game_id, delay, mark))
 
-    async def _refresh_later(self, game_id: int) -> None:
-        await asyncio.sleep(self.debounce_seconds)
+    async def _refresh_later(self, game_id: int, delay: float, mark: bool) -> None:
+        if mark:
+            await asyncio.to_thread(mark_status_dirty, self.store, game_id)
+        await asyncio.sleep(delay)
         self._pending.pop(game_id, None)  # a change from now on schedules the next refresh
         await self.refresh(game_id)
 
@@ -56,36 +98,63 @@ class StatusBoard:
             await self._refresh(game_id)
 
     async def _refresh(self, game_id: int) -> None:
+        seen = dt.datetime.now(dt.UTC)  # marks up to now are answered by the text read next
         found = await asyncio.to_thread(self.text, game_id)
-        if found is None:
-            return
-        channel_id, content = found
-        if self._posted.get(game_id) == content:
-            return
-        try:
-            await self._post(game_id, channel_id, content)
-        except discord.HTTPException as err:
-            log.warning("status message of game %s not updated: %s", game_id, err)
-            return
-        self._posted[game_id] = content
+        if found is not None and self._posted.get(game_id) != found[1]:
+            channel_id, content = found
+            try:
+                await self._post(game_id, channel_id, content)
+            except discord.Forbidden as err:  # the bot may not see or write there: kept for a restart
+                log.warning("status message of game %s not updated: %s", game_id, err)
+                return
+            except (discord.HTTPException, OSError) as err:
+                self._retry(game_id, err)
+                return
+            self._posted[game_id] = content
+        self._failures.pop(game_id, None)
+        await asyncio.to_thread(clear_status_dirty, self.store, game_id, seen)
+
+    def _retry(self, game_id: int, err: Exception) -> None:
+        """Discord refused the edit for now (an old message's edit limit, a server error): try again
+        later, each time waiting twice as long; the dirty mark stays meanwhile."""
+        failures = self._failures.get(game_id, 0) + 1
+        self._failures[game_id] = failures
+        delay = min(RETRY_MAX, self.retry_first * 2 ** (failures - 1))
+        log.warning("status message of game %s not updated (%s): retry in %.0f s", game_id, err, delay)
+        self._schedule(game_id, delay, mark=False)
 
     async def _post(self, game_id: int, channel_id: int, content: str) -> None:
         channel = self.client.get_channel(channel_id) or await self.client.fetch_channel(channel_id)
         assert isinstance(channel, discord.abc.Messageable)
         none = discord.AllowedMentions.none()
-        message_id = await asyncio.to_thread(self.service.store.status_message, game_id)
+        message_id = await asyncio.to_thread(self.store.status_message, game_id)
         if message_id is not None:
+            message = channel.get_partial_message(message_id)  # type: ignore[attr-defined]
             try:
-                await channel.get_partial_message(message_id).edit(content=content, allowed_mentions=none)  # type: ignore[attr-defined]
-                return
+                await message.edit(content=content, allowed_mentions=none)
             except discord.NotFound:
                 log.info("status message of game %s was deleted; posting a new one", game_id)
+            else:
+                if await asyncio.to_thread(status_pin, self.store, game_id) == "pending":
+                    await self._pin(game_id, message)
+                return
         message = await channel.send(content, allowed_mentions=none)
+        # stored before the pin: whatever happens to the pin, the next change edits this message
+        await asyncio.to_thread(keep_status_message, self.store, game_id, channel_id, message.id)
+        await self._pin(game_id, message)
+
+    async def _pin(self, game_id: int, message: discord.Message | discord.PartialMessage) -> None:
+        """Pin it; a refusal is remembered (never asked again), a server error left for the next refresh."""
         try:
             await message.pin()
-        except discord.Forbidden:
-            log.warning("cannot pin the status message of game %s: the bot lacks Manage Messages", game_id)
-        await asyncio.to_thread(self.service.store.set_status_message, game_id, channel_id, message.id)
+        except discord.HTTPException as err:
+            if err.code in PIN_REFUSALS or isinstance(err, discord.Forbidden):
+                log.warning("the status message of game %s cannot be pinned (%s): it stays unpinned", game_id, err)
+                await asyncio.to_thread(set_status_pin, self.store, game_id, "refused")
+            else:
+                log.warning("pinning the status message of game %s failed (%s): tried again later", game_id, err)
+            return
+        await asyncio.to_thread(set_status_pin, self.store, game_id, "pinned")
 
     async def close(self) -> None:
         for task in self._pending.values():

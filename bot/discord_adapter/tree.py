@@ -1,15 +1,18 @@
 """Build discord.py app_commands from the service's command table.
 
 discord.py reads a command's options from its callback's signature; the table is data, so each
-callback is given a synthetic signature. Descriptions are `locale_str`s carrying their catalog
-key, which the translator below turns into the French and English localisations at sync time.
+callback is given a synthetic signature, then discord.py's public decorators (`rename`, `describe`,
+`choices`, `autocomplete`) describe its options, as they would a hand-written command. Names,
+descriptions and choice labels are `locale_str`s carrying their catalog key, which the translator
+below turns into the French and English localisations at sync time. Internal options (a
+confirmation's game version, which only a button fills) are left out of the slash command.
 """
 
 from __future__ import annotations
 
 import inspect
 from collections.abc import Awaitable, Callable
-from typing import Any, Literal, Optional
+from typing import Any, Optional
 
 import discord
 from discord import app_commands
@@ -35,6 +38,13 @@ def name(kind: str, value: str) -> app_commands.locale_str:
     return app_commands.locale_str(value, key=f"name.{kind}.{value}")
 
 
+def sub_name(group: str, sub: str) -> app_commands.locale_str:
+    """A subcommand's name: its group's own ``name.sub.<group>.<sub>`` where the same English word
+    means another thing there (HexArena's ``/hx board`` boards a cargo: not ``plateau``)."""
+    own = f"name.sub.{group}.{sub}"
+    return app_commands.locale_str(sub, key=own) if own in catalog("en") else name("sub", sub)
+
+
 class CatalogTranslator(app_commands.Translator):
     """Localises descriptions (and names that have a ``name.`` key) from the bot's catalogs."""
 
@@ -51,10 +61,20 @@ class CatalogTranslator(app_commands.Translator):
         return None
 
 
+def choice_label(option: str, value: str) -> app_commands.locale_str:
+    """A choice's label (French players pick "soldat", "général", "manuel"): the first catalog key
+    of ``word.choice.<option>.<value>``, ``label.<value>``, else the value itself."""
+    english = catalog("en")
+    for key in (f"word.choice.{option}.{value}", f"label.{value}"):
+        if key in english:
+            return app_commands.locale_str(english[key][:100], key=key)
+    return app_commands.locale_str(value)
+
+
 def _annotation(opt: Option) -> Any:
     base: Any
     if opt.choices:
-        base = Literal.__getitem__(tuple(opt.choices))
+        base = str  # the labelled choices are given by `app_commands.choices`
     elif opt.type == "integer":
         base = app_commands.Range[int, opt.min_value, opt.max_value] if (
             opt.min_value is not None or opt.max_value is not None) else int
@@ -76,7 +96,8 @@ def _callback(cmd: Command, run: Runner, complete: Completer) -> Callable[..., A
         await run(interaction, cmd.path, {k: v for k, v in values.items() if v is not None})
 
     params = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction)]
-    ordered = sorted(cmd.options, key=lambda o: not o.required)  # Discord wants required options first
+    offered = [opt for opt in cmd.options if not opt.internal]
+    ordered = sorted(offered, key=lambda o: not o.required)  # Discord wants required options first
     for opt in ordered:
         params.append(
             inspect.Parameter(
@@ -87,19 +108,19 @@ def _callback(cmd: Command, run: Runner, complete: Completer) -> Callable[..., A
             )
         )
     callback.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
-    callback.__discord_app_commands_param_rename__ = {  # type: ignore[attr-defined]
-        opt.name: name("option", opt.name) for opt in cmd.options
-    }
-    callback.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
-        opt.name: text(f"opt.{cmd.path.replace(' ', '.')}.{opt.name}") for opt in cmd.options
-    }
-    completers = {}
-    for opt in cmd.options:
-        if opt.autocomplete:
-            completers[opt.name] = _completer(cmd.path, opt.name, complete)
+    if not offered:
+        return callback
+    described = app_commands.rename(**{opt.name: name("option", opt.name) for opt in offered})(
+        app_commands.describe(**{opt.name: text(f"opt.{cmd.path.replace(' ', '.')}.{opt.name}") for opt in offered})(
+            callback))
+    labelled = {opt.name: [app_commands.Choice(name=choice_label(opt.name, value), value=value)
+                           for value in opt.choices] for opt in offered if opt.choices}
+    if labelled:
+        described = app_commands.choices(**labelled)(described)
+    completers = {opt.name: _completer(cmd.path, opt.name, complete) for opt in offered if opt.autocomplete}
     if completers:
-        callback.__discord_app_commands_param_autocomplete__ = completers  # type: ignore[attr-defined]
-    return callback
+        described = app_commands.autocomplete(**completers)(described)
+    return described
 
 
 def _completer(path: str, option: str, complete: Completer) -> Callable[..., Awaitable[list]]:
@@ -123,7 +144,7 @@ def build_groups(run: Runner, complete: Completer) -> list[app_commands.Group]:
                 guild_only=True,  # games live in server channels
             )
         group.add_command(
-            app_commands.Command(name=name("sub", sub), description=text(cmd.description_key),
+            app_commands.Command(name=sub_name(group_name, sub), description=text(cmd.description_key),
                                  callback=_callback(cmd, run, complete))
         )
     return list(groups.values())

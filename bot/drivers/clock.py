@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.drivers import TimerHandler, TurnDriver, TurnHooks, plays_as
+from bot.outbox import GM_ALERT, announce, follow_up, outbox_of, post_of
 from bot.service.commands import Option
 from bot.service.core import Applied, GameService
 from bot.service.replies import Message, Reply
@@ -84,12 +85,17 @@ class ClockDriver(TurnDriver):
             self.start(svc, game, movers[0], svc.clock() + dt.timedelta(hours=clock_hours(game)))
         return []
 
-    def forfeit(self, svc: GameService, game: GameRecord, actor: str, *, claim: str | None) -> Reply | None:
-        """The game's ``timeout`` input for `actor`, as the bot: None when another process did it."""
+    def forfeit(self, svc: GameService, game: GameRecord, actor: str, *, claim: str | None,
+                post: bool = False) -> Reply | None:
+        """The game's ``timeout`` input for `actor`, as the bot: None when another process did it.
+        With `post` (the clock ran out, no command) its channel post is written to the outbox with it."""
         try:
-            applied = svc.apply_input(None, game, TIMEOUT_INPUT, None, {"actor": actor}, claims=[claim] if claim else ())
+            applied = svc.apply_input(None, game, TIMEOUT_INPUT, None, {"actor": actor}, claims=[claim] if claim else (),
+                                      outbox=outbox_of(svc) if post else None)
         except AlreadyClaimed:
             return None
+        if post:
+            follow_up(svc, applied)
         return svc.describe(applied)
 
     def timer_handlers(self, svc: GameService, hooks: TurnHooks) -> dict[str, TimerHandler]:
@@ -101,13 +107,15 @@ class ClockDriver(TurnDriver):
 
         def on_half(timer: TimerRecord, now: dt.datetime) -> None:
             game = svc.store.get_game(timer.game_id)
-            if game is None or game.status != "running" or not svc.store.claim(timer.claim_key):
+            if game is None or game.status != "running":
                 return
             users = mover_seats(game, timer.payload["actor"])
-            hooks.on_turn_post(game, Reply((Message("turn.clock_half", {
+            post = post_of(game, Reply((Message("turn.clock_half", {
                 "actor": timer.payload["actor"], "users": " ".join(f"<@{u}>" for u in users),
                 "when": discord_time(dt.datetime.fromisoformat(timer.payload["ends"]))}),),
                 mentions=tuple(users)))
+            if svc.store.claim(timer.claim_key, game_id=game.id, outbox=[post]):
+                announce(svc.store, hooks)
 
         def on_timeout(timer: TimerRecord, now: dt.datetime) -> None:
             game = svc.store.get_game(timer.game_id)
@@ -116,14 +124,15 @@ class ClockDriver(TurnDriver):
             actor = timer.payload["actor"]
             if game.options.get("timeout") == "forfeit":
                 try:
-                    post = self.forfeit(svc, game, actor, claim=timer.claim_key)
+                    posted = self.forfeit(svc, game, actor, claim=timer.claim_key, post=True)
                 except OrderError:  # the player moved meanwhile: their clock was already moved on
                     return
-                if post is not None:
-                    hooks.on_turn_post(game, post)
+                if posted is not None:
+                    announce(svc.store, hooks)
                 return
-            if svc.store.claim(timer.claim_key):
-                hooks.on_gm_alert(game, Reply((Message("turn.clock_out", {"name": game.name, "actor": actor}),)))
+            alert = post_of(game, Reply((Message("turn.clock_out", {"name": game.name, "actor": actor}),)), GM_ALERT)
+            if svc.store.claim(timer.claim_key, game_id=game.id, outbox=[alert]):
+                announce(svc.store, hooks)
 
         return {CLOCK: on_timeout, HALF: on_half}
 

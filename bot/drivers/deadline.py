@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.drivers import TimerHandler, TurnDriver, TurnHooks, plays_as
+from bot.outbox import announce, follow_up, outbox_of, post_of
 from bot.service.commands import Option
 from bot.service.core import Applied, GameService
 from bot.service.replies import Message, Reply, ServiceError
@@ -121,15 +122,19 @@ class DeadlineDriver(TurnDriver):
             cancel_timer(svc.store, game.id, timer.kind)
         svc.timers_changed()
 
-    def resolve(self, svc: GameService, game: GameRecord, *, claim: str | None) -> Reply | None:
+    def resolve(self, svc: GameService, game: GameRecord, *, claim: str | None, post: bool = False) -> Reply | None:
         """Apply the game's resolution now (as the bot), once: the next deadline is planned by
-        `after_commit` of that input. None when another process already did it."""
+        `after_commit` of that input. None when another process already did it. With `post` (a
+        deadline, not a player's input) its channel post is written to the outbox with it."""
         rules = registry.get(game.kind)
         kind = sorted(rules.reveal_kinds)[0]
         try:
-            applied = svc.apply_input(None, game, kind, None, {}, claims=[claim] if claim else ())
+            applied = svc.apply_input(None, game, kind, None, {}, claims=[claim] if claim else (),
+                                      outbox=outbox_of(svc) if post else None)
         except AlreadyClaimed:
             return None
+        if post:
+            follow_up(svc, applied)
         return svc.describe(applied)
 
     def on_resume(self, svc: GameService, game: GameRecord) -> list[Reply]:
@@ -143,23 +148,23 @@ class DeadlineDriver(TurnDriver):
             game = svc.store.get_game(timer.game_id)
             if game is None or game.status != "running":
                 return  # paused: resuming plans a fresh deadline; ended: nothing to resolve
-            post = self.resolve(svc, game, claim=timer.claim_key)
-            if post is not None:
-                hooks.on_turn_post(game, post)
+            if self.resolve(svc, game, claim=timer.claim_key, post=True) is not None:
+                announce(svc.store, hooks)
 
         def on_reminder(timer: TimerRecord, now: dt.datetime) -> None:
             game = svc.store.get_game(timer.game_id)
-            if game is None or game.status != "running" or not svc.store.claim(timer.claim_key):
+            if game is None or game.status != "running":
                 return
             rules = registry.get(game.kind)
             late = set(rules.waiting_on(rules.from_json(game.state)))
             state = rules.from_json(game.state)
             users = [seat.user_id for seat in svc.store.seats(game.id) if not seat.mute_pings
                      and any(plays_as(rules, state, seat.actor, actor) for actor in late)]
-            if users:
-                hooks.on_turn_post(game, Reply((Message("turn.deadline_reminder", {
-                    "hours": timer.payload.get("hours"), "users": " ".join(f"<@{u}>" for u in users)}),),
-                    mentions=tuple(users)))
+            posts = [post_of(game, Reply((Message("turn.deadline_reminder", {
+                "hours": timer.payload.get("hours"), "users": " ".join(f"<@{u}>" for u in users)}),),
+                mentions=tuple(users)))] if users else []
+            if svc.store.claim(timer.claim_key, game_id=game.id, outbox=posts) and posts:
+                announce(svc.store, hooks)
 
         return {DEADLINE: on_deadline, **{reminder_kind(n): on_reminder for n in range(1, MAX_REMINDERS + 1)}}
 

@@ -17,13 +17,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from bot.service.replies import Attachment, Button, Message, Reply, ServiceError
+from bot.i18n import catalog
+from bot.service.history import details, payload_words
+from bot.service.replies import Attachment, Button, Message, Reply, ServiceError, Visibility
 from engine import registry
 from engine.core.errors import OrderError, SetupError
 from engine.core.protocol import PUBLIC, Audience, Event, GameRules
 
 if TYPE_CHECKING:
     from bot.service.commands import Option
+    from bot.service.scene import Scene
+    from bot.store.repo import LogRecord
 
 
 class Presenter:
@@ -76,6 +80,49 @@ class Presenter:
         """The pinned status message's body under its header: every actor in a line."""
         return [Message("status.actor", {"id": actor}) for actor in rules.actors(state)]
 
+    # -- words for the log, the end and the help
+    #: whether `history_line` reads each input's public events (the history then replays the log)
+    history_events: ClassVar[bool] = False
+    #: sample option values for `/game help`'s examples of this game's commands, by command path
+    examples: ClassVar[Mapping[str, Mapping[str, str]]] = {}
+
+    def history_line(self, rules: GameRules, entry: LogRecord, events: Sequence[Event], author: Message) -> Message:
+        """One log entry as a sentence naming its `author`: the game's ``history.<game>.<kind>``,
+        else the shared ``history.<kind>`` (join, order, pause...), filled from its payload; a kind
+        nobody worded yet still reads as its name and values, never as JSON. `events` are the public
+        events of the input (empty unless `history_events`, or for an undone input)."""
+        params = {**payload_words(entry.payload), "actor": entry.actor, "author": author}
+        for key in (f"history.{rules.name}.{entry.kind}", f"history.{entry.kind}"):
+            if key in catalog("en"):
+                return Message(key, params)
+        return Message("history.input", {"author": author, "kind": entry.kind, "details": details(entry.payload)})
+
+    def side_name(self, rules: GameRules, side: str | int) -> Any:
+        """A side or team as the game-over line names it: ``word.side.<side>`` where the catalog has
+        it (Blue, Red), else the side as it is (a ship's name)."""
+        key = f"word.side.{side}"
+        return Message(key) if key in catalog("en") else str(side)
+
+    # -- pictures that know their game: the name, the reader's language, what comes next, the history
+    def images_for(self, rules: GameRules, state: Any, events: Sequence[Event], scene: Scene) -> list[Attachment]:
+        """Images posted after an accepted input, with the `scene` to caption them: `images` by default."""
+        return self.images(rules, state, events)
+
+    def board_for(self, rules: GameRules, state: Any, scene: Scene, around: str | None = None) -> list[Attachment]:
+        """``/game board``: `board` by default; `around` (an actor) asks for a close-up, which a game
+        without one refuses rather than posting the whole board as if it were one."""
+        if around is not None:
+            raise ServiceError("error.board_around_unsupported")
+        return self.board(rules, state)
+
+    def recap(self, rules: GameRules, scene: Scene) -> Reply:
+        """``/game recap`` and the end-of-game post: charts of the game from `scene.history`."""
+        return Reply((Message("game.recap.none", {"name": scene.name}),), visibility=Visibility.PRIVATE)
+
+    def replay(self, rules: GameRules, scene: Scene) -> Reply:
+        """``/game replay``: the game so far as an animation, from `scene.history`."""
+        return Reply((Message("game.replay.none", {"name": scene.name}),), visibility=Visibility.PRIVATE)
+
 
 @dataclass(frozen=True)
 class GameEntry:
@@ -97,6 +144,8 @@ GAMES: tuple[GameEntry, ...] = (
               "deadline", "bot.games.spaceblast.computer"),
     GameEntry("arkeon", "ak", "engine.arkeon", "bot.games.arkeon", "bot.games.arkeon.commands", "clock",
               "bot.games.arkeon.computer"),
+    GameEntry("hexarena", "hx", "engine.hexarena", "bot.games.hexarena", "bot.games.hexarena.commands", "clock",
+              "bot.games.hexarena.computer"),
 )
 
 _entries: dict[str, GameEntry] = {game.kind: game for game in GAMES}

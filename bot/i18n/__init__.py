@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import string
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -43,6 +44,34 @@ def language_of(locale: str | None, fallback: str = DEFAULT_LANGUAGE) -> str:
     return fallback if fallback in LANGUAGES else DEFAULT_LANGUAGE
 
 
+@dataclass(frozen=True)
+class Count:
+    """A number with its noun, agreed in the reader's language: ``Count(2, "sc.cells")`` reads
+    "2 cells", ``Count(1, ...)`` "1 cell" (French also puts 0 in the singular). The catalog value
+    holds the singular and the plural form separated by ``|``, each with ``{n}``."""
+
+    n: int
+    key: str
+
+
+@dataclass(frozen=True)
+class Listing:
+    """Several values read as one list in the reader's language: "a, b and c" with
+    `conjunction` (``word.and``, spaces included), "a, b, c" without; each item is shown as any
+    value is (a label Message becomes its words), and an empty list reads ``word.none``."""
+
+    items: tuple[Any, ...]
+    conjunction: bool = False
+    separator: str = ", "  # " " for sentences, each ending with its own full stop
+
+
+def plural_index(language: str, n: int) -> int:
+    """0 for the singular form, 1 for the plural: French counts 0 and 1 as singular, English 1 only."""
+    if language == "fr":
+        return 0 if abs(n) < 2 else 1
+    return 0 if abs(n) == 1 else 1
+
+
 class _Params(dict):
     """Missing placeholders render as ``{name}`` instead of raising: a reply is never lost to a typo."""
 
@@ -67,6 +96,16 @@ def _display(value: Any, language: str) -> Any:
     A value with ``key`` and ``params`` (a service Message) is translated in place, so a reply can
     nest localised fragments; a list of them is joined without separator (each carries its own).
     """
+    if isinstance(value, Count):
+        forms = (catalog(language).get(value.key) or catalog("en").get(value.key) or value.key).split("|")
+        return forms[min(plural_index(language, value.n), len(forms) - 1)].strip().format(n=value.n)
+    if isinstance(value, Listing):
+        words = [str(_display(item, language)) for item in value.items]
+        if not words:
+            return catalog(language).get("word.none", "-")
+        if value.conjunction and len(words) > 1:
+            return value.separator.join(words[:-1]) + catalog(language).get("word.and", " & ") + words[-1]
+        return value.separator.join(words)
     if hasattr(value, "key") and hasattr(value, "params"):
         return translate(value.key, language, value.params)
     if isinstance(value, list | tuple | set | frozenset):

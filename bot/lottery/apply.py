@@ -24,14 +24,16 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from bot.drivers import TurnHooks
 from bot.lottery import is_lottery_game
 from bot.lottery.turn_post import build_turn_post
-from bot.service.core import Applied, GameService, derive_status
+from bot.outbox import announce, post_of
+from bot.service.core import Applied, GameService, derive_status, public_events
 from bot.service.replies import Reply
+from bot.service.scene import Step, scene_of
 from bot.store.draws import applied_evenings, draw_claim_key, started_at, stored_draws
 from bot.store.repo import AlreadyClaimed, GameRecord, NewEntry, StaleWrite
 from draws import FDJ_LOTO, Draw, DrawSchedule, counts_for_game, game_numbers, manual_source
@@ -45,6 +47,8 @@ log = logging.getLogger("spacechess.draws")
 AUTO_SOURCE = "fdj"
 #: Commits lost to players' orders landing at the same moment before giving up until the next poll.
 MAX_ATTEMPTS = 5
+#: Running games read at once by a pass over every game (memory is this batch, not every game).
+GAMES_PER_BATCH = 100
 
 
 class DrawDeferred(Exception):
@@ -118,8 +122,13 @@ class DrawApplier:
         return sorted((d for d in chosen.values() if last is None or d.key > last), key=lambda d: d.key)
 
     # -- applying ----------------------------------------------------------------------------------
-    def apply_draw(self, game: GameRecord, draw: Draw, *, user_id: int | None = None) -> TurnPost | None:
+    def apply_draw(self, game: GameRecord, draw: Draw, *, user_id: int | None = None,
+                   post: bool = False) -> TurnPost | None:
         """Apply one draw to one game; None when the game already has it or is not running any more.
+
+        The turn post is made from the outcome before the commit; with `post` it is written to the
+        outbox in the commit's transaction, so the draw and its post are kept or lost together. At
+        the draw that reaches the game's time limit (SC-31) the same commit records the end.
 
         An `OrderError` (the engine refusing the draw) propagates: nothing was written. `DrawDeferred`
         when every attempt lost the race for the game's version: the draw is still pending.
@@ -132,14 +141,17 @@ class DrawApplier:
             if game.status != "running":
                 return None
             outcome = rules.apply_input(rules.from_json(game.state), "draw", None, payload)
+            outcome, entries = self._with_limit(game, outcome, [NewEntry("draw", None, user_id, payload)], draw)
+            reply = self._post(Applied(game, outcome, rules), draw)
             try:
                 committed = self.store.commit(
                     game.id,
                     game.version,
                     state=rules.to_json(outcome.state),
-                    entries=[NewEntry("draw", None, user_id, payload)],
+                    entries=entries,
                     status=derive_status(rules, outcome.state, game.status),
                     claims=[draw_claim_key(game.id, draw.date, draw.index)],
+                    outbox=[post_of(game, reply)] if post else (),
                 )
             except AlreadyClaimed:
                 return None
@@ -149,27 +161,26 @@ class DrawApplier:
                     return None
                 game = fresh
                 continue
-            committed, outcome = self._time_limit(committed, outcome, draw)
-            return TurnPost(committed, draw, self._post(Applied(committed, outcome, rules), draw))
+            return TurnPost(committed, draw, reply)
         raise DrawDeferred(game.id, draw)
 
     def _limit_reached(self, game: GameRecord, turn: int, day: dt.date) -> bool:
         limit, end = game.options.get("limit_draws"), game.options.get("end_date")
         return (limit is not None and turn >= limit) or (end is not None and day.isoformat() >= end)
 
-    def _time_limit(self, game: GameRecord, outcome: Outcome, draw: Draw) -> tuple[GameRecord, Outcome]:
+    def _with_limit(self, game: GameRecord, outcome: Outcome, entries: list[NewEntry],
+                    draw: Draw) -> tuple[Outcome, list[NewEntry]]:
         """SC-31: at the draw that reaches the game's limit (a number of draws, or its end date), the
-        rules end the game on the living characters' HP; the turn post shows the verdict."""
-        turn = registry.get(game.kind).view(outcome.state).get("turn", 0)
-        if game.status != "running" or not self._limit_reached(game, turn, draw.date):
-            return game, outcome
-        recorded = self._record_limit(game, turn, draw.date)
-        if recorded is None:
-            log.warning("game=%s: time limit reached but not recorded (still stale): recorded before any "
-                        "further draw", game.id)
-            return game, outcome
-        committed, final = recorded
-        return committed, Outcome(final.state, (*outcome.events, *final.events))
+        rules end the game on the living characters' HP, in the draw's own commit; the turn post
+        shows the verdict."""
+        rules = registry.get(game.kind)
+        turn = rules.view(outcome.state).get("turn", 0)
+        if derive_status(rules, outcome.state, game.status) != "running" or not self._limit_reached(
+                game, turn, draw.date):
+            return outcome, entries
+        final = rules.apply_input(outcome.state, "limit_reached", None, {})
+        limit = NewEntry("limit_reached", None, None, {"turn": turn, "draw": draw.date.isoformat()})
+        return Outcome(final.state, (*outcome.events, *final.events)), [*entries, limit]
 
     def _settle_limit(self, game: GameRecord, draw: Draw) -> bool:
         """True when an earlier draw reached the game's limit but its end could not be recorded then: the
@@ -210,28 +221,31 @@ class DrawApplier:
     def _post(self, applied: Applied, draw: Draw) -> Reply:
         game = applied.game
         policy = self.store.guild_settings(game.guild_id).ping_policy if game.guild_id is not None else "players"
-        return build_turn_post(applied, draw, seats=self.store.seats(game.id), ping_policy=policy)
+        pending = Step(-1, "draw", None, tuple(public_events(applied.outcome.events)), applied.outcome.state)
+        return build_turn_post(applied, draw, seats=self.store.seats(game.id), ping_policy=policy,
+                               scene=scene_of(self.service, game, pending=(pending,)))
 
     def apply_pending(
         self, game: GameRecord, extra: Sequence[Draw] = (), *, deliver: bool = True, user_id: int | None = None,
         stored: dict[dt.date, list[Draw]] | None = None,
     ) -> list[TurnPost]:
-        """Every pending draw of `game` in order; each turn post is delivered as soon as it is committed,
-        so a crash loses at most the post of the game being handled, never an award.
+        """Every pending draw of `game` in order; with `deliver` (and hooks) each turn post goes to the
+        outbox with its draw's commit and is announced at once, so no crash loses one.
 
         A deferred draw ends the pass for this game: applying a later one would leave a gap that
         `pending` (which looks after the last applied draw) would never fill."""
         posts = []
         for draw in self.pending(game, extra, stored):
+            outboxed = deliver and self.hooks is not None
             try:
-                post = self.apply_draw(game, draw, user_id=user_id if draw in extra else None)
+                post = self.apply_draw(game, draw, user_id=user_id if draw in extra else None, post=outboxed)
             except DrawDeferred as deferred:
                 log.warning("%s: left for the next poll, with the draws after it", deferred)
                 break
             if post is not None:
                 posts.append(post)
-                if deliver and self.hooks is not None:
-                    self.hooks.on_turn_post(post.game, post.reply)
+                if outboxed:
+                    announce(self.store, self.hooks)
             fresh = post.game if post is not None else self.store.get_game(game.id)
             if fresh is None or fresh.status != "running":
                 break
@@ -240,16 +254,24 @@ class DrawApplier:
 
     def apply_all(self) -> list[TurnPost]:
         """Every running Space Chess game gets its pending draws (used after each poll and at start)."""
-        posts: list[TurnPost] = []
+        return list(self.apply_each())
+
+    def apply_each(self) -> Iterator[TurnPost]:
+        """`apply_all` as a stream: running games are read a batch at a time and each turn post is
+        handed on as soon as it is made, so a pass over any number of games holds one batch of
+        records, not every record and every post's image (the poll keeps none of them)."""
         stored: dict[dt.date, list[Draw]] = {}
-        for game in self.store.list_games(statuses=("running",)):
-            if not is_lottery_game(game.kind):
-                continue
-            try:
-                posts.extend(self.apply_pending(game, stored=stored))
-            except OrderError as err:  # one broken game must not keep the others from their draw
-                log.error("game=%s: the engine refused a draw: %s %s", game.id, err.code, err.params)
-        return posts
+        for batch in self.store.iter_games(statuses=("running",), batch=GAMES_PER_BATCH):
+            for game in batch:
+                if not is_lottery_game(game.kind):
+                    continue
+                try:
+                    with self.store.request():  # one connection for the game's reads and commits
+                        posts = self.apply_pending(game, stored=stored)
+                except OrderError as err:  # one broken game must not keep the others from their draw
+                    log.error("game=%s: the engine refused a draw: %s %s", game.id, err.code, err.params)
+                    continue
+                yield from posts
 
     def catch_up(self, game_id: int, *, deliver: bool = True) -> list[TurnPost]:
         """For `/gm resume`: the draws a paused game missed, applied in order now that it runs again."""

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.drivers import TurnDriver
+from bot.i18n import Count
 from bot.lottery.apply import applier_for
 from bot.service.commands import Option
 from bot.service.core import GameService
@@ -75,8 +76,9 @@ class LotteryDriver(TurnDriver):
     def info(self, game: GameRecord) -> list[Message]:
         if not game.options:
             return []
-        return [Message("game.info.options", {"draws": game.options.get("draws", "auto"),
-                                              "limit": game.options.get("limit_draws"),
+        limit = game.options.get("limit_draws")
+        return [Message("game.info.options", {"draws": Message(f"word.draws.{game.options.get('draws', 'auto')}"),
+                                              "limit": Count(limit, "word.draw_count") if limit else None,
                                               "end": game.options.get("end_date")})]
 
     def next_moment(self, svc: GameService, game: GameRecord, now: dt.datetime) -> Message | None:

@@ -11,12 +11,13 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from bot.config import DrawSettings
 from bot.lottery import is_lottery_game
 from bot.lottery.apply import DrawApplier, TurnPost
 from bot.lottery.turn_post import draw_missing_alert
+from bot.outbox import GM_ALERT, announce, post_of
 from bot.store.draws import alert_claim_key, applied_evenings, save_draws, started_at, stored_draws
 from bot.store.repo import GameRecord
 from draws import Draw, DrawSchedule, DrawSourceError, FdjSource, FetchMemo, FileSource, FutureDrawError
@@ -78,9 +79,16 @@ class DrawPoller:
                     new, error = self._store(result.draws or [], result.url)
                     if error is None:
                         self.memo = result.memo
-            posts = self.applier.apply_all()
+            posts = [self._kept(post) for post in self.applier.apply_each()]
             log.info("draw poll: %d new draw(s), %d turn post(s), error=%s", new, len(posts), error and error.code)
             return PollReport(new, posts, error)
+
+    def _kept(self, post: TurnPost) -> TurnPost:
+        """What the report keeps of a post the hooks already have: which game and draw, not the board
+        image nor the game's snapshot, so a pass over thousands of games holds none of them."""
+        if self.applier.hooks is None:
+            return post
+        return TurnPost(replace(post.game, state={}, setup={}), post.draw, replace(post.reply, files=()))
 
     def _store(self, fetched: list[Draw], url: str | None) -> tuple[int, DrawSourceError | None]:
         """Store a fetch's draws: an answer holding a draw dated after now is refused whole (its
@@ -123,10 +131,11 @@ class DrawPoller:
                     continue
                 if any(date == day for date, _ in applied_evenings(self.store, game.id)):
                     continue
-                if not self.store.claim(alert_claim_key(game.id, day), game_id=game.id):
+                hooks = self.applier.hooks
+                hours = int(self.give_up.total_seconds() // 3600)
+                alert = [post_of(game, draw_missing_alert(game, day.isoformat(), hours), GM_ALERT)] if hooks else []
+                if not self.store.claim(alert_claim_key(game.id, day), game_id=game.id, outbox=alert):
                     continue
-                if self.applier.hooks is not None:
-                    hours = int(self.give_up.total_seconds() // 3600)
-                    self.applier.hooks.on_gm_alert(game, draw_missing_alert(game, day.isoformat(), hours))
+                announce(self.store, hooks)
                 sent.append((game, day))
         return sent

@@ -13,8 +13,11 @@ from typing import Any, TextIO
 from bot.games import presenter_for
 from bot.games.spacechess import award_lines
 from bot.i18n import translate
+from bot.service.computers import computers_of
 from bot.service.core import Applied, public_events
+from bot.service.game_over import game_over
 from bot.service.replies import Message, Reply
+from bot.service.scene import Scene
 from bot.store.repo import GameRecord, SeatRecord
 from draws import Draw, game_numbers
 
@@ -62,7 +65,7 @@ def draw_header(draw: Draw) -> Message:
 
 
 def build_turn_post(
-    applied: Applied, draw: Draw, *, seats: Sequence[SeatRecord], ping_policy: str
+    applied: Applied, draw: Draw, *, seats: Sequence[SeatRecord], ping_policy: str, scene: Scene | None = None
 ) -> Reply:
     """Header, one line per character (the engine's own breakdown), then anything else the draw caused
     (an ending), the board image and the pings."""
@@ -80,9 +83,17 @@ def build_turn_post(
         else:
             messages.extend(presenter.describe(applied.rules, [event]))
     mentions = ping_targets(ping_policy, seats, breakdown)
-    if mentions:
-        messages.append(Message("turn.pings", {"users": " ".join(f"<@{user}>" for user in mentions)}))
-    files = tuple(presenter.images(applied.rules, applied.outcome.state, public_events(applied.outcome.events)))
+    # a draw that ends the game (its time limit) names the winners and pings them, once
+    end = game_over(presenter, applied.rules, applied.outcome.state, seats, computers_of(game.options),
+                    pings=ping_policy)
+    messages.extend(end.messages)
+    gainers = tuple(user for user in mentions if user not in end.mentions)  # the winners' line names them
+    if gainers:
+        messages.append(Message("turn.pings", {"users": " ".join(f"<@{user}>" for user in gainers)}))
+    mentions = gainers + end.mentions
+    # the board says which game, which turn, the draw's numbers and the next draw (`scene`)
+    files = tuple(presenter.images_for(applied.rules, applied.outcome.state, public_events(applied.outcome.events),
+                                       scene or Scene(game.name)))
     return Reply(tuple(messages), files=files, mentions=mentions)
 
 

@@ -35,6 +35,15 @@ class Option:
     max_length: int | None = None
     autocomplete: bool = False
 
+    @property
+    def internal(self) -> bool:
+        """Filled by the bot's own buttons only (a confirmation carries the game version it was shown
+        for): never offered to a member typing the command, who could otherwise skip the question."""
+        return self.name in INTERNAL_OPTIONS
+
+
+#: see :attr:`Option.internal`
+INTERNAL_OPTIONS = frozenset({"confirm"})
 
 Handler = Callable[["GameService", "Context", dict[str, Any]], Reply]
 
@@ -66,6 +75,8 @@ COMMAND_MODULES = (
     "bot.service.views",
     "bot.service.gm",
     "bot.service.status",
+    "bot.service.draw_offers",
+    "bot.service.recap",
 )
 
 
@@ -208,23 +219,47 @@ def _coerce(opt: Option, value: Any) -> Any:
             raise ServiceError("error.option_not_attachment", option=opt.name)
         return value
     text = str(value).strip()
-    if opt.choices and text.lower() not in opt.choices:
-        raise ServiceError("error.option_bad_choice", option=opt.name, value=text, choices=list(opt.choices))
+    if opt.choices:
+        choice = choice_named(opt.choices, text)
+        if choice is None:
+            raise ServiceError("error.option_bad_choice", option=opt.name, value=text, choices=list(opt.choices))
+        return choice
     if opt.max_length is not None and len(text) > opt.max_length:
         raise ServiceError("error.option_too_long", option=opt.name, max=opt.max_length)
-    return text.lower() if opt.choices else text
+    return text
 
 
-Completer = Callable[["GameService", "Context", str], list[str]]
+def choice_named(choices: tuple[str, ...], typed: str) -> str | None:
+    """The choice `typed` names: as it is (``heavy_bolter``), with spaces or hyphens for the
+    underscores (``heavy bolter``, as the guides and labels write it), or by its label in either
+    language (``bolter lourd``, ``jet pack``); None when it names none."""
+    wanted = _plain(typed)
+    for choice in choices:
+        if wanted in {_plain(choice)} | {_plain(catalog(lang).get(f"label.{choice}", "")) for lang in ("en", "fr")}:
+            return choice
+    return None
+
+
+def _plain(name: str) -> str:
+    return " ".join(name.lower().replace("_", " ").replace("-", " ").split())
+
+
+Completer = Callable[..., list[str]]  # (svc, ctx, current), plus the filled options where declared
 COMPLETERS: dict[tuple[str, str], Completer] = {}
+#: completers that also read the options already filled in the same command, as a 4th argument
+#: (``/ak place cell:`` suggests the cells for the `kind:` chosen): Discord sends them with each key
+READS_FILLED: set[tuple[str, str]] = set()
 MAX_CHOICES = 25  # Discord shows at most 25 autocomplete choices
 
 
-def completer(path: str, option: str) -> Callable[[Completer], Completer]:
-    """Declare the suggestions for an option marked ``autocomplete=True``."""
+def completer(path: str, option: str, *, filled: bool = False) -> Callable[[Completer], Completer]:
+    """Declare the suggestions for an option marked ``autocomplete=True``; with `filled`, the
+    function also gets the command's other options typed so far (a dict, possibly empty)."""
 
     def register(func: Completer) -> Completer:
         COMPLETERS[(path, option)] = func
+        if filled:
+            READS_FILLED.add((path, option))
         return func
 
     return register

@@ -19,12 +19,14 @@ from typing import Any
 from bot.drivers import driver_of
 from bot.games import entry_for, games, presenter_for
 from bot.i18n import catalog, language_of
-from bot.service.commands import COMPLETERS, MAX_CHOICES, coerce_options, table, unknown_command
-from bot.service.computers import play_computers
+from bot.service.commands import COMPLETERS, MAX_CHOICES, READS_FILLED, coerce_options, table, unknown_command
+from bot.service.computers import computers_of, play_computers
 from bot.service.context import Context
+from bot.service.game_over import Announcement, game_over
 from bot.service.refusals import order_refusal
 from bot.service.replies import Message, Reply, ServiceError, Visibility
 from bot.service.secrecy import Reader, reader_of, undone_seqs
+from bot.store.outbox import NewPost
 from bot.store.repo import AlreadyClaimed, GameRecord, LogRecord, NewEntry, SeatRecord, StaleWrite, Store
 from engine import registry
 from engine.core.errors import OrderError, SetupError
@@ -79,6 +81,17 @@ class GameService:
         started = time.perf_counter()
         game_id: int | None = None
         kind: str | None = None
+        with self.store.request():  # one connection for the whole command, each record read once
+            reply, game_id, kind = self._handle(ctx, path, raw_options, shown_to)
+        elapsed = (time.perf_counter() - started) * 1000
+        outcome = "ok" if reply.ok else f"refused:{reply.messages[0].key}"
+        log.info("game=%s user=%s command=%r outcome=%s ms=%.1f", game_id, ctx.user_id, path, outcome, elapsed)
+        return reply
+
+    def _handle(self, ctx: Context, path: str, raw_options: Mapping[str, Any] | None,
+                shown_to: int | None) -> tuple[Reply, int | None, str | None]:
+        game_id: int | None = None
+        kind: str | None = None
         try:
             if shown_to is not None and shown_to != ctx.user_id:
                 raise ServiceError("error.not_your_component", user=shown_to)
@@ -98,18 +111,20 @@ class GameService:
             reply = order_refusal(err, presenter_for(kind).refusal_params if kind else None)
         except SetupError as err:
             reply = setup_refusal(err)
-        elapsed = (time.perf_counter() - started) * 1000
-        outcome = "ok" if reply.ok else f"refused:{reply.messages[0].key}"
-        log.info("game=%s user=%s command=%r outcome=%s ms=%.1f", game_id, ctx.user_id, path, outcome, elapsed)
-        return reply
+        return reply, game_id, kind
 
-    def complete(self, ctx: Context, path: str, option: str, current: str) -> list[str]:
-        """Autocomplete suggestions starting with what the user typed (case-insensitive), at most 25."""
+    def complete(self, ctx: Context, path: str, option: str, current: str,
+                 filled: Mapping[str, Any] | None = None) -> list[str]:
+        """Autocomplete suggestions starting with what the user typed (case-insensitive), at most 25;
+        `filled` holds the command's other options typed so far, for completers that read them."""
         func = COMPLETERS.get((path, option))
         if func is None:
             return []
         try:
-            values = func(self, ctx, current)
+            if (path, option) in READS_FILLED:
+                values = func(self, ctx, current, {k: v for k, v in (filled or {}).items() if k != option})
+            else:
+                values = func(self, ctx, current)
         except (ServiceError, OrderError, SetupError):
             return []  # no game here, not a player...: nothing to suggest
         typed = current.strip().lower()
@@ -168,8 +183,9 @@ class GameService:
         claims: Sequence[str] = (),
         computers: bool = True,
         options: Callable[[GameRecord], dict[str, Any]] | None = None,
+        outbox: Callable[[Applied], Sequence[NewPost]] | None = None,
     ) -> Applied:
-        """Apply one input to the game and commit it, retrying once on a stale version.
+        """Apply one input to the game and commit it; on a stale version, once more on the fresh game.
 
         `check` re-validates service-level preconditions on the fresh record at each attempt (the
         game may have been paused or finished by the writer that beat us). An ended game takes no
@@ -178,40 +194,54 @@ class GameService:
         `claims` taken in the same transaction so it happens once across processes
         (`AlreadyClaimed` when another process did it first). Computer seats the game now waits
         for then play (`bot.service.computers`), unless this is one of their own inputs.
+
+        The first attempt uses the record the caller read (no second read in the common case). The
+        retry reads the game again inside the transaction of its commit, holding it (a row lock on
+        PostgreSQL, the write lock on SQLite): players ordering at the same moment wait their turn
+        instead of being refused; `error.conflict` is left for a game that vanished or a unique key
+        taken meanwhile.
         """
         rules = registry.get(game.kind)
-        for attempt in (1, 2):
-            require_not_finished(game)
-            check(game)
-            state = rules.from_json(game.state)
-            outcome = rules.apply_input(state, kind, actor, payload)
-            entry = NewEntry(kind=kind, actor=actor, user_id=ctx.user_id if ctx else None, payload=dict(payload))
+        user_id = ctx.user_id if ctx else None
+
+        def attempt(current: GameRecord) -> tuple[GameRecord, Outcome]:
+            require_not_finished(current)
+            check(current)
+            outcome = rules.apply_input(rules.from_json(current.state), kind, actor, payload)
+            committed = self.store.commit(
+                current.id,
+                current.version,
+                state=rules.to_json(outcome.state),
+                entries=[NewEntry(kind=kind, actor=actor, user_id=user_id, payload=dict(payload))],
+                status=derive_status(rules, outcome.state, current.status),
+                seats_set=seats_set(current),
+                seats_removed=seats_removed,
+                claims=claims,
+                options=options(current) if options else None,
+                # the channel posts of a change nobody asked for (a deadline's resolution), in its transaction
+                outbox=outbox(Applied(current, outcome, rules, kind)) if outbox else (),
+            )
+            return committed, outcome
+
+        try:
+            committed, outcome = attempt(game)
+        except AlreadyClaimed:
+            raise
+        except StaleWrite:
             try:
-                committed = self.store.commit(
-                    game.id,
-                    game.version,
-                    state=rules.to_json(outcome.state),
-                    entries=[entry],
-                    status=derive_status(rules, outcome.state, game.status),
-                    seats_set=seats_set(game),
-                    seats_removed=seats_removed,
-                    claims=claims,
-                    options=options(game) if options else None,
-                )
+                with self.store.locked_game(game.id) as fresh:
+                    if fresh is None:
+                        raise ServiceError("error.conflict") from None
+                    committed, outcome = attempt(fresh)
             except AlreadyClaimed:
                 raise
             except StaleWrite:
-                fresh = self.store.get_game(game.id)
-                if attempt == 2 or fresh is None:
-                    raise ServiceError("error.conflict") from None
-                game = fresh
-                continue
-            applied = Applied(committed, outcome, rules, kind)
-            posts = driver_of(committed.kind).after_commit(self, applied)
-            if computers:  # the computers' own inputs do not start another round of them
-                posts += play_computers(self, replace(applied, posts=tuple(posts)))
-            return replace(applied, posts=tuple(posts)) if posts else applied
-        raise AssertionError("unreachable")
+                raise ServiceError("error.conflict") from None
+        applied = Applied(committed, outcome, rules, kind)
+        posts = driver_of(committed.kind).after_commit(self, applied)
+        if computers:  # the computers' own inputs do not start another round of them
+            posts += play_computers(self, replace(applied, posts=tuple(posts)))
+        return replace(applied, posts=tuple(posts)) if posts else applied
 
     def replay(self, game: GameRecord, log_entries: Iterable[LogRecord], skip: Iterable[int] = ()) -> Any:
         """Rebuild a game's state from its setup and its log, leaving out undone entries."""
@@ -230,13 +260,27 @@ class GameService:
         own = [e for e in events if e.audience != EVERYONE and reader.sees(rules, state, e.audience)]
         messages = tuple(presenter.describe(rules, public))
         aside = tuple(presenter.describe(rules, own))
-        files = tuple(presenter.images(rules, state, public))
+        from bot.service.scene import scene_of  # the scene module builds on this one
+
+        language = self.language(ctx) if ctx is not None else None
+        files = tuple(presenter.images_for(rules, state, public, scene_of(self, applied.game, language)))
+        end = self.announce_end(applied) if rules.result(state).finished else Announcement()
+        messages += end.messages
+        mentions = end.mentions
         for post in applied.posts:
             messages += post.messages
+            mentions += post.mentions
             files = post.files or files  # the latest board is the one worth showing
         if aside and not messages:  # nothing for the channel: the whole answer is private
             return Reply(aside, files=files, visibility=Visibility.PRIVATE)
-        return Reply(messages, files=files, aside=aside)
+        return Reply(messages, files=files, aside=aside, mentions=tuple(dict.fromkeys(mentions)))
+
+    def announce_end(self, applied: Applied) -> Announcement:
+        """The winners by name, pinged once, when `applied` ended its game (`bot.service.game_over`)."""
+        game = applied.game
+        pings = self.store.guild_settings(game.guild_id).ping_policy if game.guild_id is not None else "players"
+        return game_over(presenter_for(game.kind), applied.rules, applied.outcome.state, self.store.seats(game.id),
+                         computers_of(game.options), pings=pings)
 
 
 def public_events(events: Iterable[Event]) -> list[Event]:

@@ -11,15 +11,18 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import math
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from bot.drivers import driver_of
+from bot.service.history import author_record
 from bot.service.replies import Message, ServiceError
 from bot.store.models import GAME_STATUSES
 from bot.store.repo import GameRecord, LogRecord, SeatRecord
 from engine import registry
-from engine.core.documents import check_storable
+from engine.core.documents import INT_MAX, INT_MIN, MAX_DEPTH, check_storable
 from engine.core.errors import SetupError
 from engine.core.names import check_name
 
@@ -44,14 +47,17 @@ class GameExport:
 
 
 def export_document(game: GameRecord, log: list[LogRecord], seats: list[SeatRecord], view: Any) -> dict[str, Any]:
+    rules = registry.get(game.kind)
     return {
         "format": EXPORT_FORMAT,
         "game": {"kind": game.kind, "name": game.name, "seed": game.seed, "status": game.status,
                  "version": game.version, "options": game.options},
         "seats": [{"user": s.user_id, "actor": s.actor, "mute_pings": s.mute_pings} for s in seats],
         "setup": game.setup,
+        # `author` says who did it in the history's terms (a player's input, a GM's act, the bot's);
+        # an import reads `actor` and `user`, from which it is derived again
         "log": [{"seq": e.seq, "kind": e.kind, "actor": e.actor, "user": e.user_id, "payload": e.payload,
-                 "time": e.created_at.isoformat()} for e in log],
+                 "time": e.created_at.isoformat(), "author": author_record(rules, e)} for e in log],
         "view": view,
     }
 
@@ -72,18 +78,80 @@ def read_export(data: bytes, filename: str) -> GameExport:
                            reason=Message(f"export.{fault.reason}")) from None
 
 
-def _read(data: bytes) -> GameExport:
+#: stands for the log in the indented document, replaced by one compact line per entry
+_LOG_MARK = "\u2063log-entries\u2063"
+
+
+def encode_export(document: dict[str, Any]) -> bytes:
+    """The document as the file a GM downloads: indented, with one line per log entry. Each entry
+    goes through the C JSON encoder on its own (an indented dump is pure Python: seconds for a long
+    campaign); the result parses to the same document."""
+    text = json.dumps({**document, "log": _LOG_MARK}, ensure_ascii=False, indent=1, sort_keys=True)
+    entries = ",\n  ".join(json.dumps(entry, ensure_ascii=False, sort_keys=True) for entry in document["log"])
+    listing = f"[\n  {entries}\n ]" if entries else "[]"
+    return text.replace(json.dumps(_LOG_MARK, ensure_ascii=False), listing, 1).encode()
+
+
+class _Unstorable(Exception):
+    """A number JSON storage would not keep (out of 64 bits, not finite), met while parsing."""
+
+
+def _int(text: str) -> int:
+    value = int(text)
+    if not INT_MIN <= value <= INT_MAX:
+        raise _Unstorable(text)
+    return value
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _Unstorable(text)
+    return value
+
+
+def _constant(text: str) -> float:
+    raise _Unstorable(text)
+
+
+def _nesting(doc: Any) -> int:
+    """How deep containers nest: a walk over the containers only, their scalars skipped in C."""
+    deepest, level, current = 0, 0, [doc]
+    while current:
+        level += 1
+        deepest = level
+        current = [child for value in current
+                   for child in (value.values() if isinstance(value, dict) else value)
+                   if isinstance(child, dict | list)]
+    return deepest if isinstance(doc, dict | list) else 0
+
+
+def _parse(data: bytes) -> Any:
+    """The JSON document, refused as `check_storable` refuses it (with its path) when a number or the
+    nesting is not storable; a storable document (every export the bot writes) is checked while it
+    is parsed, without walking it again in Python."""
     try:
-        doc = json.loads(data.decode("utf-8"))
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise _Fault("file", "not_utf8") from None
+    try:
+        doc = json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant)
+        suspicious = _nesting(doc) > MAX_DEPTH
+    except _Unstorable:
+        doc, suspicious = json.loads(text), True
     except (json.JSONDecodeError, RecursionError):
         raise _Fault("file", "not_json") from None
+    if suspicious:
+        try:
+            check_storable(doc)
+        except SetupError as err:
+            raise _Fault(err.where or "file", "not_storable") from None
+    return doc
+
+
+def _read(data: bytes) -> GameExport:
+    doc = _parse(data)
     root = _table(doc, "file")
-    try:
-        check_storable(doc)
-    except SetupError as err:
-        raise _Fault(err.where or "file", "not_storable") from None
     version = root.get("format")
     if type(version) is not int or version not in READABLE_FORMATS:
         raise _Fault("format", "format")
@@ -136,10 +204,22 @@ def _text(value: Any, where: str) -> str:
 
 
 def _name(value: Any, where: str) -> str:
+    checked = _valid_name(value) if isinstance(value, str) else None
+    if checked is not None:
+        return checked
     try:
         return check_name(value, where)
     except SetupError:
         raise _Fault(where, "name") from None
+
+
+@lru_cache(maxsize=4096)
+def _valid_name(value: str) -> str | None:
+    """A log names the same few actors thousands of times: each name is checked once."""
+    try:
+        return check_name(value, "")
+    except SetupError:
+        return None
 
 
 def _entry(value: Any, where: str, seq: int) -> LogRecord:

@@ -6,7 +6,6 @@ version; status changes are logged as bookkeeping entries so the history shows w
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
 from typing import Any
 
@@ -14,7 +13,7 @@ from bot.drivers import driver_of
 from bot.service.commands import Option, command
 from bot.service.context import Context
 from bot.service.core import GameService, derive_status, effective_inputs, replay_inputs, require_not_finished
-from bot.service.export_doc import export_document, read_export
+from bot.service.export_doc import encode_export, export_document, read_export
 from bot.service.lifecycle import validate_name
 from bot.service.replies import Attachment, Button, Message, Reply, ServiceError, Visibility
 from bot.service.secrecy import reader_of, sealed_seqs
@@ -146,7 +145,7 @@ def gm_export(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     sealed, reader = sealed_seqs(rules, entries), reader_of(svc, ctx, game)
     kept = [entry for entry in entries if reader.reads(rules, entry, sealed)]
     document = export_document(game, kept, svc.store.seats(game.id), rules.view(rules.from_json(game.state)))
-    data = json.dumps(document, ensure_ascii=False, indent=1, sort_keys=True).encode()
+    data = encode_export(document)
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M")
     messages = [Message("gm.exported", {"name": game.name})]
     if len(kept) < len(entries):  # the turn's secret orders stay their owners' until the reveal

@@ -9,17 +9,21 @@ from typing import Any
 
 from bot.drivers import driver_named
 from bot.games import GameEntry, entry_for, presenter_for
+from bot.i18n import Count
 from bot.service.commands import Option, command, table
 from bot.service.computers import computer_module, computers_of
 from bot.service.context import Context
-from bot.service.core import GameService, derive_status, effective_inputs, require_not_finished
+from bot.service.core import GameService, derive_status, require_not_finished
+from bot.service.history import author_of, entry_words
+from bot.service.logpage import undo_targets
 from bot.service.orders import register_order_command
 from bot.service.replies import Attachment, Button, Message, Reply, ServiceError, Visibility
-from bot.service.secrecy import reader_of, sealed_seqs
+from bot.service.scene import history_of
+from bot.service.secrecy import reader_of
 from bot.store.repo import GameRecord, LogRecord, NewEntry, SeatRecord, StaleWrite
 from engine import registry
 from engine.core.documents import check_storable
-from engine.core.errors import SetupError
+from engine.core.errors import OrderError, SetupError
 from engine.core.names import NAME_MAX, check_name, name_key
 
 
@@ -90,8 +94,20 @@ def seat_computer(svc: GameService, ctx: Context, kind: str, level: str) -> Repl
         raise ServiceError("error.wrong_game_kind", kind=game.kind)
     taken = {name_key(seat.actor) for seat in svc.store.seats(game.id)} | {
         name_key(actor) for actor in computers_of(game.options)}
+    rules = registry.get(kind)
+    state = rules.from_json(game.state)
+
+    def clashes(name: str) -> bool:
+        """Whether the game refuses the name as taken: a seat's, or one the game gave out itself
+        (a player's ships, ``Computer 2`` being the second ship of ``Computer``)."""
+        try:
+            rules.apply_input(state, "join", *presenter_for(kind).join_input({"name": name}))
+        except OrderError as err:
+            return err.code == "duplicate_name"
+        return False
+
     name = next(name for name in ("Computer", *(f"Computer {n}" for n in range(2, 100)))
-                if name_key(name) not in taken)
+                if name_key(name) not in taken and not clashes(name))
     actor, payload = presenter_for(kind).join_input({"name": name})
 
     def seated(fresh: GameRecord) -> dict[str, Any]:
@@ -178,7 +194,9 @@ def game_info(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     lines += driver_named(entry_for(game.kind).driver).info(game)
     result = rules.result(rules.from_json(game.state))
     if result.finished:
-        lines.append(Message("game.info.winner", {"winner": "draw" if result.is_draw else result.winner}))
+        winner = Message("game.over.nobody") if result.winner is None else presenter_for(game.kind).side_name(
+            rules, result.winner)
+        lines.append(Message("game.info.winner", {"winner": winner}))
     return Reply(tuple(lines))
 
 
@@ -205,24 +223,27 @@ def gm_undo(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     game = svc.channel_game(ctx)
     require_not_finished(game)  # undo never crosses the end: an ended game stays ended
     count = opts.get("n", 1)
-    entries = svc.store.log(game.id)
-    effective = effective_inputs(registry.get(game.kind), entries)
-    if not effective:
-        raise ServiceError("error.nothing_to_undo")
-    targets = effective[-count:]
     rules = registry.get(game.kind)
-    sealed, reader = sealed_seqs(rules, entries), reader_of(svc, ctx, game)
-    summary = [Message("gm.undo.entry", {"seq": e.seq, "kind": e.kind, "actor": e.actor,
-                                         "text": brief(e.payload) if reader.reads(rules, e, sealed)
-                                         else Message("word.sealed")})
+    # the preview reads the inputs it lists, from the end of the log (bot.service.logpage)
+    targets, sealed = undo_targets(svc.store, rules, game.id, count)
+    if not targets:
+        raise ServiceError("error.nothing_to_undo")
+    reader = reader_of(svc, ctx, game)
+    presenter = presenter_for(game.kind)
+    events = {step.seq: step.events for step in history_of(game, svc)} if presenter.history_events else {}
+    summary = [Message("gm.undo.entry", {"seq": e.seq, "text": entry_words(presenter, rules, e, events.get(e.seq, ()))
+                                         if reader.reads(rules, e, sealed)
+                                         else Message("history.sealed", {"author": author_of(rules, e)})})
                for e in targets]
     if "confirm" not in opts:
         button = Button(Message("button.confirm_undo", {"n": len(targets)}), "gm undo",
                         {"n": count, "confirm": game.version}, style="danger")
-        return Reply((Message("gm.undo.confirm", {"n": len(targets)}), *summary), buttons=(button,),
+        return Reply((Message("gm.undo.confirm", {"n": Count(len(targets), "word.actions")}), *summary),
+                     buttons=(button,),
                      visibility=Visibility.PRIVATE)
     if opts["confirm"] != game.version:
         raise ServiceError("error.stale_confirmation")
+    entries = svc.store.log(game.id)
     state = svc.replay(game, entries, skip=[e.seq for e in targets])
     removed = [e.actor for e in targets if e.kind == "join" and e.actor]
     restored = _seats_back(svc, game, entries, [e for e in targets if e.kind == "leave"], removed)
@@ -238,7 +259,7 @@ def gm_undo(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         )
     except StaleWrite:
         raise ServiceError("error.stale_confirmation") from None
-    return Reply((Message("gm.undo.done", {"n": len(targets)}), *summary))
+    return Reply((Message("gm.undo.done", {"n": Count(len(targets), "word.actions")}), *summary))
 
 
 def _seats_back(svc: GameService, game: GameRecord, entries: list[LogRecord], leaves: list[LogRecord],
@@ -263,9 +284,3 @@ def _seats_back(svc: GameService, game: GameRecord, entries: list[LogRecord], le
             raise ServiceError("error.undo_seat_taken", user=owner, name=leave.actor, other=other.actor)
         seats.append(SeatRecord(game.id, owner, leave.actor, False))
     return seats
-
-
-def brief(payload: dict[str, Any], limit: int = 120) -> str:
-    """A log entry's payload in one line: the order text when it has one, else its JSON, cut."""
-    text = payload.get("text")
-    return str(text) if text is not None else json.dumps(payload, ensure_ascii=False)[:limit]

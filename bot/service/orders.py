@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from itertools import islice
 from typing import Any
@@ -33,6 +34,24 @@ def order_handler(kind: str):  # noqa: ANN201 - returns a command handler
     return handle
 
 
+def resign_handler(kind: str, path: str):  # noqa: ANN201 - returns a command handler
+    """The resign command `path` of the game `kind` (``/hx resign``): the caller's side gives the
+    game up once they press the confirmation button, which names the game's version it was shown for."""
+
+    def handle(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+        from bot.service.gm import confirmation, confirmed  # gm's module imports this one
+
+        game = svc.channel_game(ctx)
+        if game.kind != kind:
+            raise ServiceError("error.wrong_game_kind", kind=game.kind)
+        actor = svc.actor_of(ctx, game)
+        if not confirmed(game, opts):
+            return confirmation(game, "resign", path, {}, name=game.name)
+        return svc.describe(svc.apply_input(ctx, game, "resign", actor, {}, check=require_running), ctx)
+
+    return handle
+
+
 def require_running(game: GameRecord) -> None:
     if game.status == "paused":
         raise ServiceError("error.game_paused")
@@ -45,6 +64,27 @@ def register_order_command(group: str, kind: str) -> None:
     command(f"{group} order", Option("text", required=True, max_length=ORDER_MAX, autocomplete=True))(
         order_handler(kind))
     completer(f"{group} order", "text")(order_completer(kind))
+
+
+def legal_values(kind: str, pick: Callable[[Any], Iterable[str]],
+                 orders: Callable[[Any, Any, str], Iterable[Any]] | None = None):  # noqa: ANN201 - a completer
+    """A completer for one option of a game's own command (a ship's cell, a target): the values
+    `pick` reads off each legal order of the caller, once each, in the order found. `orders` says
+    which legal orders to read (the game's `legal_orders` by default; a game whose turns are many
+    may pass a cheaper source of some of them, drawn from the same rules)."""
+
+    def complete(svc: GameService, ctx: Context, current: str) -> list[str]:
+        game = svc.channel_game(ctx)
+        if game.kind != kind or game.status != "running":
+            return []
+        rules = registry.get(kind)
+        state, actor = rules.from_json(game.state), svc.actor_of(ctx, game)
+        found = orders(rules, state, actor) if orders else rules.legal_orders(state, actor)
+        typed = current.strip().lower()
+        values = dict.fromkeys(value for order in found for value in pick(order) if value.lower().startswith(typed))
+        return list(islice(values, MAX_CHOICES))
+
+    return complete
 
 
 def order_completer(kind: str):  # noqa: ANN201 - returns a completer

@@ -14,6 +14,7 @@ from bot.games import presenter_for
 from bot.service.commands import command
 from bot.service.context import Context
 from bot.service.core import GameService
+from bot.service.draw_offers import draw_status_lines
 from bot.service.replies import Message, Reply
 from bot.store.repo import GameRecord
 from engine import registry
@@ -38,7 +39,7 @@ def status_messages(svc: GameService, game: GameRecord, now: dt.datetime | None 
         lines = [Message("status.header_next", {**header, "next": upcoming})]
     else:
         lines = [Message("status.header", header)]
-    return (*lines, *presenter_for(game.kind).status_lines(rules, state))
+    return (*lines, *presenter_for(game.kind).status_lines(rules, state), *draw_status_lines(rules, state))
 
 
 @command("game status")

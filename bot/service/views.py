@@ -9,9 +9,11 @@ from bot.games import entry_for, games, presenter_for
 from bot.service.commands import Option, command, completer, table
 from bot.service.context import Context
 from bot.service.core import GameService
-from bot.service.lifecycle import brief
+from bot.service.history import author_of, entry_words
+from bot.service.logpage import history_page
 from bot.service.replies import Message, Reply, ServiceError, Visibility
-from bot.service.secrecy import Reader, reader_of, sealed_seqs
+from bot.service.scene import history_of, scene_of
+from bot.service.secrecy import Reader, reader_of
 from engine import registry
 from engine.core.errors import SetupError
 from engine.core.names import name_key
@@ -20,13 +22,17 @@ from engine.core.protocol import GM, PUBLIC, Audience, GameRules
 HISTORY_PAGE = 10
 
 
-@command("game board")
+@command("game board", Option("around", max_length=32, autocomplete=True))
 def game_board(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
-    """The current board, as everyone sees it (each game's group has its own closer looks)."""
+    """The current board, as everyone sees it, with its context (each game's group has its own
+    closer looks); `around:` a character (or "me") is a close-up of that part, for a phone."""
     game = svc.channel_game(ctx)
     rules = registry.get(game.kind)
     state = rules.from_json(game.state)
-    files = presenter_for(game.kind).board(rules, state)
+    around = opts.get("around")
+    if around is not None and around.strip().lower() in ("me", "moi"):
+        around = svc.actor_of(ctx, game)
+    files = presenter_for(game.kind).board_for(rules, state, scene_of(svc, game, svc.language(ctx)), around)
     return Reply((Message("game.board", {"name": game.name, "turn": rules.view(state).get("turn", 0)}),),
                  files=tuple(files))
 
@@ -40,6 +46,8 @@ def game_sheet(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     state = rules.from_json(game.state)
     wanted = opts.get("character") or svc.actor_of(ctx, game)
     actor = next((name for name in rules.actors(state) if name_key(name) == name_key(wanted)), None)
+    if actor is None and rules.side_of(state, wanted) in rules.actors(state):
+        actor = rules.side_of(state, wanted)  # a player of a game whose actors are sides: their side
     if actor is None:
         raise ServiceError("error.unknown_character", name=wanted)
     viewer = sheet_viewer(rules, reader_of(svc, ctx, game), actor)
@@ -60,34 +68,81 @@ def sheet_viewer(rules: GameRules, reader: Reader, actor: str) -> Audience:
 
 @command("game history", Option("page", "integer", min_value=1, max_value=10_000))
 def game_history(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
-    """The log, newest first, a page at a time: who did what, when — the audit trail of a campaign.
-    A sealed secret (an order not yet revealed) shows who gave it and when, never what it says,
-    except to its owner."""
+    """The log, newest first, a page at a time: who did what, when — the audit trail of a campaign,
+    in sentences of the reader's language (`bot.service.history`). A sealed secret (an order not yet
+    revealed) shows who gave it and when, never what it says, except to its owner."""
     game = svc.channel_game(ctx)
     rules = registry.get(game.kind)
-    entries = svc.store.log(game.id)
-    sealed = sealed_seqs(rules, entries)
+    presenter = presenter_for(game.kind)
+    # the page costs the page, not the log (bot.service.logpage)
+    listing = history_page(svc.store, rules, game.id, opts.get("page", 1), HISTORY_PAGE)
+    sealed, undone, page, pages = listing.sealed, listing.undone, listing.page, listing.pages
+    newest_first = listing.entries
     reader = reader_of(svc, ctx, game)
-    pages = max(1, -(-len(entries) // HISTORY_PAGE))
-    page = min(opts.get("page", 1), pages)
-    newest_first = entries[::-1][(page - 1) * HISTORY_PAGE: page * HISTORY_PAGE]
+    events = {step.seq: step.events for step in history_of(game, svc)} if presenter.history_events else {}
     lines = [Message("game.history.header", {"name": game.name, "page": page, "pages": pages})]
     for entry in newest_first:
-        params = {"seq": entry.seq, "kind": entry.kind, "actor": entry.actor or "—",
-                  "time": f"<t:{int(entry.created_at.timestamp())}:R>"}
-        if reader.reads(rules, entry, sealed):
-            lines.append(Message("game.history.entry", {**params, "text": brief(entry.payload, 200)}))
-        else:
-            lines.append(Message("game.history.sealed", params))
+        params = {"seq": entry.seq, "time": f"<t:{int(entry.created_at.timestamp())}:R>"}
+        if not reader.reads(rules, entry, sealed):
+            lines.append(Message("game.history.sealed", {**params, "author": author_of(rules, entry)}))
+            continue
+        text = entry_words(presenter, rules, entry, events.get(entry.seq, ()))
+        key = "game.history.undone" if entry.seq in undone else "game.history.entry"
+        lines.append(Message(key, {**params, "text": text}))
     return Reply(tuple(lines), visibility=Visibility.PRIVATE)
+
+
+#: sample values for the shared commands' examples in `/game help` (each game brings its own:
+#: `Presenter.examples`); options without one take a value of their type (`_sample`)
+SHARED_EXAMPLES: dict[str, dict[str, str]] = {
+    "game board": {}, "game sheet": {"character": "Ann"}, "game history": {"page": "2"},
+    "game rules": {"game": "spaceblast"}, "gm undo": {"n": "2"}, "gm kick": {"user": "@bob"},
+    "gm replace": {"character": "Bob", "user": "@cid"}, "gm settings": {"language": "fr"},
+    "gm import": {"file": "export.json"}, "gm draw": {"numbers": "3 12 19 33 45", "date": "2025-03-01"},
+    "gm clock": {"extend": "24"}, "gm deadline": {"extend": "12"},
+}
+#: a value for an option nobody gave an example of, by its name, else by its type
+_SAMPLE_NAMES = {"name": "Ann", "character": "Ann", "target": "Bob", "shooter": "Ann", "cell": "E5", "to": "E5",
+                 "text": "…", "reason": "lag", "date": "2025-03-01"}
+_SAMPLE_TYPES = {"boolean": "true", "user": "@ann", "role": "@gm", "attachment": "file.toml"}
+#: options only a button sets (a confirmation carries the game's version): not for typing
+_BUTTON_OPTIONS = frozenset({"confirm"})
 
 
 @command("game help")
 def game_help(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    """Every command with its options (``[optional:]``) and an example one can type as it is."""
+    examples = dict(SHARED_EXAMPLES)
+    for entry in games():
+        examples.update(presenter_for(entry.kind).examples)
     lines = [Message("game.help.header")]
-    lines += [Message("game.help.entry", {"command": "/" + path, "description": Message(cmd.description_key)})
-              for path, cmd in sorted(table().items())]
+    for path, cmd in sorted(table().items()):
+        typed = [opt for opt in cmd.options if opt.name not in _BUTTON_OPTIONS]
+        options = [Message("game.help.required" if opt.required else "game.help.optional", {"name": opt.name})
+                   for opt in typed]
+        sample = example(path, typed, examples.get(path, {}))
+        lines.append(Message("game.help.entry" if typed else "game.help.bare",
+                             {"command": "/" + path, "options": options or "", "example": sample,
+                              "description": Message(cmd.description_key)}))
     return Reply(tuple(lines), visibility=Visibility.PRIVATE)
+
+
+def example(path: str, options: list[Option], given: dict[str, str]) -> str:
+    """A line one could type: the command, its required options and those the examples give."""
+    words = ["/" + path]
+    for opt in options:
+        if opt.name in given or opt.required:
+            value = given.get(opt.name) or _sample(opt)
+            words.append(f'{opt.name}:"{value}"' if " " in value or ";" in value else f"{opt.name}:{value}")
+    return " ".join(words)
+
+
+def _sample(opt: Option) -> str:
+    if opt.choices:
+        return opt.choices[0]
+    if opt.type == "integer":
+        return str(opt.min_value if opt.min_value is not None else 1)
+    return _SAMPLE_TYPES.get(opt.type) or _SAMPLE_NAMES.get(opt.name, "…")
 
 
 @command("game rules", Option("game", autocomplete=True, max_length=32))
@@ -102,6 +157,14 @@ def game_rules(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         kind = svc.channel_game(ctx).kind
     entry_for(kind)  # a game the engine knows but the bot does not serve has no rules to show
     return Reply((Message(f"rules.{kind}"),), visibility=Visibility.PRIVATE)
+
+
+@completer("game board", "around")
+def complete_around(svc: GameService, ctx: Context, current: str) -> list[str]:
+    """"me", then the game's characters."""
+    game = svc.channel_game(ctx)
+    rules = registry.get(game.kind)
+    return ["me", *rules.actors(rules.from_json(game.state))]
 
 
 @completer("game rules", "game")

@@ -5,21 +5,30 @@ connection, and SQLAlchemy's own recipe for real transactions: the driver's impl
 off and the "begin" event emits BEGIN itself, so that write transactions can ask for BEGIN IMMEDIATE.
 That takes the write lock up front: two writers queue on the busy timeout instead of one failing with
 "database is locked" when it upgrades a read snapshot that went stale.
+
+PostgreSQL connections are not pinged at every checkout (`pool_pre_ping` costs a round trip per
+command): a connection is pinged only when it comes back from more than `IDLE_PING_SECONDS` idle,
+the time a server restart or a firewall dropping idle sockets needs to bite. A connection that dies
+while in use fails its command once; SQLAlchemy then sees the disconnect and invalidates the whole
+pool, so the next command reconnects. Alembic is imported only when the schema is not at the head
+already (read from the migration files and `alembic_version`), so a start costs no Alembic import.
 """
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import time
+from functools import cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.exc import DBAPIError, DisconnectionError
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 #: Seconds a SQLite writer waits for the lock held by another writer before giving up.
 SQLITE_BUSY_TIMEOUT = 30.0
@@ -27,6 +36,8 @@ SQLITE_BUSY_TIMEOUT = 30.0
 SQLITE_BEGIN = "sqlite_begin"
 #: pg_advisory_xact_lock key serialising migrations of several processes starting at once.
 _MIGRATION_LOCK = 0x5C_C0_DB
+#: A pooled PostgreSQL connection idle longer than this is pinged before use (see the module docstring).
+IDLE_PING_SECONDS = 10.0
 
 
 def normalise_url(url: str) -> str:
@@ -40,11 +51,35 @@ def normalise_url(url: str) -> str:
 def make_engine(url: str, *, echo: bool = False) -> Engine:
     url = normalise_url(url)
     if make_url(url).get_backend_name() != "sqlite":
-        return create_engine(url, echo=echo, pool_pre_ping=True)
+        engine = create_engine(url, echo=echo)
+        _ping_when_idle(engine)
+        return engine
     engine = create_engine(url, echo=echo, connect_args={"timeout": SQLITE_BUSY_TIMEOUT})
     event.listen(engine, "connect", _configure_sqlite_connection)
     event.listen(engine, "begin", _begin_sqlite_transaction)
     return engine
+
+
+def _ping_when_idle(engine: Engine) -> None:
+    """Ping a connection at checkout only if it sat in the pool longer than IDLE_PING_SECONDS; a dead
+    one is replaced (DisconnectionError makes the pool reconnect) before the command uses it."""
+    errors = engine.dialect.loaded_dbapi.Error
+
+    def checked_in(_dbapi_connection: Any, record: Any) -> None:
+        record.info["idle_since"] = time.monotonic()
+
+    def checkout(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.get("idle_since")
+        if since is None or time.monotonic() - since < IDLE_PING_SECONDS:
+            return
+        try:
+            engine.dialect.do_ping(dbapi_connection)
+            dbapi_connection.rollback()
+        except errors as exc:
+            raise DisconnectionError(f"pooled connection lost while idle: {exc}") from exc
+
+    event.listen(engine, "checkin", checked_in)
+    event.listen(engine, "checkout", checkout)
 
 
 def _configure_sqlite_connection(dbapi_connection: Any, _record: Any) -> None:
@@ -74,8 +109,11 @@ def _switch_to_wal(cursor: Any) -> None:
 
 
 def _begin_sqlite_transaction(connection: Connection) -> None:
+    """BEGIN DEFERRED or IMMEDIATE; "NONE" (a read of one statement) runs in SQLite's autocommit mode,
+    where the statement is its own transaction: one snapshot, and no BEGIN to send."""
     mode = connection.get_execution_options().get(SQLITE_BEGIN, "DEFERRED")
-    connection.exec_driver_sql(f"BEGIN {mode}")
+    if mode != "NONE":
+        connection.exec_driver_sql(f"BEGIN {mode}")
 
 
 def writer(engine: Engine) -> Engine:
@@ -85,6 +123,8 @@ def writer(engine: Engine) -> Engine:
 
 def _alembic_config(connection: Connection | None = None) -> Config:
     """Built in code, not from an alembic.ini: the migrations ship inside the package."""
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(resources.files("bot.store") / "migrations"))
     config.attributes["connection"] = connection
@@ -95,6 +135,10 @@ def upgrade(url_or_engine: str | Engine, revision: str = "head") -> None:
     """Bring the schema to `revision` in one transaction; safe when several processes start at once."""
     engine = make_engine(url_or_engine) if isinstance(url_or_engine, str) else url_or_engine
     try:
+        if revision == "head" and _script_head() is not None and _stored_revision(engine) == _script_head():
+            return
+        from alembic import command
+
         with writer(engine).begin() as connection:
             if connection.dialect.name == "postgresql":
                 connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
@@ -105,9 +149,44 @@ def upgrade(url_or_engine: str | Engine, revision: str = "head") -> None:
 
 
 def current_revision(engine: Engine) -> str | None:
+    from alembic.runtime.migration import MigrationContext
+
     with engine.connect() as connection:
         return MigrationContext.configure(connection).get_current_revision()
 
 
 def head_revision() -> str | None:
+    from alembic.script import ScriptDirectory
+
     return ScriptDirectory.from_config(_alembic_config()).get_current_head()
+
+
+_REVISION = re.compile(r"^(down_revision|revision)\b[^=]*=\s*['\"]?([\w]+)['\"]?", re.MULTILINE)
+
+
+@cache
+def _script_head() -> str | None:
+    """The head revision read from the migration files without Alembic: the one revision no other
+    names as its parent; None when that is not clear-cut (then Alembic decides)."""
+    revisions, parents = set(), set()
+    for path in (resources.files("bot.store") / "migrations" / "versions").iterdir():
+        if not path.name.endswith(".py") or path.name.startswith("__"):
+            continue
+        found = dict((key, value) for key, value in _REVISION.findall(path.read_text(encoding="utf-8")))
+        if "revision" not in found:
+            return None
+        revisions.add(found["revision"])
+        if found.get("down_revision", "None") != "None":
+            parents.add(found["down_revision"])
+    heads = revisions - parents
+    return heads.pop() if len(heads) == 1 else None
+
+
+def _stored_revision(engine: Engine) -> str | None:
+    """The database's revision (None: not migrated yet, or not one single revision)."""
+    try:
+        with engine.connect() as connection:
+            rows = connection.execute(text("SELECT version_num FROM alembic_version")).all()
+    except DBAPIError:  # no alembic_version table yet
+        return None
+    return rows[0][0] if len(rows) == 1 else None

@@ -119,8 +119,7 @@ def applied_evenings(store: Store, game_id: int) -> list[tuple[dt.date, int]]:
     """The (date, index) of every draw the game got, oldest first, read from its claims."""
     prefix = f"{DRAW_CLAIM}:{game_id}:"
     query = select(Claim.key).where(col(Claim.game_id) == game_id, col(Claim.key).startswith(prefix))
-    with Session(store.engine) as session:
-        keys = session.exec(query).all()
+    keys = [row.key for row in store._fetch(query)]  # on the caller's request connection, if any
     evenings = []
     for key in keys:
         date_text, index_text = key.removeprefix(prefix).split(":")
@@ -130,7 +129,8 @@ def applied_evenings(store: Store, game_id: int) -> list[tuple[dt.date, int]]:
 
 def started_at(store: Store, game: GameRecord) -> dt.datetime:
     """When the game began to run: its `start` input, or its creation for a game created running."""
-    query = select(func.min(LogEntry.created_at)).where(LogEntry.game_id == game.id, LogEntry.kind == "start")
-    with Session(store.engine) as session:
-        started = session.exec(query).first()
+    query = select(func.min(LogEntry.created_at).label("started")).where(
+        LogEntry.game_id == game.id, LogEntry.kind == "start")
+    rows = store._fetch(query)
+    started = rows[0].started if rows else None
     return game.created_at if started is None else started

@@ -173,6 +173,9 @@ class StatusMessage(SQLModel, table=True):
     channel_id: int = _column(BigInteger)
     message_id: int = _column(BigInteger)
     updated_at: datetime = _column(UTCDateTime)
+    #: "pending" until Discord accepted the pin (a 5xx: tried again), "pinned", or "refused" (too many
+    #: pins, no permission: never asked again, the message is edited all the same)
+    pin: str = Field(default="pinned", sa_column=Column(String(16), nullable=False, server_default="pinned"))
 
 
 class TimerRow(SQLModel, table=True):
@@ -195,3 +198,60 @@ class TimerRow(SQLModel, table=True):
     payload: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False, server_default="{}"))
     generation: int = _column(Integer, default=1)
     created_at: datetime = _column(UTCDateTime)
+
+
+OUTBOX_KINDS = ("turn_post", "gm_alert")
+
+
+class OutboxRow(SQLModel, table=True):
+    """A channel post the bot owes (a turn post, a reminder, a GM alert), written in the transaction of
+    the change that causes it and marked sent with its Discord message ids (`bot.store.outbox`)."""
+
+    __tablename__ = "outbox"
+    __table_args__ = (
+        Index("ix_outbox_pending", "sent_at", "channel_id", "id"),
+        CheckConstraint(_in("kind", OUTBOX_KINDS), name="ck_outbox_kind"),
+        # Never reuse an id: the Discord nonce of a post is derived from it.
+        {"sqlite_autoincrement": True},
+    )
+
+    id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True, autoincrement=True))
+    game_id: int | None = _column(
+        Integer, ForeignKey("games.id", ondelete="CASCADE", name="fk_outbox_game_id"), nullable=True
+    )
+    guild_id: int | None = _column(BigInteger, nullable=True)
+    #: None for a game with no channel (the console's, tests'): only an adapter's own hooks read it
+    channel_id: int | None = _column(BigInteger, nullable=True)
+    kind: str = _column(String(16))
+    payload: dict[str, Any] = _column(JSON)
+    created_at: datetime = _column(UTCDateTime)
+    attempts: int = _column(Integer, default=0)
+    #: not before this time (a back-off after a failure); also the lease of the process sending it
+    next_attempt_at: datetime = _column(UTCDateTime)
+    #: the Discord ids of the parts already posted (a long post is several messages)
+    message_ids: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False, server_default="[]"))
+    sent_at: datetime | None = _column(UTCDateTime, nullable=True)
+    last_error: str | None = _column(String, nullable=True)
+
+
+class StatusDirty(SQLModel, table=True):
+    """A game whose pinned status message is older than the game: the mark survives a restart."""
+
+    __tablename__ = "status_dirty"
+
+    game_id: int = Field(
+        sa_column=Column(
+            Integer, ForeignKey("games.id", ondelete="CASCADE", name="fk_status_dirty_game_id"), primary_key=True
+        )
+    )
+    since: datetime = _column(UTCDateTime)
+
+
+class CommandSync(SQLModel, table=True):
+    """The hash of the application commands last published to one scope (global or one server)."""
+
+    __tablename__ = "command_syncs"
+
+    scope: str = Field(sa_column=Column(String(64), primary_key=True))
+    payload_hash: str = _column(String(64))
+    synced_at: datetime = _column(UTCDateTime)

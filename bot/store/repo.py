@@ -15,18 +15,21 @@ alone (`claim`). A taken key raises `AlreadyClaimed` (a `Conflict`) or returns F
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import delete, func, update
+from sqlalchemy import BigInteger, Integer, String, delete, func, insert, literal, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, col, select
+from sqlmodel import col
 
-from bot.store.db import make_engine, upgrade, writer
+from bot.store.db import SQLITE_BEGIN, make_engine, upgrade
+from bot.store.discord_state import mark_dirty_in
 from bot.store.models import (
     GAME_STATUSES,
     PING_POLICIES,
@@ -38,6 +41,7 @@ from bot.store.models import (
     Seat,
     StatusMessage,
 )
+from bot.store.outbox import NewPost, insert_posts
 
 LANGUAGES = ("fr", "en")
 
@@ -150,7 +154,7 @@ def _json_copy(value: Any, what: str) -> dict[str, Any]:
         copy = json.loads(json.dumps(value, allow_nan=False))
     except (TypeError, ValueError) as exc:
         raise ValueError(f"{what} is not JSON-serialisable: {exc}") from exc
-    if any(not isinstance(key, str) for key in _keys(value)):
+    if copy != value and any(not isinstance(key, str) for key in _keys(value)):  # equal: nothing changed
         raise ValueError(f"{what} has non-string keys, which JSON would silently turn into strings")
     return copy
 
@@ -222,30 +226,142 @@ def _settings_record(row: GuildSettings) -> GuildSettingsRecord:
     )
 
 
+class _Scope(threading.local):
+    """What the current thread holds of one Store: the connection a `request()` checked out, the
+    transaction `locked_game()` opened, and what the request already read (dropped at each write)."""
+
+    connection: Connection | None = None
+    locked: Connection | None = None
+    memo: dict[tuple[Any, ...], Any] | None = None
+
+
+#: Entries inserted per statement by a bulk append (an import): far below SQLite's bound parameters.
+_BULK_ROWS = 500
+#: Entries read per step when walking the log from its end (undo listings).
+_WALK_STEP = 64
+
+_GAMES, _SEATS, _LOG, _CLAIMS = (
+    GameRow.__table__, Seat.__table__, LogEntry.__table__, Claim.__table__  # type: ignore[attr-defined]
+)
+
+
+_BULK_LOG_INSERT = text(
+    "INSERT INTO game_log (game_id, seq, kind, actor, user_id, payload, created_at) "
+    "VALUES (:game_id, :seq, :kind, :actor, :user_id, :payload, :created_at)"
+)
+
+
+def _stored_time(moment: datetime, naive: bool) -> datetime | str:
+    """What `UTCDateTime` binds: aware UTC, or on SQLite naive UTC in SQLAlchemy's own text format (so
+    that times compare as text the same way); a naive time is refused the same way."""
+    if moment.tzinfo is None:
+        raise ValueError(f"naive datetime {moment!r}: the store keeps aware UTC times only")
+    moment = moment.astimezone(UTC)
+    return moment.strftime("%Y-%m-%d %H:%M:%S.%f") if naive else moment
+
+
 class Store:
-    """One engine (and its pool) per process; methods are thread-safe, each is its own transaction."""
+    """One engine (and its pool) per process; methods are thread-safe, each is its own transaction.
+
+    A command runs inside `request()`: one connection checked out for all its reads and its commit,
+    and each read of the game, seat or settings done once per write (a handler asking twice for the
+    channel's game gets the record already read). `locked_game()` reads a game inside a write
+    transaction that holds it until its commit: writers that lost a race wait their turn there
+    instead of failing (PostgreSQL: the row lock of SELECT ... FOR UPDATE; SQLite: BEGIN IMMEDIATE).
+    Queries are SQLAlchemy Core on the tables of models.py: no ORM identity map on the hot path.
+    """
 
     def __init__(self, url: str, *, migrate: bool = True, echo: bool = False) -> None:
         self.engine = make_engine(url, echo=echo)
-        self._writer = writer(self.engine)
+        self.dialect = self.engine.dialect.name
+        self._scope = _Scope()
         if migrate:
             upgrade(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
 
-    # --- sessions ---------------------------------------------------------------------------------
-
-    def _read(self) -> Session:
-        return Session(self.engine)
+    # --- connections and transactions --------------------------------------------------------------
 
     @contextmanager
-    def _write(self, game_id: int | None, expected_version: int | None = None) -> Iterator[Session]:
+    def request(self) -> Iterator[None]:
+        """Everything the block does on this thread shares one connection (one pool checkout) and reads
+        each record once between writes. Re-entrant: an inner request joins the outer one."""
+        scope = self._scope
+        if scope.connection is not None:
+            yield
+            return
+        with self.engine.connect() as connection:
+            scope.connection, scope.memo = connection, {}
+            try:
+                yield
+            finally:
+                scope.connection, scope.memo = None, None
+
+    @contextmanager
+    def _tx(self, *, write: bool, game_id: int | None = None,
+            expected_version: int | None = None) -> Iterator[Connection]:
+        """One transaction: inside `locked_game()` its own (already holding the write lock); else on the
+        request's connection or a connection of its own. A write forgets what the request read."""
+        scope = self._scope
+        if write:
+            self._forget("channel")  # what a write may change; seats and settings say so themselves
+        if scope.locked is not None:
+            yield scope.locked
+            return
+        own = scope.connection is None
+        connection = self.engine.connect() if own else scope.connection
+        assert connection is not None
         try:
-            with Session(self._writer, expire_on_commit=False) as session, session.begin():
-                yield session
+            # a read is one statement: on SQLite it needs no BEGIN (see db._begin_sqlite_transaction)
+            connection.execution_options(**{SQLITE_BEGIN: "IMMEDIATE" if write else "NONE"})
+            with connection.begin():
+                yield connection
         except IntegrityError as exc:
             raise Conflict(game_id, expected_version, str(exc.orig)) from exc
+        finally:
+            if own:
+                connection.close()
+
+    @contextmanager
+    def locked_game(self, game_id: int) -> Iterator[GameRecord | None]:
+        """The game as it is now, read in a write transaction that keeps every other writer of it
+        waiting until the block ends; `commit` inside the block joins that transaction, which commits
+        when the block ends (or rolls back if it raises). None: no such game."""
+        scope = self._scope
+        if scope.locked is not None:
+            raise RuntimeError("locked_game blocks do not nest")
+        with self._tx(write=True, game_id=game_id) as connection:
+            query = select(_GAMES).where(_GAMES.c.id == game_id)
+            if self.dialect == "postgresql":
+                query = query.with_for_update()
+            row = connection.execute(query).first()
+            scope.locked = connection
+            try:
+                yield _game_record(row) if row is not None else None
+            finally:
+                scope.locked = None
+                self._forget("channel", "seat", "settings")
+
+    def _forget(self, *kinds: str) -> None:
+        """Drop what the request read of these kinds ("channel", "seat", "settings")."""
+        memo = self._scope.memo
+        if memo:
+            for key in [key for key in memo if key[0] in kinds]:
+                del memo[key]
+
+    def _remember(self, key: tuple[Any, ...], read: Callable[[], Any]) -> Any:
+        """`read()` once per request between writes (outside a request: every time)."""
+        memo = self._scope.memo
+        if memo is None:
+            return read()
+        if key not in memo:
+            memo[key] = read()
+        return memo[key]
+
+    def _fetch(self, query: Any) -> list[Any]:
+        with self._tx(write=False) as connection:
+            return list(connection.execute(query))
 
     # --- games ------------------------------------------------------------------------------------
 
@@ -271,66 +387,72 @@ class Store:
         An imported game comes with its seats (user, actor, mute) and the claims of the effects it
         already had (`claims` maps the new game's id to their keys: the draws it got), all in the
         same transaction, so no crash can leave it without the claims that keep it from getting
-        those draws a second time."""
+        those draws a second time. Its log goes in a few multi-row INSERTs, not one per entry."""
         _check_status(status)
         payloads = [_json_copy(entry.payload, f"entry {entry.kind!r} payload") for entry in entries]
         now = _now()
-        row = GameRow(
-            kind=kind,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            name=name,
-            status=status,
-            setup=_json_copy(setup, "setup"),
-            state=_json_copy(state, "state"),
-            version=1,
-            seed=seed,
-            created_by=created_by,
-            created_at=now,
-            updated_at=now,
-            options=_json_copy(options or {}, "options"),
-        )
-        with self._write(None) as session:
-            session.add(row)
-            session.flush()
-            assert row.id is not None
-            self._append(session, row.id, entries, payloads, now, first_seq=1)
-            self._replace_seats(session, row.id, [SeatRecord(row.id, *seat) for seat in seats], ())
-            self._take_claims(session, row.id, None, claims(row.id), now)
+        values = {
+            "kind": kind, "guild_id": guild_id, "channel_id": channel_id, "name": name, "status": status,
+            "setup": _json_copy(setup, "setup"), "state": _json_copy(state, "state"), "version": 1,
+            "seed": seed, "created_by": created_by, "created_at": now, "updated_at": now,
+            "options": _json_copy(options or {}, "options"),
+        }
+        with self._tx(write=True) as connection:
+            row = connection.execute(insert(_GAMES).values(**values).returning(*_GAMES.c)).one()
+            self._append(connection, row.id, entries, payloads, now, first_seq=1)
+            self._replace_seats(connection, row.id, [SeatRecord(row.id, *seat) for seat in seats], ())
+            self._take_claims(connection, row.id, None, claims(row.id), now)
+            mark_dirty_in(connection, row.id, now)  # its status message is owed, whatever happens next
         return _game_record(row)
 
     def get_game(self, game_id: int) -> GameRecord | None:
-        with self._read() as session:
-            row = session.get(GameRow, game_id)
-            return _game_record(row) if row is not None else None
+        rows = self._fetch(select(_GAMES).where(_GAMES.c.id == game_id))
+        return _game_record(rows[0]) if rows else None
 
     def game_in_channel(self, guild_id: int | None, channel_id: int | None) -> GameRecord | None:
         """The channel's game: the newest one, finished or not — a finished game stays readable
         (info, board, history, export) until a GM creates the next one there."""
-        query = (
-            select(GameRow)
-            .where(col(GameRow.guild_id).is_(None) if guild_id is None else GameRow.guild_id == guild_id)
-            .where(
-                col(GameRow.channel_id).is_(None) if channel_id is None else GameRow.channel_id == channel_id
+
+        def read() -> GameRecord | None:
+            query = (
+                select(_GAMES)
+                .where(_GAMES.c.guild_id.is_(None) if guild_id is None else _GAMES.c.guild_id == guild_id)
+                .where(_GAMES.c.channel_id.is_(None) if channel_id is None else _GAMES.c.channel_id == channel_id)
+                .order_by(_GAMES.c.id.desc())
+                .limit(1)
             )
-            .order_by(col(GameRow.id).desc())
-            .limit(1)
-        )
-        with self._read() as session:
-            row = session.exec(query).first()
-            return _game_record(row) if row is not None else None
+            rows = self._fetch(query)
+            return _game_record(rows[0]) if rows else None
+
+        return self._remember(("channel", guild_id, channel_id), read)
 
     def list_games(
         self, *, guild_id: int | None = None, statuses: Collection[str] | None = None
     ) -> list[GameRecord]:
         """Oldest first; `guild_id=None` means every guild (direct-message games included)."""
-        query = select(GameRow).order_by(col(GameRow.id))
-        if guild_id is not None:
-            query = query.where(GameRow.guild_id == guild_id)
-        if statuses is not None:
-            query = query.where(col(GameRow.status).in_(list(statuses)))
-        with self._read() as session:
-            return [_game_record(row) for row in session.exec(query)]
+        return [game for batch in self.iter_games(guild_id=guild_id, statuses=statuses) for game in batch]
+
+    def iter_games(
+        self, *, guild_id: int | None = None, statuses: Collection[str] | None = None,
+        kinds: Collection[str] | None = None, batch: int = 200,
+    ) -> Iterator[list[GameRecord]]:
+        """The games of `list_games`, oldest first, read `batch` at a time (keyset on the id): a pass
+        over every game holds one batch of records, whatever the number of games."""
+        after = 0
+        while True:
+            query = select(_GAMES).where(_GAMES.c.id > after).order_by(_GAMES.c.id).limit(batch)
+            if guild_id is not None:
+                query = query.where(_GAMES.c.guild_id == guild_id)
+            if statuses is not None:
+                query = query.where(_GAMES.c.status.in_(list(statuses)))
+            if kinds is not None:
+                query = query.where(_GAMES.c.kind.in_(list(kinds)))
+            records = [_game_record(row) for row in self._fetch(query)]
+            if records:
+                yield records
+            if len(records) < batch:
+                return
+            after = records[-1].id
 
     def commit(
         self,
@@ -345,6 +467,7 @@ class Store:
         claims: Sequence[str] = (),
         setup: dict[str, Any] | None = None,
         options: dict[str, Any] | None = None,
+        outbox: Sequence[NewPost] = (),
     ) -> GameRecord:
         """Apply one accepted change: new snapshot, version + 1, log entries and seats, all or nothing.
 
@@ -353,7 +476,13 @@ class Store:
         computer player seated).
 
         `claims` are keys of once-only effects this change performs (``draw:<game>:<date>:<index>``):
-        if one is already taken the whole change is refused with `AlreadyClaimed`.
+        if one is already taken the whole change is refused with `AlreadyClaimed`. `outbox` are the
+        channel posts the change causes (`bot.store.outbox`), written in its transaction, as is the
+        game's status-dirty mark (`bot.store.discord_state`): a crash right after the commit still
+        leaves the status message's refresh owed.
+
+        An order's commit is two statements: the guarded UPDATE returning the new row, and the
+        log INSERT numbering its entry in SQL (seats and claims add theirs only when given).
         """
         if status is not None:
             _check_status(status)
@@ -361,28 +490,31 @@ class Store:
         payloads = [_json_copy(entry.payload, f"entry {entry.kind!r} payload") for entry in entries]
         self._check_seats(game_id, seats_set)
         now = _now()
-        values: dict[str, Any] = {"state": new_state, "version": GameRow.version + 1, "updated_at": now}
+        values: dict[str, Any] = {"state": new_state, "version": _GAMES.c.version + 1, "updated_at": now}
         if status is not None:
             values["status"] = status
         if setup is not None:
             values["setup"] = _json_copy(setup, "setup")
         if options is not None:
             values["options"] = _json_copy(options, "options")
-        with self._write(game_id, expected_version) as session:
+        with self._tx(write=True, game_id=game_id, expected_version=expected_version) as connection:
             guarded = (
-                update(GameRow)
-                .where(col(GameRow.id) == game_id, col(GameRow.version) == expected_version)
+                update(_GAMES)
+                .where(_GAMES.c.id == game_id, _GAMES.c.version == expected_version)
                 .values(**values)
-                .execution_options(synchronize_session=False)
+                .returning(*_GAMES.c)
             )
-            if session.execute(guarded).rowcount != 1:  # type: ignore[attr-defined]
-                actual = session.exec(select(GameRow.version).where(GameRow.id == game_id)).first()
+            row = connection.execute(guarded).first()
+            if row is None:
+                actual = connection.execute(select(_GAMES.c.version).where(_GAMES.c.id == game_id)).scalar()
                 raise StaleWrite(game_id, expected_version, actual)
-            self._append(session, game_id, entries, payloads, now)
-            self._replace_seats(session, game_id, seats_set, seats_removed)
-            self._take_claims(session, game_id, expected_version, claims, now)
-            row = session.get(GameRow, game_id)
-            assert row is not None
+            self._append(connection, game_id, entries, payloads, now)
+            if seats_set or seats_removed:
+                self._forget("seat")
+            self._replace_seats(connection, game_id, seats_set, seats_removed)
+            self._take_claims(connection, game_id, expected_version, claims, now)
+            insert_posts(connection, outbox, now)  # the posts this change causes: kept or lost with it
+            mark_dirty_in(connection, game_id, now)  # and the status message's refresh it is owed
             return _game_record(row)
 
     @staticmethod
@@ -396,50 +528,62 @@ class Store:
 
     @staticmethod
     def _append(
-        session: Session,
+        connection: Connection,
         game_id: int,
         entries: Sequence[NewEntry],
         payloads: Sequence[dict[str, Any]],
         now: datetime,
         first_seq: int | None = None,
     ) -> None:
+        """Log entries after the game's last one. Without `first_seq` the seq is computed by the INSERT
+        itself (one statement for one entry); a known `first_seq` (a new game) inserts in bulk."""
         if not entries:
             return
-        if first_seq is None:
-            last = session.exec(select(func.max(LogEntry.seq)).where(LogEntry.game_id == game_id)).first()
-            first_seq = (last or 0) + 1
-        for offset, (entry, payload) in enumerate(zip(entries, payloads, strict=True)):
-            session.add(
-                LogEntry(
-                    game_id=game_id,
-                    seq=first_seq + offset,
-                    kind=entry.kind,
-                    actor=entry.actor,
-                    user_id=entry.user_id,
-                    payload=payload,
-                    created_at=entry.created_at or now,
-                )
+        if first_seq is None and len(entries) == 1:
+            entry, payload = entries[0], payloads[0]
+            last = select(func.coalesce(func.max(_LOG.c.seq), 0) + 1).where(_LOG.c.game_id == game_id)
+            row = select(
+                literal(game_id, Integer), last.scalar_subquery(), literal(entry.kind, String),
+                literal(entry.actor, String), literal(entry.user_id, BigInteger),
+                literal(payload, _LOG.c.payload.type), literal(entry.created_at or now, _LOG.c.created_at.type),
             )
-        session.flush()
+            columns = ["game_id", "seq", "kind", "actor", "user_id", "payload", "created_at"]
+            connection.execute(insert(_LOG).from_select(columns, row))
+            return
+        if first_seq is None:
+            last = connection.execute(select(func.max(_LOG.c.seq)).where(_LOG.c.game_id == game_id)).scalar()
+            first_seq = (last or 0) + 1
+        # a long log (an import) skips SQLAlchemy's per-row type processing: the payloads are JSON
+        # text already checked by _json_copy, the times stored as the UTCDateTime column stores them
+        naive = connection.dialect.name == "sqlite"
+        dumps = json.dumps
+        rows = [
+            {"game_id": game_id, "seq": first_seq + offset, "kind": entry.kind, "actor": entry.actor,
+             "user_id": entry.user_id, "payload": dumps(payload, ensure_ascii=False),
+             "created_at": _stored_time(entry.created_at or now, naive)}
+            for offset, (entry, payload) in enumerate(zip(entries, payloads, strict=True))
+        ]
+        for start in range(0, len(rows), _BULK_ROWS):
+            connection.execute(_BULK_LOG_INSERT, rows[start:start + _BULK_ROWS])
 
     @staticmethod
     def _replace_seats(
-        session: Session, game_id: int, seats_set: Sequence[SeatRecord], seats_removed: Sequence[str]
+        connection: Connection, game_id: int, seats_set: Sequence[SeatRecord], seats_removed: Sequence[str]
     ) -> None:
         """Delete then insert, so that moving a user between actors in one commit never trips a unique key."""
         actors = {seat.actor for seat in seats_set} | set(seats_removed)
         if not actors:
             return
-        session.execute(delete(Seat).where(col(Seat.game_id) == game_id, col(Seat.actor).in_(sorted(actors))))
-        session.add_all(
-            Seat(game_id=game_id, user_id=seat.user_id, actor=seat.actor, mute_pings=seat.mute_pings)
-            for seat in seats_set
-        )
-        session.flush()
+        connection.execute(delete(_SEATS).where(_SEATS.c.game_id == game_id, _SEATS.c.actor.in_(sorted(actors))))
+        if seats_set:
+            connection.execute(insert(_SEATS), [
+                {"game_id": game_id, "user_id": seat.user_id, "actor": seat.actor, "mute_pings": seat.mute_pings}
+                for seat in seats_set
+            ])
 
     @staticmethod
     def _take_claims(
-        session: Session,
+        connection: Connection,
         game_id: int | None,
         expected_version: int | None,
         keys: Sequence[str],
@@ -448,41 +592,85 @@ class Store:
         """Look first for a clear AlreadyClaimed; a racing insert still fails on the key (as a Conflict)."""
         if not keys:
             return
-        taken = session.exec(select(Claim.key).where(col(Claim.key).in_(list(keys)))).all()
+        taken = connection.execute(select(_CLAIMS.c.key).where(_CLAIMS.c.key.in_(list(keys)))).scalars().all()
         if taken:
             raise AlreadyClaimed(game_id, expected_version, sorted(taken))
-        session.add_all(Claim(key=key, game_id=game_id, claimed_at=now) for key in dict.fromkeys(keys))
-        session.flush()
+        connection.execute(insert(_CLAIMS), [
+            {"key": key, "game_id": game_id, "claimed_at": now} for key in dict.fromkeys(keys)
+        ])
 
     # --- log and seats ----------------------------------------------------------------------------
 
-    def log(self, game_id: int, *, after_seq: int = 0, limit: int | None = None) -> list[LogRecord]:
+    def log(self, game_id: int, *, after_seq: int = 0, limit: int | None = None,
+            kinds: Collection[str] | None = None) -> list[LogRecord]:
+        """The game's log in seq order; `kinds` keeps only entries of those kinds (the undo entries
+        and reveals a page of history needs, without reading every other entry)."""
         query = (
-            select(LogEntry)
-            .where(LogEntry.game_id == game_id, LogEntry.seq > after_seq)
-            .order_by(col(LogEntry.seq))
+            select(_LOG)
+            .where(_LOG.c.game_id == game_id, _LOG.c.seq > after_seq)
+            .order_by(_LOG.c.seq)
             .limit(limit)
         )
-        with self._read() as session:
-            return [_log_record(row) for row in session.exec(query)]
+        if kinds is not None:
+            query = query.where(_LOG.c.kind.in_(sorted(kinds)))
+        return [_log_record(row) for row in self._fetch(query)]
+
+    def log_count(self, game_id: int) -> int:
+        """How many entries the game's log holds, counted by the database."""
+        with self._tx(write=False) as connection:
+            return int(connection.execute(
+                select(func.count()).select_from(_LOG).where(_LOG.c.game_id == game_id)).scalar() or 0)
+
+    def log_page(self, game_id: int, *, offset: int, limit: int) -> list[LogRecord]:
+        """`limit` entries, newest first, after skipping the `offset` newest: a history page costs the
+        page (the (game_id, seq) unique index walks backwards), not the whole log."""
+        query = (
+            select(_LOG).where(_LOG.c.game_id == game_id)
+            .order_by(_LOG.c.seq.desc()).offset(offset).limit(limit)
+        )
+        return [_log_record(row) for row in self._fetch(query)]
+
+    def log_newest(self, game_id: int, *, kinds: Collection[str], skip: Collection[int] = (),
+                   count: int) -> list[LogRecord]:
+        """The `count` newest entries of `kinds` whose seq is not in `skip`, oldest first: what an undo
+        of `count` inputs takes back, read from the end of the log a few entries at a time."""
+        found: list[LogRecord] = []
+        before: int | None = None
+        skipped, step = set(skip), _WALK_STEP + count
+        while len(found) < count:
+            query = (
+                select(_LOG).where(_LOG.c.game_id == game_id, _LOG.c.kind.in_(sorted(kinds)))
+                .order_by(_LOG.c.seq.desc()).limit(step)
+            )
+            if before is not None:
+                query = query.where(_LOG.c.seq < before)
+            rows = self._fetch(query)
+            found += [r for r in map(_log_record, rows) if r.seq not in skipped][:count - len(found)]
+            if len(rows) < step:
+                break
+            before = rows[-1].seq
+        return found[::-1]
 
     def seats(self, game_id: int) -> list[SeatRecord]:
-        query = select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.actor))
-        with self._read() as session:
-            return [_seat_record(row) for row in session.exec(query)]
+        query = select(_SEATS).where(_SEATS.c.game_id == game_id).order_by(_SEATS.c.actor)
+        return [_seat_record(row) for row in self._fetch(query)]
 
     def seat_of_user(self, game_id: int, user_id: int) -> SeatRecord | None:
-        query = select(Seat).where(Seat.game_id == game_id, Seat.user_id == user_id)
-        with self._read() as session:
-            row = session.exec(query).first()
-            return _seat_record(row) if row is not None else None
+        def read() -> SeatRecord | None:
+            rows = self._fetch(select(_SEATS).where(_SEATS.c.game_id == game_id, _SEATS.c.user_id == user_id))
+            return _seat_record(rows[0]) if rows else None
+
+        return self._remember(("seat", game_id, user_id), read)
 
     # --- guild settings ---------------------------------------------------------------------------
 
     def guild_settings(self, guild_id: int) -> GuildSettingsRecord:
-        with self._read() as session:
-            row = session.get(GuildSettings, guild_id)
-            return _settings_record(row) if row is not None else GuildSettingsRecord(guild_id)
+        def read() -> GuildSettingsRecord:
+            rows = self._fetch(select(GuildSettings.__table__).where(  # type: ignore[attr-defined]
+                GuildSettings.__table__.c.guild_id == guild_id))  # type: ignore[attr-defined]
+            return _settings_record(rows[0]) if rows else GuildSettingsRecord(guild_id)
+
+        return self._remember(("settings", guild_id), read)
 
     def set_guild_settings(self, guild_id: int, **fields: Any) -> GuildSettingsRecord:
         """Change some settings (language, gm_role_id, ping_policy); the others keep their value."""
@@ -504,11 +692,16 @@ class Store:
             "ping_policy": defaults.ping_policy,
             **changes,
         }
-        with self._write(None) as session:
-            dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
-            upsert = dialect.insert(GuildSettings).values(**row)
-            session.execute(upsert.on_conflict_do_update(index_elements=["guild_id"], set_=changes))
+        self._forget("settings")
+        with self._tx(write=True) as connection:
+            upsert = self._dialect_insert(GuildSettings).values(**row)
+            connection.execute(upsert.on_conflict_do_update(index_elements=["guild_id"], set_=changes))
         return self.guild_settings(guild_id)
+
+    def _dialect_insert(self, model: Any) -> Any:
+        """INSERT with the backend's ON CONFLICT clauses."""
+        dialect = postgresql if self.dialect == "postgresql" else sqlite
+        return dialect.insert(model)
 
     # --- draws and claims -------------------------------------------------------------------------
 
@@ -518,60 +711,54 @@ class Store:
         """Store a draw once: (the stored record, True) the first time; (the first one stored, False) after."""
         payload = _json_copy(data, "draw data")
         row = {"source": source, "draw_date": date, "draw_index": index, "data": payload, "stored_at": _now()}
-        with self._write(None) as session:
-            dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
-            insert = dialect.insert(DrawRow).values(**row).on_conflict_do_nothing().returning(col(DrawRow.id))
-            created = session.execute(insert).first() is not None
+        with self._tx(write=True) as connection:
+            statement = self._dialect_insert(DrawRow).values(**row).on_conflict_do_nothing()
+            created = connection.execute(statement.returning(col(DrawRow.id))).first() is not None
         stored = self.get_draw(source, date, index)
         assert stored is not None
         return stored, created
 
     def get_draw(self, source: str, date: date, index: int) -> DrawRecord | None:
-        query = select(DrawRow).where(
-            DrawRow.source == source, DrawRow.draw_date == date, DrawRow.draw_index == index
-        )
-        with self._read() as session:
-            row = session.exec(query).first()
-            return _draw_record(row) if row is not None else None
+        table = DrawRow.__table__  # type: ignore[attr-defined]
+        rows = self._fetch(select(table).where(
+            table.c.source == source, table.c.draw_date == date, table.c.draw_index == index))
+        return _draw_record(rows[0]) if rows else None
 
     def draws(
         self, *, source: str | None = None, since: date | None = None, until: date | None = None
     ) -> list[DrawRecord]:
         """Stored draws in draw order, optionally of one source and within [since, until]."""
-        query = select(DrawRow).order_by(col(DrawRow.draw_date), col(DrawRow.draw_index), col(DrawRow.source))
+        table = DrawRow.__table__  # type: ignore[attr-defined]
+        query = select(table).order_by(table.c.draw_date, table.c.draw_index, table.c.source)
         if source is not None:
-            query = query.where(DrawRow.source == source)
+            query = query.where(table.c.source == source)
         if since is not None:
-            query = query.where(DrawRow.draw_date >= since)
+            query = query.where(table.c.draw_date >= since)
         if until is not None:
-            query = query.where(DrawRow.draw_date <= until)
-        with self._read() as session:
-            return [_draw_record(row) for row in session.exec(query)]
+            query = query.where(table.c.draw_date <= until)
+        return [_draw_record(row) for row in self._fetch(query)]
 
-    def claim(self, key: str, *, game_id: int | None = None) -> bool:
+    def claim(self, key: str, *, game_id: int | None = None, outbox: Sequence[NewPost] = ()) -> bool:
         """Take a once-only effect not tied to a game commit (a reminder sent): True for exactly one caller."""
         try:
-            with self._write(game_id) as session:
-                self._take_claims(session, game_id, None, [key], _now())
+            with self._tx(write=True, game_id=game_id) as connection:
+                self._take_claims(connection, game_id, None, [key], _now())
+                insert_posts(connection, outbox)  # a reminder's post is owed exactly when it is claimed
         except Conflict:  # AlreadyClaimed, or a racing process inserted the key first
             return False
         return True
 
     def status_message(self, game_id: int) -> int | None:
         """The id of the game's pinned status message, if one was posted."""
-        with self._read() as session:
-            row = session.get(StatusMessage, game_id)
-            return row.message_id if row is not None else None
+        table = StatusMessage.__table__  # type: ignore[attr-defined]
+        rows = self._fetch(select(table.c.message_id).where(table.c.game_id == game_id))
+        return rows[0].message_id if rows else None
 
     def set_status_message(self, game_id: int, channel_id: int, message_id: int) -> None:
-        with self._write(None) as session:
-            row = session.get(StatusMessage, game_id)
-            if row is None:
-                session.add(StatusMessage(game_id=game_id, channel_id=channel_id, message_id=message_id,
-                                          updated_at=_now()))
-            else:
-                row.channel_id, row.message_id, row.updated_at = channel_id, message_id, _now()
+        values = {"channel_id": channel_id, "message_id": message_id, "updated_at": _now()}
+        with self._tx(write=True, game_id=game_id) as connection:
+            upsert = self._dialect_insert(StatusMessage).values(game_id=game_id, **values)
+            connection.execute(upsert.on_conflict_do_update(index_elements=["game_id"], set_=values))
 
     def is_claimed(self, key: str) -> bool:
-        with self._read() as session:
-            return session.get(Claim, key) is not None
+        return bool(self._fetch(select(_CLAIMS.c.key).where(_CLAIMS.c.key == key)))

@@ -12,27 +12,29 @@ from dataclasses import replace
 
 from engine.arkeon.events import event
 from engine.arkeon.legal import has_a_move
-from engine.arkeon.pieces import attacked_cells, cell_name, other
+from engine.arkeon.pieces import NEIGHBOURS, attacked_cells, cell_name, other
 from engine.arkeon.state import DRAW, FINISHED, ArkeonState
+from engine.core.drawoffer import AGREED
 from engine.core.protocol import Event
 
 BASE_DESTROYED, DRAWN, NO_MOVE, RESIGNED, TIMEOUT = "base_destroyed", "draw", "no_move", "resigned", "timeout"
-REASONS = (BASE_DESTROYED, DRAWN, NO_MOVE, RESIGNED, TIMEOUT)
+REASONS = (BASE_DESTROYED, DRAWN, NO_MOVE, RESIGNED, TIMEOUT, AGREED)
 
 
 def attackers_of_base(state: ArkeonState, side: str) -> list[str]:
     """The cells of the other colour's aggressive pieces pointing at `side`'s base (AK-15)."""
     base = state.base_of(side)
-    return [
+    return [  # an attack reaches an adjacent cell only, so only the base's neighbours can
         cell_name(cell)
-        for cell in sorted(state.cells)
-        if (piece := state.cells[cell]).side != side and piece.aggressive and base in attacked_cells(piece, cell)
+        for cell in sorted(NEIGHBOURS[base])
+        if (piece := state.cells.get(cell)) is not None and piece.side != side and piece.aggressive
+        and base in attacked_cells(piece, cell)
     ]
 
 
 def finish(state: ArkeonState, winner: str, reason: str, **params: object) -> tuple[ArkeonState, list[Event]]:
     loser = None if winner == DRAW else other(winner)
-    state = replace(state, phase=FINISHED, to_move=None, winner=winner, reason=reason, placed=0)
+    state = replace(state, phase=FINISHED, to_move=None, winner=winner, reason=reason, placed=0, draw_offer=None)
     return state, [event("game_over", winner=winner, reason=reason, loser=loser, **params)]
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core.drawoffer import DRAW_EVENTS
 from engine.core.protocol import Event
 
 EVENT_KINDS: dict[str, str] = {
@@ -27,9 +28,11 @@ EVENT_KINDS: dict[str, str] = {
     "destroyed": "side, kind, at, cause (attack | disconnected), by (attacking cells; empty when disconnected)",
     "returned": "side, kinds (the five advanced kinds, placeable again: AK-14)",
     "placement_done": "side (who placed their three basics), to_move (who places or plays next)",
+    # -- draw offers (engine/core/drawoffer.py) ------------------------------------------------
+    **DRAW_EVENTS,
     # -- the end ------------------------------------------------------------------------------
     "game_over": (
-        "winner (blue | red | draw), reason (base_destroyed | draw | no_move | resigned | timeout), "
+        "winner (blue | red | draw), reason (base_destroyed | draw | no_move | resigned | timeout | agreed), "
         "loser (null for a draw), bases (base_destroyed: the cells of the destroyed base(s) pointed at)"
     ),
 }

@@ -24,6 +24,8 @@ STEP: tuple[tuple[int, ...], ...] = tuple(
 NEAR: tuple[tuple[tuple[int, int], ...], ...] = tuple(
     tuple((k, j) for k, j in enumerate(STEP[i]) if j >= 0) for i in range(len(CELLS))
 )
+#: NEIGHBOURS[i]: the neighbours of cell i
+NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(tuple(j for _, j in NEAR[i]) for i in range(len(CELLS)))
 #: RAYS[i][k]: the cells met going straight from i in DIRECTIONS[k], nearest first
 RAYS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(tuple(INDEX[c] for c in BOARD.line(cell, d)) for d in DIRECTIONS) for cell in CELLS
@@ -58,5 +60,5 @@ def to_board(cells: Mapping[Hex, Piece]) -> Board:
     return board
 
 
-def to_cells(board: Board) -> dict[Hex, Piece]:
+def to_cells(board: Board | tuple[Piece | None, ...]) -> dict[Hex, Piece]:
     return {CELLS[i]: piece for i, piece in enumerate(board) if piece is not None}

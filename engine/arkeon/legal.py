@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from engine.arkeon.orders import PLACE, SWAP, Order
-from engine.arkeon.pieces import AGGRESSIVE, BASE, BASIC, BOARD
+from engine.arkeon.pieces import AGGRESSIVE, BASE, BASIC, CELLS
 from engine.arkeon.placement import check, touches_own
 from engine.arkeon.placements import setup_cells
 from engine.arkeon.state import PLACING, RUNNING, ArkeonState
@@ -30,7 +30,8 @@ def _facings(kind: str) -> tuple[Direction | None, ...]:
 def candidates(state: ArkeonState, side: str) -> Iterator[Order]:
     """Orders worth asking `check` about: a superset of the legal ones."""
     kinds = ([BASIC] if state.reserves[side].basic > 0 else []) + list(state.available_advanced(side))
-    empty = [cell for cell in BOARD if cell not in state.cells and touches_own(state.cells, side, cell)]
+    board = state.board
+    empty = [CELLS[i] for i, piece in enumerate(board) if piece is None and touches_own(board, side, i)]
     for kind in kinds:
         for cell in empty:
             for facing in _facings(kind):
@@ -65,5 +66,28 @@ def legal_orders(state: ArkeonState, side: str) -> Iterator[Order]:
         yield order
 
 
+def search_candidates(state: ArkeonState, side: str) -> Iterator[Order]:
+    """The orders a search tries for `side`, unchecked (it plays each, and the engine refuses the
+    illegal ones): `candidates` while running, the setup placements while placing."""
+    if state.to_move != side:
+        return iter(())
+    if state.phase == RUNNING:
+        return candidates(state, side)
+    return legal_orders(state, side)
+
+
 def has_a_move(state: ArkeonState, side: str) -> bool:
+    """AK-17: whether `side` has any legal order — asked after every turn, so the cheap answer
+    first: a pacifier, rotator or repulsor is judged without resolving a turn (it cannot be
+    destroyed at once), and any one of them goes wherever the others may."""
+    quiet = next((kind for kind in state.available_advanced(side) if kind not in AGGRESSIVE), None)
+    if state.to_move == side and state.phase == RUNNING and quiet is not None:
+        board = state.board
+        for i, piece in enumerate(board):
+            if piece is None and touches_own(board, side, i):
+                try:
+                    check(state, side, Order(PLACE, quiet, CELLS[i]))
+                except OrderError:
+                    continue
+                return True
     return next(legal_orders(state, side), None) is not None

@@ -28,9 +28,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from engine.arkeon.events import event
+from engine.arkeon.grid import INDEX, NEIGHBOURS
 from engine.arkeon.orders import PLACE, Order
-from engine.arkeon.pieces import ADVANCED, BASE, BASIC, NEIGHBOURS, Piece, cell_name, other, points_at
-from engine.arkeon.resolution import Resolution, resolve
+from engine.arkeon.pieces import ADVANCED, BASE, BASIC, Piece, cell_name, other, points_at
+from engine.arkeon.resolution import Resolution, resolve_board
 from engine.arkeon.state import ArkeonState, Reserve
 from engine.core.errors import OrderError
 from engine.core.hexgrid import Hex
@@ -51,9 +52,10 @@ class Turn:
     events: tuple[Event, ...]
 
 
-def touches_own(cells: Mapping[Hex, Piece], side: str, cell: Hex) -> bool:
-    """AK-12: a piece goes next to one of its player's pieces or base (the cell itself aside)."""
-    return any((near := cells.get(n)) is not None and near.side == side for n in NEIGHBOURS[cell])
+def touches_own(board: tuple[Piece | None, ...], side: str, cell: int) -> bool:
+    """AK-12: a piece goes next to one of its player's pieces or base (the cell itself aside);
+    `board` and `cell` by cell number (engine/arkeon/grid.py)."""
+    return any((near := board[n]) is not None and near.side == side for n in NEIGHBOURS[cell])
 
 
 def _check_place(state: ArkeonState, side: str, order: Order) -> None:
@@ -62,7 +64,7 @@ def _check_place(state: ArkeonState, side: str, order: Order) -> None:
     occupant = state.cells.get(order.cell)
     if occupant is not None:
         raise OrderError("occupied", cell=cell_name(order.cell), by=occupant.side, kind=occupant.kind)
-    if not touches_own(state.cells, side, order.cell):
+    if not touches_own(state.board, side, INDEX[order.cell]):
         raise OrderError("not_adjacent", reason="own_piece", cell=cell_name(order.cell), side=side)
     if order.kind in ADVANCED:
         for base_side in (side, other(side)):
@@ -81,7 +83,7 @@ def _check_swap(state: ArkeonState, side: str, order: Order) -> None:
         raise OrderError("bad_swap", cell=where, **{"from": current.kind}, to=order.kind)
     if not state.in_reserve(side, order.kind):
         raise OrderError("not_in_reserve", side=side, kind=order.kind)
-    if not touches_own(state.cells, side, order.cell):
+    if not touches_own(state.board, side, INDEX[order.cell]):
         raise OrderError("not_adjacent", reason="own_piece", cell=where, side=side)
 
 
@@ -109,6 +111,14 @@ def refund(reserves: dict[str, Reserve], removed: tuple[Piece, ...]) -> list[Eve
     return events
 
 
+def _resolved(state: ArkeonState, side: str, cell: Hex, piece: Piece) -> Resolution:
+    """AK-13 once `side` has put `piece` down on `cell`."""
+    at = INDEX[cell]
+    board = list(state.board)
+    board[at] = piece
+    return resolve_board(board, side, at)
+
+
 def check(state: ArkeonState, side: str, order: Order) -> Resolution | None:
     """Every AK-11/AK-12 check of one order of `side`'s turn; OrderError names the first rule broken.
 
@@ -125,8 +135,8 @@ def check(state: ArkeonState, side: str, order: Order) -> Resolution | None:
         raise OrderError("must_point_at_base", cell=cell_name(order.cell), base=cell_name(enemy_base))
     if not piece.aggressive:
         return None
-    resolution = resolve({**state.cells, order.cell: piece}, side, order.cell)
-    if resolution.cells.get(order.cell) != piece:
+    resolution = _resolved(state, side, order.cell, piece)
+    if resolution.board[INDEX[order.cell]] != piece:
         raise OrderError("destroyed_at_once", cell=cell_name(order.cell), kind=order.kind)
     return resolution
 
@@ -134,7 +144,7 @@ def check(state: ArkeonState, side: str, order: Order) -> Resolution | None:
 def judge(state: ArkeonState, side: str, order: Order) -> Turn:
     """Check one order and resolve it: the turn ``play`` applies."""
     piece = Piece(side, order.kind, order.facing)
-    resolution = check(state, side, order) or resolve({**state.cells, order.cell: piece}, side, order.cell)
+    resolution = check(state, side, order) or _resolved(state, side, order.cell, piece)
     where = cell_name(order.cell)
     if order.verb == PLACE:
         given_back = None

@@ -11,9 +11,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from engine.arkeon.events import event
-from engine.arkeon.grid import DIRECTIONS, INDEX, NAMES, NEAR, RAYS, Board, strikes, to_board, to_cells
+from engine.arkeon.grid import (
+    DIRECTIONS,
+    INDEX,
+    NAMES,
+    NEAR,
+    NEIGHBOURS,
+    RAYS,
+    Board,
+    strikes,
+    to_board,
+    to_cells,
+)
 from engine.arkeon.pieces import BASE, CCW, CW, PACIFIER, REPULSOR, Piece, other
 from engine.core.hexgrid import Direction, Hex
 from engine.core.protocol import Event
@@ -21,11 +33,17 @@ from engine.core.protocol import Event
 
 @dataclass(frozen=True)
 class Resolution:
-    """The board after the five steps, what happened, and every piece removed (for AK-14)."""
+    """The board after the five steps (by cell number), what happened, and every piece removed
+    (for AK-14)."""
 
-    cells: Mapping[Hex, Piece]
+    board: tuple[Piece | None, ...]
     events: tuple[Event, ...]
     removed: tuple[Piece, ...]
+
+    @cached_property
+    def cells(self) -> dict[Hex, Piece]:
+        """The board as the state holds it (built only for the turn played, not for every check)."""
+        return to_cells(self.board)
 
 
 # -- step 1: the action of the piece just put down (AK-6..AK-9) ---------------------------------------
@@ -111,7 +129,7 @@ def attack(board: Board, attacker: str, events: list[Event], removed: list[Piece
     other attacks on that piece still count. Bases are judged at the end of the turn (AK-15)."""
     hits: dict[int, tuple[Piece, list[str]]] = {}
     for at, piece in enumerate(board):
-        if piece is None or piece.side != attacker or not piece.aggressive:
+        if piece is None or piece.facing is None or piece.side != attacker:  # a facing: aggressive
             continue
         for target in strikes(piece)[at]:
             victim = board[target]
@@ -134,14 +152,12 @@ def attack(board: Board, attacker: str, events: list[Event], removed: list[Piece
 # -- steps 3 and 5: connection to the base ---------------------------------------------------------
 def connected(board: Board, side: str) -> set[int]:
     """The cells of `side`'s pieces joined to its base through chains of adjacent `side` pieces."""
-    start = next(i for i, piece in enumerate(board) if piece is not None and piece.side == side and piece.kind == BASE)
+    start = next(i for i, piece in enumerate(board) if piece is not None and piece.kind == BASE and piece.side == side)
     seen = {start}
     frontier = [start]
     while frontier:
-        cell = frontier.pop()
-        for _, near in NEAR[cell]:
-            piece = board[near]
-            if piece is not None and piece.side == side and near not in seen:
+        for near in NEIGHBOURS[frontier.pop()]:
+            if near not in seen and (piece := board[near]) is not None and piece.side == side:
                 seen.add(near)
                 frontier.append(near)
     return seen
@@ -159,14 +175,19 @@ def cut_off(board: Board, side: str, events: list[Event], removed: list[Piece]) 
 
 def resolve(cells: Mapping[Hex, Piece], active: str, arrived: Hex) -> Resolution:
     """AK-13 after `active` put a piece down on `arrived` (placed or swapped in)."""
-    board = to_board(cells)
+    return resolve_board(to_board(cells), active, INDEX[arrived])
+
+
+def resolve_board(board: Board, active: str, arrived: int) -> Resolution:
+    """`resolve` on a board by cell number (a private copy: it is changed), so a check of many
+    candidate orders need not build a mapping per candidate."""
     events: list[Event] = []
     removed: list[Piece] = []
     truces: set[frozenset[int]] = set()
     passive = other(active)
-    act(board, INDEX[arrived], events)
+    act(board, arrived, events)
     attack(board, active, events, removed, truces)
     cut_off(board, passive, events, removed)
     attack(board, passive, events, removed, truces)
     cut_off(board, active, events, removed)
-    return Resolution(to_cells(board), tuple(events), tuple(removed))
+    return Resolution(tuple(board), tuple(events), tuple(removed))

@@ -15,6 +15,10 @@ kind           payload                         phase
 ``resign``     ``{}`` by the side              placing or running: that side loses
 ``timeout``    ``{"actor": side}``             placing or running, that side to move: it
                                                loses on time (the bot's move clock)
+``draw_offer`` ``{}`` by the side              placing or running, at any moment: the offer
+``draw_accept``                                stands until the other side accepts (a draw,
+``draw_decline``                               reason ``agreed``), declines, or moves
+                                               (engine/core/drawoffer.py)
 =============  ==============================  ===========================================
 
 Phases: ``lobby`` → ``placing`` → ``running`` → ``finished``; :meth:`Arkeon.result` reports the lobby
@@ -22,7 +26,7 @@ as ``setup`` and the placements as ``running`` (the players are playing and the 
 Refusals: an input in the wrong phase is ``not_allowed`` (reason ``not_started``, ``started``), any
 input once finished ``game_over``, an order or clock out of turn ``not_your_turn``, several orders
 in one running turn ``not_allowed`` (reason ``one_action``); the rules' own codes are in
-``placement``.
+``placement``, the draw offers' in ``engine.core.drawoffer``.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from engine.arkeon.placement import judge
 from engine.arkeon.placements import place_batch
 from engine.arkeon.setupdoc import build_state
 from engine.arkeon.state import DRAW, FINISHED, LOBBY, PLACING, RUNNING, ArkeonState, dump_state, load_state
+from engine.core.drawoffer import AGREED, DRAW_INPUTS, after_move, decide
 from engine.core.errors import OrderError
 from engine.core.protocol import JSON, Event, GameRules, Outcome
 from engine.core.protocol import Result as GameResult
@@ -62,6 +67,7 @@ def public_view(state: ArkeonState) -> JSON:
         "turn": state.turn,
         "starter": state.starter,
         "players": dict(state.players),
+        "draw_offer": state.draw_offer,
         "cells": {
             cell_name(cell): {
                 "side": piece.side,
@@ -77,11 +83,20 @@ def public_view(state: ArkeonState) -> JSON:
     }
 
 
+def _offer_after_move(state: ArkeonState, mover: str, events: list[Event]) -> Outcome[ArkeonState]:
+    """A move by the side a draw was offered to declines it (engine/core/drawoffer.py); an ended
+    game has no offer left (`finish` cleared it)."""
+    decision = after_move(state.draw_offer, mover)
+    if decision.offer != state.draw_offer:
+        state = replace(state, draw_offer=decision.offer)
+    return Outcome(state, (*events, *decision.events))
+
+
 class Arkeon(GameRules[ArkeonState, Order]):
     name = "arkeon"
     aliases = ("ak",)
     format_version = 1
-    input_kinds = frozenset({"order", "resign", "timeout", *_LOBBY_INPUTS})
+    input_kinds = frozenset({"order", "resign", "timeout", *DRAW_INPUTS, *_LOBBY_INPUTS})
     unordered_view_keys = frozenset({"advanced"})
 
     def setup(self, document: Mapping[str, Any], seed: int = 0) -> ArkeonState:
@@ -115,13 +130,13 @@ class Arkeon(GameRules[ArkeonState, Order]):
         side = self._mover(state, actor)
         if state.phase == PLACING:
             placed, events = place_batch(state, side, orders)
-            return Outcome(placed, tuple(events))
+            return _offer_after_move(placed, side, events)
         if len(orders) != 1:
             raise OrderError("not_allowed", reason="one_action", given=len(orders))
         turn = judge(state, side, orders[0])
         played = replace(state, cells=turn.cells, reserves=turn.reserves)
         ended, closing = end_turn(played, side)
-        return Outcome(ended, (*turn.events, *closing))
+        return _offer_after_move(ended, side, [*turn.events, *closing])
 
     def legal_orders(self, state: ArkeonState, actor: str) -> Iterator[Order]:
         """Every whole turn the side to move may play (each accepted by :meth:`play` alone);
@@ -145,9 +160,9 @@ class Arkeon(GameRules[ArkeonState, Order]):
                 raise OrderError("not_allowed", reason="started", input=kind, status="running")
             new_state, events = _LOBBY_INPUTS[kind](state, payload)
             return Outcome(new_state, tuple(events))
-        # a side resigns for itself (the payload names it when a GM acts for a player); the move
-        # clock names in the payload the side whose time ran out, and is no actor itself
-        if kind == "resign":
+        # a side resigns (or offers a draw) for itself (the payload names it when a GM acts for a
+        # player); the move clock names in the payload the side whose time ran out, and is no actor
+        if kind == "resign" or kind in DRAW_INPUTS:
             claimed = actor if actor is not None else payload.get("actor")
         else:
             claimed = payload.get("actor", actor)
@@ -155,6 +170,12 @@ class Arkeon(GameRules[ArkeonState, Order]):
         if kind == "resign":
             new_state, events = finish(state, other(side), RESIGNED)
             return Outcome(new_state, tuple(events))
+        if kind in DRAW_INPUTS:
+            decision = decide(kind, side, other(side), state.draw_offer)
+            if decision.agreed:
+                new_state, events = finish(state, DRAW, AGREED)
+                return Outcome(new_state, tuple(events))
+            return Outcome(replace(state, draw_offer=decision.offer), decision.events)
         if side != state.to_move:
             raise OrderError("not_your_turn", side=side, to_move=state.to_move)
         new_state, events = finish(state, other(side), TIMEOUT)

@@ -7,7 +7,8 @@ seed when absent), ``[[pieces]]`` (``side, kind, at, facing``; absent = the stan
 the 3+3 placements) and ``reserve`` (``{blue = {basic = N, advanced = [kinds]}, ...}``; a side left
 out holds every basic not on the board and every advanced kind not on it). ``seed`` may be given
 (the scenario runner passes it on). Every fault is a SetupError whose `where` is the key path to
-fix (``pieces[2].facing``; list indexes from 0).
+fix (``pieces[2].facing``; list indexes from 0). A document's ``seed``, when given, is the game's seed
+(who starts, AK-10), whatever seed the bot drew for it.
 """
 
 from __future__ import annotations
@@ -174,6 +175,7 @@ def build_state(document: Mapping[str, Any], seed: int) -> ArkeonState:
         raise SetupError("bad_document", "")
     _check_keys(document, DOCUMENT_KEYS, "")
     _seed(document)
+    seed = document.get("seed", seed)  # a document's own seed wins: a demo or a test replays the same draw
     phase = document.get("phase", RUNNING)
     if phase not in ("setup", RUNNING):
         raise SetupError("bad_phase", "phase", value=phase, allowed=["setup", RUNNING])

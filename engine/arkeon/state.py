@@ -10,9 +10,21 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
-from engine.arkeon.pieces import ADVANCED, AGGRESSIVE, BASE, BASIC, BOARD, KINDS, SIDES, Piece, cell_name
+from engine.arkeon.pieces import (
+    ADVANCED,
+    AGGRESSIVE,
+    BASE,
+    BASIC,
+    BOARD,
+    CELLS,
+    KINDS,
+    SIDES,
+    Piece,
+    cell_name,
+)
 from engine.core.errors import OrderError, SetupError
 from engine.core.hexgrid import Direction, Hex
 from engine.core.names import name_key
@@ -50,13 +62,25 @@ class ArkeonState:
     players: Mapping[str, str | None] = field(default_factory=_no_players)
     winner: str | None = None
     reason: str | None = None
+    #: the side whose draw offer stands, waiting for the other side's answer (engine/core/drawoffer.py)
+    draw_offer: str | None = None
+
+    # -- lookups (cached: a state never changes, and move generation asks them constantly) ------
+    @cached_property
+    def board(self) -> tuple[Piece | None, ...]:
+        """The pieces by cell number (engine/arkeon/grid.py): what the resolution works on."""
+        return tuple(map(self.cells.get, CELLS))
+
+    @cached_property
+    def _bases(self) -> dict[str, Hex]:
+        return {piece.side: cell for cell, piece in self.cells.items() if piece.kind == BASE}
 
     def base_of(self, side: str) -> Hex:
         """Every state holds one base per side (setup documents and loads check it)."""
-        for cell, piece in self.cells.items():
-            if piece.kind == BASE and piece.side == side:
-                return cell
-        raise ValueError(f"no {side} base on the board")
+        base = self._bases.get(side)
+        if base is None:
+            raise ValueError(f"no {side} base on the board")
+        return base
 
     def pieces_of(self, side: str) -> Iterator[tuple[Hex, Piece]]:
         return ((cell, piece) for cell, piece in self.cells.items() if piece.side == side)
@@ -104,6 +128,7 @@ def dump_state(state: ArkeonState) -> dict[str, Any]:
         "players": dict(state.players),
         "winner": state.winner,
         "reason": state.reason,
+        "draw_offer": state.draw_offer,
         "pieces": [piece_to_json(cell, state.cells[cell]) for cell in sorted(state.cells)],
         "reserve": {
             side: {"basic": state.reserves[side].basic, "removed": sorted(state.reserves[side].removed)}
@@ -141,9 +166,12 @@ def load_state(data: Mapping[str, Any]) -> ArkeonState:
             players={side: data["players"][side] for side in SIDES},
             winner=data["winner"],
             reason=data["reason"],
+            draw_offer=data.get("draw_offer"),  # absent from games stored before draw offers
         )
         if state.phase not in PHASES:
             raise ValueError(f"unknown phase {state.phase!r}")
+        if state.draw_offer not in (None, *SIDES):
+            raise ValueError(f"bad draw offer {state.draw_offer!r}")
         for side in SIDES:
             state.base_of(side)
     except (KeyError, TypeError, ValueError, OrderError) as error:

@@ -107,18 +107,23 @@ def _patrol(state: ArenaState, ship: Ship, out: Found) -> None:
 _BY_TYPE = {ADMIRAL: _admiral, FIGHTER: _fighter, CARGO: _cargo, PATROL: _patrol}
 
 
+def _ship_actions(state: ArenaState, ship: Ship, activated: frozenset[str], out: Found) -> None:
+    """The actions of one ship on the board, and of the admiral it carries (leaving it)."""
+    assert ship.at is not None
+    if ship.id not in activated:
+        _BY_TYPE[ship.type](state, ship, out)
+    if ship.type == CARGO:
+        passenger = state.passenger(ship)
+        if passenger is not None and passenger.id not in activated:
+            out.extend((action, passenger, 0) for cell, action in LEAVES[ship.at] if cell not in state.occupancy)
+
+
 def candidate_actions(state: ArenaState, side: str, activated: frozenset[str] = frozenset()) -> Found:
     """Every action of `side` its handler accepts, ships in `activated` left out (AP not checked)."""
     out: Found = []
     for ship in state.ships:
-        if ship.side != side or not ship.alive or ship.at is None:
-            continue
-        if ship.id not in activated:
-            _BY_TYPE[ship.type](state, ship, out)
-        if ship.type == CARGO:
-            passenger = state.passenger(ship)
-            if passenger is not None and passenger.id not in activated:
-                out.extend((action, passenger, 0) for cell, action in LEAVES[ship.at] if cell not in state.occupancy)
+        if ship.side == side and ship.alive and ship.at is not None:
+            _ship_actions(state, ship, activated, out)
     return out
 
 
@@ -148,8 +153,17 @@ def _extend(
 
 
 def has_legal_action(state: ArenaState, side: str, variant: Variant) -> bool:
-    """HA-14: whether `side` could play anything at all at the start of its turn."""
-    return bool(affordable_actions(state, side, variant, variant.new_budget()))
+    """HA-14: whether `side` could play anything at all at the start of its turn — asked as every
+    turn passes, so ship by ship, stopping at the first that can act."""
+    budget = variant.new_budget()
+    for ship in state.ships:
+        if ship.side == side and ship.alive and ship.at is not None:
+            out: Found = []
+            _ship_actions(state, ship, budget.activated, out)
+            ap = budget.ap
+            if out and (ap is None or any(variant.cost(c[1].type, c[0].verb, c[2]) <= ap for c in out)):
+                return True
+    return False
 
 
 def count_turns(state: ArenaState, side: str, variant: Variant) -> int:

@@ -11,22 +11,30 @@ kind          payload / actor                                            phase
 ``timeout``   ``{"actor": side}``: that side, to move, loses on time     running
 ``join``      ``{"id": name, "side"?: red | blue}``                      setup
 ``start``     ``{"first"?: red | blue | random}``                        setup
+``draw_*``    ``draw_offer``, ``draw_accept``, ``draw_decline`` ``{}`` by    running
+              a side, at any moment (engine/core/drawoffer.py): a move
+              by the side asked declines the offer; accepted, a draw
 ============  =========================================================  ==============
 
 Anything in the wrong phase is refused with ``not_allowed`` (reason ``not_started`` or
 ``started``); once finished, with ``game_over``. Error codes beyond the shared ones: ``no_ship``,
 ``not_your_ship``, ``no_cargo``, ``no_debris``, ``no_target``, ``too_many_actions``,
-``game_full``, ``side_taken`` (``already_used`` says a ship already acted this turn).
+``game_full``, ``side_taken`` (``already_used`` says a ship already acted this turn), and the draw
+offers' (engine/core/drawoffer.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
+from engine.core.drawoffer import AGREED, DRAW_INPUTS, after_move, decide
 from engine.core.errors import OrderError
+from engine.core.names import name_key
 from engine.core.protocol import JSON, Event, GameRules, Outcome, Result
 from engine.hexarena import lobby
+from engine.hexarena.events import event
 from engine.hexarena.geometry import SIDES, cell_name, other
 from engine.hexarena.legal import legal_turns
 from engine.hexarena.orders import Turn, format_turn, parse_turn
@@ -37,11 +45,19 @@ from engine.hexarena.variants import Variant, variant_for
 
 Done = tuple[ArenaState, list[Event]]
 _SETUP_INPUTS: dict[str, Callable[[ArenaState, Mapping[str, Any]], Done]] = {"join": lobby.join, "start": lobby.start}
-_RUNNING_INPUTS = frozenset({"order", "resign", "timeout"})
+_RUNNING_INPUTS = frozenset({"order", "resign", "timeout", *DRAW_INPUTS})
+DRAW = "draw"
 
 
 def variant_of(state: ArenaState) -> Variant:
     return variant_for(state.variants)
+
+
+def _settled(state: ArenaState, events: list[Event]) -> Outcome[ArenaState]:
+    """The outcome of an input; a finished game keeps no draw offer."""
+    if state.status == FINISHED and state.draw_offer is not None:
+        state = replace(state, draw_offer=None)
+    return Outcome(state, tuple(events))
 
 
 class HexArena(GameRules[ArenaState, Turn]):
@@ -68,18 +84,19 @@ class HexArena(GameRules[ArenaState, Turn]):
     def play(self, state: ArenaState, actor: str, orders: Sequence[Turn]) -> Outcome[ArenaState]:
         """The turns given are played as one turn (parse_orders gives exactly one)."""
         self._check_phase(state, "order")
-        side = self._mover(state, actor)
+        side = self._mover(state, self._named(state, actor))
         actions = tuple(action for turn in orders for action in turn.actions)
         if not actions:
             raise OrderError("bad_syntax", expected="action", got="end", position=0)
         new_state, events = play_turn(state, side, actions, variant_of(state))
-        return Outcome(new_state, tuple(events))
+        lapse = after_move(state.draw_offer, side)  # a move by the side asked declines the offer
+        return _settled(replace(new_state, draw_offer=lapse.offer), [*events, *lapse.events])
 
     def legal_orders(self, state: ArenaState, actor: str) -> Iterable[Turn]:
         """Every legal whole turn of the side to move (lazily); nothing for the other side."""
-        if state.status != RUNNING or actor != state.to_move:
+        if state.status != RUNNING or self._named(state, actor) != state.to_move:
             return ()
-        return legal_turns(state, actor, variant_of(state))
+        return legal_turns(state, state.to_move, variant_of(state))
 
     def apply_input(
         self, state: ArenaState, kind: str, actor: str | None, payload: Mapping[str, Any]
@@ -89,9 +106,17 @@ class HexArena(GameRules[ArenaState, Turn]):
         if not isinstance(payload, Mapping):
             raise OrderError("bad_input", key="payload", reason="not_a_table")
         self._check_phase(state, kind)
+        actor = self._named(state, actor)
         if kind == "order":
             side = self._mover(state, actor)
             return self.play(state, side, self.parse_orders(str(payload.get("text", ""))))
+        if kind in DRAW_INPUTS:
+            side = self._side(actor)
+            decision = decide(kind, side, other(side), state.draw_offer)
+            if decision.agreed:
+                drawn = replace(state, status=FINISHED, winner=DRAW, reason=AGREED)
+                return _settled(drawn, [event("game_over", winner=DRAW, loser=None, reason=AGREED)])
+            return Outcome(replace(state, draw_offer=decision.offer), decision.events)
         if kind == "resign":
             side = self._side(actor)
             new_state, events = finish(state, other(side), "resigned")
@@ -103,7 +128,7 @@ class HexArena(GameRules[ArenaState, Turn]):
             if new_state.status == RUNNING:
                 new_state, more = begin_turn(new_state, variant_of(new_state))
                 events = [*events, *more]
-        return Outcome(new_state, tuple(events))
+        return _settled(new_state, events)
 
     def _check_phase(self, state: ArenaState, kind: str) -> None:
         if state.status == FINISHED:
@@ -143,13 +168,23 @@ class HexArena(GameRules[ArenaState, Turn]):
             "debris": sorted(cell_name(c) for c in state.debris),
             "debris_reserve": state.debris_reserve,
             "graveyard": {side: state.side_graveyard(side) for side in SIDES},
+            "draw_offer": state.draw_offer,
         }
 
     def actors(self, state: ArenaState) -> tuple[str, ...]:
         return SIDES
 
     def side_of(self, state: ArenaState, actor: str) -> str | None:
-        return actor if actor in SIDES else None
+        side = self._named(state, actor)
+        return side if side in SIDES else None
+
+    def _named(self, state: ArenaState, actor: Any) -> Any:
+        """A side names itself; a player may be named by the name they joined with (the bot's seats
+        are players' names): that player's side, else `actor` unchanged for the checks to refuse."""
+        if actor in SIDES or not isinstance(actor, str):
+            return actor
+        key = name_key(actor)
+        return next((side for side, name in state.players if name_key(name) == key), actor)
 
     def waiting_on(self, state: ArenaState) -> tuple[str, ...]:
         return (state.to_move,) if state.status == RUNNING else ()
@@ -160,7 +195,7 @@ class HexArena(GameRules[ArenaState, Turn]):
     def result(self, state: ArenaState) -> Result:
         if state.status != FINISHED:
             return Result(state.status)  # type: ignore[arg-type]  # setup or running
-        return Result("finished", state.winner, state.reason)
+        return Result("finished", None if state.winner == DRAW else state.winner, state.reason)
 
     # -- serialisation -------------------------------------------------------------------------
     def dump_state(self, state: ArenaState) -> JSON:

@@ -49,6 +49,8 @@ class ArenaState:
     graveyard: tuple[str, ...] = ()
     turn: int = 0
     seed: int = 0
+    #: the side whose draw offer stands, waiting for the other side's answer (engine/core/drawoffer.py)
+    draw_offer: str | None = None
 
     # -- lookups (cached: a state never changes, and move generation asks them constantly) ------
     @cached_property
@@ -131,6 +133,7 @@ def dump_state(state: ArenaState) -> dict[str, Any]:
         "graveyard": list(state.graveyard),
         "turn": state.turn,
         "seed": state.seed,
+        "draw_offer": state.draw_offer,
     }
 
 
@@ -166,9 +169,12 @@ def load_state(data: Mapping[str, Any]) -> ArenaState:
             graveyard=tuple(data["graveyard"]),
             turn=int(data["turn"]),
             seed=int(data["seed"]),
+            draw_offer=data.get("draw_offer"),  # absent from games stored before draw offers
         )
     except (KeyError, TypeError, ValueError, OrderError) as error:
         raise SetupError("bad_state", "state", detail=str(error)) from error
     if state.to_move not in SIDES:
         raise SetupError("bad_state", "state.to_move", detail=f"to_move={state.to_move!r}")
+    if state.draw_offer not in (None, *SIDES):
+        raise SetupError("bad_state", "state.draw_offer", detail=f"draw_offer={state.draw_offer!r}")
     return state

@@ -14,14 +14,14 @@ from engine.core.protocol import EVERYONE, Audience, Event
 
 EVENT_KINDS: dict[str, str] = {
     # -- lobby ----------------------------------------------------------------------------------
-    "joined": "id, seat (0-based, SB-3 seat order)",
-    "left": "id",
+    "joined": "id, seat (0-based, SB-3 seat order), ships (its two ship ids, only with two ships each, SB-15)",
+    "left": "id (a player leaves with its ships)",
     "started": "ships (list of {id, at, facing}), asteroids (cells)",
-    "powers_dealt": "ship, powers (list) — private to the ship (SB-17)",
+    "powers_dealt": "ship, powers (list) — private to the ship's owner (SB-17; its player, SB-15)",
     # -- orders ---------------------------------------------------------------------------------
     "submitted": "ship: it gave (or changed) its orders for this turn; what they are stays secret",
     "orders_set": "ship, tokens (list), text, left ({turns, brakes, missiles, mines, powers} after this turn) — private",
-    "ready": "ship: its orders are final (SB-19)",
+    "ready": "ship: its orders are final (SB-19); a player's two ships at once (SB-15), named by the player",
     # -- time jump (SB-17) -----------------------------------------------------------------------
     "time_jump_wait": "ships (holders of a played time jump): every order is revealed to them, the turn waits",
     "time_jump_offer": "ship, orders ({ship: tokens}) — private to the holder: what everyone plays this turn",
@@ -54,8 +54,8 @@ EVENT_KINDS: dict[str, str] = {
     "destroyed": "ship, at, cause (hits | asteroid), hits",
     "frames": "views (the public view after each phase, named by its `frame`: reveal, rotation, mines, movement, "
     "missiles, firing, damage, and end when the game ends): for the turn's animation",
-    "game_over": "winner (ship | draw), reason (last_ship | no_ship), ranking (list of {ship, score, out_turn, "
-    "disqualified}, best first)",
+    "game_over": "winner (ship, SB-15 player, or draw), reason (last_ship | no_ship), ranking (list of {ship, "
+    "score, out_turn, disqualified}, best first; with two ships each {player, ships, ...} instead of ship)",
 }
 
 

@@ -9,9 +9,10 @@ order: fewest tokens first within each power subset, the subsets from none to al
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import combinations, product
+from itertools import combinations, product, zip_longest
 
 from engine.core.errors import OrderError
+from engine.core.names import name_key
 from engine.spaceblast.checks import check_order
 from engine.spaceblast.orders import Order
 from engine.spaceblast.state import ORDERS, RUNNING, GameState, Ship
@@ -28,9 +29,23 @@ def _turn_pairs(ship: Ship, limits: OrderLimits) -> list[tuple[int, int]]:
 
 
 def legal_orders(state: GameState, actor: str) -> Iterator[Order]:
-    ship = state.find(actor)
-    if ship is None or not ship.on_board or state.status != RUNNING or state.phase != ORDERS:
+    """Every order of every ship `actor` commands. A player's orders name their ship (SB-15), taking
+    its ships in turn so that a short list (autocomplete) still offers each; a ship's are bare."""
+    fleet = [ship for ship in state.fleet(actor) if ship.on_board]
+    if state.status != RUNNING or state.phase != ORDERS or not fleet:
         return
+    streams = [_tagged(ship_orders(state, ship), None if name_key(ship.id) == name_key(actor) else ship.id)
+               for ship in fleet]
+    for round_ in zip_longest(*streams):
+        yield from (order for order in round_ if order is not None)
+
+
+def _tagged(orders: Iterator[Order], ship: str | None) -> Iterator[Order]:
+    return (order.for_ship(ship) for order in orders)
+
+
+def ship_orders(state: GameState, ship: Ship) -> Iterator[Order]:
+    """Every order one ship on the arena may give now, fewest tokens first within each power subset."""
     limits = limits_for(state.variants)
     most = (lambda held: held) if limits.repeats else (lambda held: min(held, 1))
     for size in range(len(ship.powers) + 1):

@@ -11,7 +11,14 @@ An order is the whole set of tokens one ship plays in a turn, space-separated in
     none                rien | aucun        no token: the ship flies straight on (also the empty text)
 
 Keywords ignore case and accents; power names also ignore ``-`` and ``_`` and have French aliases
-(``power super-turn``, ``pouvoir bouclier``). Parsing only reads: how many tokens a turn allows,
+(``power super-turn``, ``pouvoir bouclier``).
+
+A player commanding two ships (SB-15) says which one an order is for, before a colon, by the ship's
+name or its number, and may give both in one text, separated by ``;``::
+
+    1: left missile; 2: brake        Ann 2: mine
+
+The colon and the semicolon cannot be in a name, so the ship part is always plain to read. Parsing only reads: how many tokens a turn allows,
 which may repeat (BigBang) and whether the ship holds them are the order checks' business, so
 ``left left`` parses and is refused there with ``duplicate_token``.
 """
@@ -19,7 +26,7 @@ which may repeat (BigBang) and whether the ship holds them are the order checks'
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.core.errors import OrderError
 from engine.spaceblast.material import POWERS
@@ -70,6 +77,9 @@ class Order:
     missile: int = 0
     mine: int = 0
     powers: tuple[str, ...] = ()
+    #: which of the player's ships it is for, as written (a name or a number; SB-15); None: the
+    #: player's only ship, or the ship giving it
+    ship: str | None = None
 
     def count(self, kind: str) -> int:
         return int(getattr(self, kind))
@@ -88,6 +98,9 @@ class Order:
 
     def without_powers(self) -> Order:
         return Order(self.left, self.right, self.brake, self.missile, self.mine)
+
+    def for_ship(self, ship: str | None) -> Order:
+        return replace(self, ship=ship)
 
 
 NO_ORDER = Order()
@@ -132,6 +145,33 @@ def parse_order(text: str) -> Order:
     return Order(**counts, powers=tuple(sorted(powers)))
 
 
+def parse_orders(text: str) -> tuple[Order, ...]:
+    """The orders of one text: ``;``-separated parts, each ``[SHIP:] tokens`` (SB-15); a text
+    without a ship part is one order. Empty parts are skipped; errors point into the whole text."""
+    orders: list[Order] = []
+    start = 0
+    for part in text.split(";"):
+        ship, colon, tokens = part.partition(":")
+        if not colon:
+            ship, tokens = "", part
+        offset = start + (len(ship) + 1 if colon else 0)
+        start += len(part) + 1
+        if colon and not ship.strip():
+            raise OrderError("bad_syntax", expected="ship", got=":", position=offset - 1)
+        if not part.strip():
+            continue
+        try:
+            order = parse_order(tokens)
+        except OrderError as error:
+            params = dict(error.params)
+            if isinstance(params.get("position"), int):
+                params["position"] += offset
+            raise OrderError(error.code, **params) from None
+        orders.append(order.for_ship(" ".join(ship.split()) or None))
+    return tuple(orders) or (NO_ORDER,)
+
+
 def format_order(order: Order) -> str:
-    """Canonical English text; parse_order(format_order(o)) == o."""
-    return " ".join(order.tokens()) or "none"
+    """Canonical English text; parse_orders(format_order(o)) == (o,)."""
+    text = " ".join(order.tokens()) or "none"
+    return f"{order.ship}: {text}" if order.ship else text

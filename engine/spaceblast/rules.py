@@ -5,14 +5,18 @@ Inputs and who may send them (the bot checks permissions; the engine checks the 
 =============  ==========================================  ================================
 kind           payload                                     when
 =============  ==========================================  ================================
-``order``      ``{"text"}`` by a ship (secret: SB-5)       running, orders phase
-``ready``      ``{}`` by a ship (SB-19)                    running
+``order``      ``{"text"}`` by a ship or player (secret)   running, orders phase
+``ready``      ``{}`` by a ship or player (SB-19)          running
 ``resolve``    ``{}`` (the bot: deadline or all ready)     running
 ``time_jump``  ``{"text"}`` by a time jump's holder        running, after a reveal (SB-17)
 ``join``       ``{"id"}``                                  setup
 ``leave``      ``{"id"}``                                  setup
 ``start``      ``{}``                                      setup
 =============  ==========================================  ================================
+
+The actor is a ship, or in SB-15's two-ships game the player commanding two (`fleets`): its
+``order`` text names the ship (``2: brake``, or both: ``1: left; 2: brake``) and its ``ready``
+covers both ships.
 
 An ``order`` submits the ship's tokens for this turn, replacing any it gave and withdrawing its
 ``ready``; nothing moves until ``resolve``. Anything in the wrong phase is refused with
@@ -28,10 +32,11 @@ from typing import Any
 from engine.core.errors import OrderError
 from engine.core.protocol import JSON, Audience, GameRules, Outcome, Result
 from engine.spaceblast import lobby, timejump
-from engine.spaceblast.checks import acting_ship, check_moment, check_order
+from engine.spaceblast.checks import check_moment, check_order
 from engine.spaceblast.events import event
+from engine.spaceblast.fleets import assign, commanded, speaker
 from engine.spaceblast.legal import legal_orders
-from engine.spaceblast.orders import Order, format_order, parse_order
+from engine.spaceblast.orders import Order, format_order, parse_orders
 from engine.spaceblast.resolution import resolve_turn
 from engine.spaceblast.setupdoc import build_state
 from engine.spaceblast.state import FINISHED, JUMP, ORDERS, RUNNING, SETUP, GameState, dump_state, load_state
@@ -44,14 +49,18 @@ _SETUP_INPUTS: dict[str, Handler] = {"join": lobby.join, "leave": lobby.leave, "
 
 
 def _ready(state: GameState, actor: str | None, payload: Mapping[str, Any]) -> Outcome[GameState]:
-    """SB-19: the ship's orders are final. During a time jump only its holders answer (no change)."""
-    ship = acting_ship(state, str(actor))
+    """SB-19: the orders of every ship the actor commands are final (a player's two ships at once,
+    SB-15). During a time jump only its holders answer (no change)."""
+    fleet = commanded(state, actor)
     if state.phase == JUMP:
-        if ship.id not in state.jumpers:
+        ships = [ship for ship in fleet if ship.id in state.jumpers]
+        if not ships:
             raise OrderError("not_allowed", reason="revealed", input="ready")
     else:
-        check_moment(state, ship)
-    return Outcome(replace(state, ready=state.ready | {ship.id}), (event("ready", ship=ship.id),))
+        ships = [ship for ship in fleet if ship.on_board]
+        check_moment(state, (ships or list(fleet))[0])
+    ready = state.ready | {ship.id for ship in ships}
+    return Outcome(replace(state, ready=ready), (event("ready", ship=speaker(fleet)),))
 
 
 def _resolve(state: GameState, actor: str | None, payload: Mapping[str, Any]) -> Outcome[GameState]:
@@ -82,24 +91,29 @@ class SpaceBlast(GameRules[GameState, Order]):
 
     # -- orders ----------------------------------------------------------------------------------
     def parse_orders(self, text: str) -> tuple[Order, ...]:
-        """One order per text: the whole set of tokens a ship plays this turn."""
-        return (parse_order(text),)
+        """One order per ship: the whole set of tokens it plays this turn (a player with two ships
+        may give both, ``1: left; 2: brake``, SB-15)."""
+        return parse_orders(text)
 
     def format_order(self, order: Order) -> str:
         return format_order(order)
 
     def play(self, state: GameState, actor: str, orders: Sequence[Order]) -> Outcome[GameState]:
-        """Submit (not resolve) the ship's order for this turn, replacing the one it gave."""
-        if len(orders) != 1:
-            raise OrderError("bad_syntax", expected="one order", got=len(orders))
-        order = orders[0]
-        ship = check_order(state, actor, order)
-        state = replace(state, orders={**state.orders, ship.id: order}, ready=state.ready - {ship.id})
-        return Outcome(state, (
-            event("submitted", ship=ship.id),
-            event("orders_set", Audience.actor(ship.id), ship=ship.id, tokens=order.tokens(),
-                  text=format_order(order), left=holdings(settle(ship, order)[0])),
-        ))
+        """Submit (not resolve) orders for this turn, each replacing the one its ship gave, all or
+        nothing; the actor's ready is withdrawn. What they are is told to the ships' owner only."""
+        fleet = commanded(state, actor)
+        pairs = assign(state, fleet, orders, lambda ship: ship.on_board)
+        events = []
+        for ship, order in pairs:
+            check_order(state, ship.id, order)
+            events += [
+                event("submitted", ship=ship.id),
+                event("orders_set", Audience.actor(ship.owner), ship=ship.id, tokens=order.tokens(),
+                      text=format_order(order), left=holdings(settle(ship, order)[0])),
+            ]
+        given = {ship.id: order for ship, order in pairs}
+        state = replace(state, orders={**state.orders, **given}, ready=state.ready - {ship.id for ship in fleet})
+        return Outcome(state, tuple(events))
 
     def legal_orders(self, state: GameState, actor: str) -> Iterable[Order]:
         return legal_orders(state, actor)
@@ -128,15 +142,19 @@ class SpaceBlast(GameRules[GameState, Order]):
         return view_for(state, viewer)
 
     def waiting_on(self, state: GameState) -> tuple[str, ...]:
-        """SB-19: living ships not ready yet; during a time jump, its holders who have not answered."""
+        """SB-19: players with a living ship not ready yet (each once, SB-15); during a time jump,
+        the holders who have not answered."""
         if state.status != RUNNING:
             return ()
         if state.phase == JUMP:
-            return tuple(ident for ident in state.jumpers if ident not in state.ready)
-        return tuple(ship.id for ship in state.on_board() if ship.id not in state.ready)
+            late = [ship for ship in state.ships if ship.id in state.jumpers and ship.id not in state.ready]
+        else:
+            late = [ship for ship in state.on_board() if ship.id not in state.ready]
+        return tuple(dict.fromkeys(ship.owner for ship in late))
 
     def actors(self, state: GameState) -> tuple[str, ...]:
-        return tuple(ship.id for ship in state.ships)
+        """Who gives orders: the ships, or the players of SB-15's two-ships game."""
+        return state.players()
 
     def winner(self, state: GameState) -> str | None:
         return state.winner

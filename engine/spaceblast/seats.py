@@ -2,7 +2,8 @@
 
 Seats follow the corner order A1, A7, G13, M7, M1, G1 (radius 6); with fewer than six ships some
 corners stay empty: 5 ships leave the last one, 4 leave two opposite ones, 3 take every other
-corner, and **D** 2 take two opposite corners.
+corner, and **D** 2 take two opposite corners. With two ships each (SB-15) player k takes corners k
+and k+3 instead (the variant's `corners` hook).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ CORNERS_FOR: dict[int, tuple[int, ...]] = {
 }
 
 
-def starting_corners(radius: int, ships: int) -> list[tuple[Hex, Direction]]:
+def starting_corners(radius: int, seats: list[int]) -> list[tuple[Hex, Direction]]:
+    """The cell and facing of each corner index in `seats` (variants may reorder them, SB-15)."""
     corners = hexagon_corners(radius)
-    return [corners[index] for index in CORNERS_FOR[ships]]
+    return [corners[index] for index in seats]

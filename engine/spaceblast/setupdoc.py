@@ -7,7 +7,9 @@ dropped, powers dealt) runs only when a lobby starts. Every fault is a SetupErro
 (``ships[2].facing``; list indexes count from 0).
 
 Beyond scenarios.md, two lobby settings: ``asteroid_count`` (SB-16, default 2) and
-``powers_per_ship`` (SB-17, default 1; 2 or 3 only where the nine tiles suffice, checked at start).
+``powers_per_ship`` (SB-17, default 1; 2 or 3 only where the nine tiles suffice, checked at start),
+and with the ``twoships`` variant (SB-15) a ship's ``player``: who commands it, two ships at most
+each; no player may bear the name of another player's ship.
 """
 
 from __future__ import annotations
@@ -39,7 +41,10 @@ from engine.spaceblast.variants import EXCLUSIVE, VARIANTS
 DOCUMENT_KEYS = frozenset(
     {"radius", "variants", "ships", "missiles", "mines", "asteroids", "seed", "asteroid_count", "powers_per_ship"}
 )
-SHIP_KEYS = frozenset({"id", "at", "facing", "hits", "turns", "brakes", "missiles", "mines", "score", "powers"})
+SHIP_KEYS = frozenset({"id", "at", "facing", "hits", "turns", "brakes", "missiles", "mines", "score", "powers",
+                       "player"})
+#: SB-15: the ships one player commands at most
+FLEET_MAX = 2
 #: a ship's numbers: (most it may hold, default); scores have no cap worth checking beyond storage
 SHIP_NUMBERS: dict[str, tuple[int, int]] = {
     "hits": (HULL - 1, 0),
@@ -128,7 +133,28 @@ def _ship(board: HexBoard, data: Any, where: str, taken: list[Ship], variants: t
         raise SetupError("occupied", f"{where}.at", cell=data["at"], by=other.id)
     numbers = {key: _int(data.get(key, default), f"{where}.{key}", 0, high) for key, (high, default) in SHIP_NUMBERS.items()}
     return Ship(ident, at, _facing(data.get("facing"), f"{where}.facing"), **numbers,
-                powers=_powers(data.get("powers", []), f"{where}.powers", variants))
+                powers=_powers(data.get("powers", []), f"{where}.powers", variants),
+                player=_player(data, f"{where}.player", taken, ident, variants))
+
+
+def _player(data: Mapping[str, Any], where: str, taken: list[Ship], ident: str, variants: tuple[str, ...]) -> str | None:
+    """SB-15: the ship's player (itself without one): one spelling per player, never another
+    player's ship's name, two ships at most."""
+    player = None
+    if "player" in data:
+        if "twoships" not in variants:
+            raise SetupError("bad_player", where, reason="variant_off")
+        player = check_name(data["player"], where)
+    owner = player or ident
+    for ship in taken:
+        same_player = name_key(ship.owner) == name_key(owner)
+        if (same_player and ship.owner != owner) or (not same_player and name_key(ship.id) == name_key(owner)):
+            raise SetupError("duplicate_name", where, id=owner)
+        if not same_player and name_key(ship.owner) == name_key(ident):
+            raise SetupError("duplicate_name", where.rsplit(".", 1)[0] + ".id", id=ident)
+    if sum(ship.owner == owner for ship in taken) >= FLEET_MAX:
+        raise SetupError("bad_player", where, reason="too_many", player=owner, maximum=FLEET_MAX)
+    return player
 
 
 def _owner(data: Mapping[str, Any], where: str, ships: list[Ship]) -> str:

@@ -47,6 +47,14 @@ class Ship:
     #: the turn it left the arena (destroyed or eliminated), for the SB-14 tie-break; None while in play
     out_turn: int | None = None
     fate: str | None = None
+    #: the player commanding it when a player has several ships (SB-15 two ships each); None: the
+    #: ship is its own player, as in the standard game
+    player: str | None = None
+
+    @property
+    def owner(self) -> str:
+        """Who gives its orders, scores with it and wins or loses with it: its player, or itself."""
+        return self.player or self.id
 
     @property
     def alive(self) -> bool:
@@ -112,6 +120,28 @@ class GameState:
     def on_board(self) -> Iterator[Ship]:
         return (ship for ship in self.ships if ship.on_board)
 
+    def players(self) -> tuple[str, ...]:
+        """Who gives orders, in seat order: each ship's owner once (the ships themselves in the
+        standard game, the players in SB-15's two-ships game)."""
+        return tuple(dict.fromkeys(ship.owner for ship in self.ships))
+
+    def fleet(self, actor: str) -> tuple[Ship, ...]:
+        """The ships `actor` commands: a player's ships, or the one ship it names (a ship answers for
+        itself, so scenarios and the computer can address one ship of a pair). Exact names first,
+        then ignoring case, as `find` does; empty when nobody goes by that name."""
+        for same in (str.__eq__, lambda a, b: a.casefold() == b.casefold()):
+            owned = tuple(ship for ship in self.ships if same(ship.owner, actor))
+            if owned:
+                return owned
+            named = next((ship for ship in self.ships if same(ship.id, actor)), None)
+            if named is not None:
+                return (named,)
+        return ()
+
+    def mark(self, ship: Ship) -> int:
+        """A ship's number among its player's ships (1, 2), from the seat order."""
+        return [s.id for s in self.ships if s.owner == ship.owner].index(ship.id) + 1
+
     def ship_at(self, cell: Hex) -> Ship | None:
         return next((ship for ship in self.on_board() if ship.at == cell), None)
 
@@ -137,6 +167,8 @@ def ship_to_json(state: GameState, ship: Ship) -> dict[str, Any]:
     data: dict[str, Any] = {"id": ship.id, "at": state.cell(ship.at), "facing": _direction(ship.facing)}
     data.update({name: getattr(ship, name) for name in _SHIP_NUMBERS})
     data.update(powers=list(ship.powers), disqualified=ship.disqualified, out_turn=ship.out_turn, fate=ship.fate)
+    if ship.player is not None:
+        data["player"] = ship.player
     return data
 
 
@@ -185,6 +217,7 @@ def load_state(data: Mapping[str, Any]) -> GameState:
                 disqualified=bool(s["disqualified"]),
                 out_turn=s["out_turn"],
                 fate=s["fate"],
+                player=s.get("player"),
             )
             for s in data["ships"]
         )

@@ -17,8 +17,9 @@ from engine.core.errors import OrderError
 from engine.core.protocol import Audience, Outcome
 from engine.spaceblast.checks import check_counts, check_holdings, check_mine, check_powers
 from engine.spaceblast.events import event
-from engine.spaceblast.orders import KINDS, NO_ORDER, Order, format_order, parse_order
-from engine.spaceblast.state import JUMP, GameState
+from engine.spaceblast.fleets import assign
+from engine.spaceblast.orders import KINDS, NO_ORDER, Order, format_order, parse_orders
+from engine.spaceblast.state import JUMP, GameState, Ship
 from engine.spaceblast.tokens import holdings, settle
 from engine.spaceblast.variants import limits_for
 
@@ -29,9 +30,11 @@ def holders(state: GameState) -> list[str]:
 
 
 def open_jump(state: GameState, jumpers: list[str]) -> Outcome[GameState]:
+    """The turn waits; each holder's owner is shown every order, privately."""
     orders = {s.id: state.orders.get(s.id, NO_ORDER).tokens() for s in state.on_board()}
     events = [event("time_jump_wait", ships=jumpers)]
-    events += [event("time_jump_offer", Audience.actor(ident), ship=ident, orders=orders) for ident in jumpers]
+    events += [event("time_jump_offer", Audience.actor(ship.owner), ship=ship.id, orders=orders)
+               for ship in state.ships if ship.id in jumpers]
     return Outcome(replace(state, phase=JUMP, jumpers=tuple(jumpers), ready=frozenset()), tuple(events))
 
 
@@ -43,26 +46,35 @@ def one_change(old: Order, new: Order) -> bool:
 
 
 def time_jump(state: GameState, actor: str | None, payload: Mapping[str, Any]) -> Outcome[GameState]:
-    """The holder's changed order. The powers it played stay as they were (they may be left out of the text)."""
-    if state.phase != JUMP or actor not in state.jumpers or actor in state.ready:
+    """The holder's changed order (a player with two ships may name the holder, SB-15). The powers
+    it played stay as they were (they may be left out of the text)."""
+    holding = [s for s in state.fleet(str(actor)) if s.id in state.jumpers and s.id not in state.ready]
+    if state.phase != JUMP or not holding:
         raise OrderError("not_allowed", reason="no_time_jump", input="time_jump")
-    old = state.orders.get(actor, NO_ORDER)
-    new = parse_order(str(payload.get("text", "")))
+    pairs = assign(state, holding, parse_orders(str(payload.get("text", ""))), lambda ship: True)
+    orders = dict(state.orders)
+    events = []
+    for ship, given in pairs:
+        new = _changed(state, ship, orders.get(ship.id, NO_ORDER), given)
+        orders[ship.id] = new
+        events += [
+            event("time_jumped", ship=ship.id),
+            event("orders_set", Audience.actor(ship.owner), ship=ship.id, tokens=new.tokens(),
+                  text=format_order(new), left=holdings(settle(ship, new)[0])),
+        ]
+    ready = state.ready | {ship.id for ship, _ in pairs}
+    return Outcome(replace(state, orders=orders, ready=ready), tuple(events))
+
+
+def _changed(state: GameState, ship: Ship, old: Order, new: Order) -> Order:
+    """`new` as the holder's order, once it passes: its powers kept, one token changed, held."""
     if new.powers and new.powers != old.powers:
         raise OrderError("not_allowed", reason="powers_fixed", powers=list(old.powers))
     new = replace(new, powers=old.powers)
     check_counts(new, limits_for(state.variants))
     if not one_change(old, new):
         raise OrderError("not_allowed", reason="one_change", was=format_order(old))
-    ship = state.ship(actor)
-    if ship is None:  # a jumper is a ship on the arena: only a corrupt state gets here
-        raise OrderError("unknown_character", name=actor)
     check_holdings(ship, new)
     check_powers(new)
     check_mine(state, ship, new)
-    state = replace(state, orders={**state.orders, actor: new}, ready=state.ready | {actor})
-    return Outcome(state, (
-        event("time_jumped", ship=actor),
-        event("orders_set", Audience.actor(actor), ship=actor, tokens=new.tokens(), text=format_order(new),
-              left=holdings(settle(ship, new)[0])),
-    ))
+    return new

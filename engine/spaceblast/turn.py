@@ -62,9 +62,10 @@ class Turn:
     # -- points and hull -------------------------------------------------------------------------
     def score(self, ident: str, points: int, reason: str, victim: str | None = None) -> None:
         """Points to `ident`, even when its ship is gone (SB-12); none for hitting oneself (SB-9,
-        SB-10) and none for a disqualified ship, whose score stays 0 (SB-14)."""
+        SB-10) or one's own other ship (SB-15), and none for a disqualified ship, whose score stays
+        0 (SB-14)."""
         ship = self.ships.get(ident)
-        if ship is None or ship.disqualified or ident == victim:
+        if ship is None or ship.disqualified or (victim is not None and self.ships[victim].owner == ship.owner):
             return
         ship = self.update(replace(ship, score=ship.score + points))
         self.say("scored", ship=ident, points=points, reason=reason, victim=victim, total=ship.score)

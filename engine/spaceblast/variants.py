@@ -1,7 +1,8 @@
-"""The GM's variants (SB-16..SB-18) as small classes overriding a few hooks, python-chess style.
+"""The GM's variants (SB-15..SB-18) as small classes overriding a few hooks, python-chess style.
 
 The core never asks "is BigBang on?": it asks the game's variants for the order limits of a turn
-(`limits`) and lets them act once when the lobby starts the game (`at_start`). Whatever a variant
+(`limits`), for the ships a joining player gets (`fleet`) and the corners they start on
+(`corners`), and lets them act once when the lobby starts the game (`at_start`). Whatever a variant
 puts on the arena then works through the state alone: an asteroid is in `state.asteroids` whether
 a variant placed it or a setup document did, and a power acts because a ship holds and plays it.
 """
@@ -10,16 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from engine.core.errors import OrderError
 from engine.core.protocol import Audience, Event
 from engine.spaceblast.dice import shuffled
 from engine.spaceblast.events import event
 from engine.spaceblast.material import ASTEROID_CLEARANCE, MISSILE_RANGE, POWERS, TOKENS_PER_TURN
-
-if TYPE_CHECKING:
-    from engine.spaceblast.state import GameState
+from engine.spaceblast.state import GameState, Ship
 
 
 @dataclass(frozen=True)
@@ -45,6 +44,14 @@ class Variant:
 
     def limits(self, limits: OrderLimits) -> OrderLimits:
         return limits
+
+    def fleet(self, player: str, ships: tuple[Ship, ...]) -> tuple[Ship, ...]:
+        """The ships a player joining the lobby gets (standard: one, named as the player)."""
+        return ships
+
+    def corners(self, state: GameState, seats: list[int]) -> list[int]:
+        """The SB-3 corner (an index in seat order) of each ship of `state.ships`, at the start."""
+        return seats
 
     def at_start(self, state: GameState) -> tuple[GameState, list[Event]]:
         """What the variant sets up once the ships sit on their corners (the lobby's ``start``)."""
@@ -80,7 +87,7 @@ class Powers(Variant):
         for seat, ship in enumerate(state.ships):
             hand = tuple(sorted(deck[seat * per_ship : (seat + 1) * per_ship]))
             ships.append(replace(ship, powers=hand))
-            events.append(event("powers_dealt", Audience.actor(ship.id), ship=ship.id, powers=list(hand)))
+            events.append(event("powers_dealt", Audience.actor(ship.owner), ship=ship.id, powers=list(hand)))
         return replace(state, ships=tuple(ships)), events
 
 
@@ -101,7 +108,21 @@ class BigBang3(BigBang):
     missile_ranges = (3, 2, 1)
 
 
-VARIANTS: dict[str, Variant] = {v.name: v for v in (Asteroids(), Powers(), BigBang(), BigBang3())}
+class TwoShips(Variant):
+    """SB-15: each player runs two ships, ``NAME 1`` and ``NAME 2``, with separate material; a
+    player's ships take opposite corners (seats k and k+3), so two or three players fill the arena."""
+
+    name = "twoships"
+
+    def fleet(self, player: str, ships: tuple[Ship, ...]) -> tuple[Ship, ...]:
+        return tuple(Ship(f"{player} {mark}", player=player) for mark in (1, 2))
+
+    def corners(self, state: GameState, seats: list[int]) -> list[int]:
+        players = state.players()
+        return [players.index(ship.owner) + 3 * (state.mark(ship) - 1) for ship in state.ships]
+
+
+VARIANTS: dict[str, Variant] = {v.name: v for v in (Asteroids(), Powers(), BigBang(), BigBang3(), TwoShips())}
 #: variants that cannot be on together: each pair is one choice of the GM
 EXCLUSIVE: tuple[frozenset[str], ...] = (frozenset({"bigbang", "bigbang3"}),)
 
@@ -115,6 +136,19 @@ def limits_for(names: Iterable[str]) -> OrderLimits:
     for variant in variants_of(names):
         limits = variant.limits(limits)
     return limits
+
+
+def fleet_for(names: Iterable[str], player: str) -> tuple[Ship, ...]:
+    ships = (Ship(player),)
+    for variant in variants_of(names):
+        ships = variant.fleet(player, ships)
+    return ships
+
+
+def corners_for(state: GameState, seats: list[int]) -> list[int]:
+    for variant in variants_of(state.variants):
+        seats = variant.corners(state, seats)
+    return seats
 
 
 def start_variants(state: GameState) -> tuple[GameState, list[Event]]:

@@ -3,7 +3,9 @@
 Public: the arena, every ship's material and score, who has given orders and who is ready, and the
 orders revealed when the last turn resolved (SB-20). Secret (only `view_for` the ship itself):
 this turn's orders before they resolve, and the powers not played yet (SB-17) — the public view
-only counts them. During a time jump, its holders also see everyone's orders.
+only counts them. During a time jump, its holders also see everyone's orders. In SB-15's two-ships
+game each ship names its player and its number (``player``, ``mark``), the view adds each player's
+total (``players``), and a player's view holds both its ships' secrets (``fleet``).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ def public_ship(state: GameState, ship: Ship) -> JSON:
         "powers_held": len(ship.powers),
         "submitted": ship.id in state.orders,
         "ready": ship.id in state.ready,
+        **({"player": ship.player, "mark": state.mark(ship)} if ship.player is not None else {}),
     }
 
 
@@ -52,7 +55,14 @@ def public_view(state: GameState) -> JSON:
         "asteroids": [fmt(cell) for cell in sorted(state.asteroids)],
         "revealed": {ident: order.tokens() for ident, order in state.revealed.items()},
         "time_jump": list(state.jumpers),
+        **({"players": _players(state)} if any(ship.player is not None for ship in state.ships) else {}),
     }
+
+
+def _players(state: GameState) -> JSON:
+    """Each player's ships and points added (SB-15); a disqualified ship's are 0."""
+    return {player: {"ships": [s.id for s in state.ships if s.owner == player],
+                     "score": sum(s.score for s in state.ships if s.owner == player)} for player in state.players()}
 
 
 def own_view(state: GameState, ship: Ship) -> JSON:
@@ -69,9 +79,14 @@ def own_view(state: GameState, ship: Ship) -> JSON:
 
 
 def view_for(state: GameState, viewer: Audience) -> JSON:
+    """The public view, plus for a ship's owner its secrets: ``own`` for a ship reading its own,
+    ``fleet`` (by ship) for every ship the reader commands — one, or a player's two (SB-15)."""
     view = public_view(state)
     if viewer.kind == "actor":
+        fleet = {ship.id: own_view(state, ship) for ship in state.fleet(str(viewer.id))}
+        if fleet:
+            view["fleet"] = fleet
         ship = state.ship(str(viewer.id))
         if ship is not None:
-            view["own"] = own_view(state, ship)
+            view["own"] = fleet.get(ship.id) or own_view(state, ship)
     return view

@@ -203,7 +203,7 @@ def _draw_piece(
         s.draw_missile(canvas.draw, centre, size * (0.4 if small else 0.72), item.angle, colour)
     elif found is not None and ship is not None:
         x, y = centre
-        s.draw_ship(canvas.draw, centre, layout.ship_radius, item.angle, found)
+        s.draw_numbered_ship(canvas, centre, layout.ship_radius, item.angle, found)
         pip = max(5, round(size * 0.13))
         gap = 2 if pip < 8 else 3
         column = 4 * pip + 3 * gap
@@ -275,7 +275,7 @@ def _draw_legend(
         y = layout.legend_top + (style.seat // 2) * LEGEND_ROW_H
         flying = s.on_board(ship)
         facing = s.ANGLES.get(str(ship.get("facing", "E")).upper(), 0.0)
-        s.draw_ship(canvas.draw, (x + 20, y + 24), 18, facing, style, None if flying else s.GONE)
+        s.draw_numbered_ship(canvas, (x + 20, y + 24), 18, facing, style, None if flying else s.GONE)
         score = f"{s.word(labels, 'score')} {s.token_count(ship, 'score')}"
         canvas.text((x + column_w - 16, y + 13), score, 18, c.INK, anchor="rm")
         name_room = column_w - 60 - round(c.font(18).getlength(score)) - 24

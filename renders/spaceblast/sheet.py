@@ -72,7 +72,7 @@ def render_sheet(
     draw.rectangle((0, 0, WIDTH - 1, HEADER_H - 1), fill=band)
     facing = s.ANGLES.get(str(data.get("facing", "E")).upper(), 0.0)
     draw.ellipse((PAD, HEADER_H // 2 - 24, PAD + 48, HEADER_H // 2 + 24), fill=c.PAPER)
-    s.draw_ship(draw, (PAD + 24, HEADER_H // 2), 20, facing, style, None if flying else s.GONE)
+    s.draw_numbered_ship(canvas, (PAD + 24, HEADER_H // 2), 20, facing, style, None if flying else s.GONE)
     where = state or f"{data.get('at')} {s.word(words, 'facing')} {data.get('facing')}"
     where = c.fit(where, 16, WIDTH // 2 - PAD)
     canvas.text((WIDTH - PAD, HEADER_H // 2), where, 16, ink, anchor="rm")

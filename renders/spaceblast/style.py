@@ -3,7 +3,9 @@
 A ship keeps its look from one image to the next (board, sheet card, every frame of a replay)
 because its style comes from its seat, the position of its id in ``view["ships"]``, which the view
 keeps in seat order. Colour is never the only cue: each seat also has its own marker shape inside the
-ship glyph, and the board prints a short tag under every ship.
+ship glyph, and the board prints a short tag under every ship. In the two-ships game (SB-15) a
+player's two ships share its colour and tag, and carry their number (1, 2) in place of the marker
+and after the tag ("An1", "An2").
 
 Every colour used here is one of the fixed palette's named colours (renders/common.py), so drawing
 on a palette canvas never adds palette entries and every frame of a GIF shares one palette.
@@ -82,22 +84,30 @@ class ShipStyle:
     ink: c.RGB
     marker: str
     tag: str
+    #: the ship's number among its player's ships (SB-15), "" for a ship that is its own player
+    mark: str = ""
 
 
 def ship_styles(view: Mapping[str, Any]) -> dict[str, ShipStyle]:
-    """Each ship's look, by seat (see the module docstring); beyond 6 ships colours repeat with
-    another marker, so each (colour, marker) pair stays unique up to 36 ships."""
-    ids = [str(ship) for ship in view.get("ships", {})]
-    tags = short_tags(ids)
+    """Each ship's look, by seat (see the module docstring); beyond 6 players colours repeat with
+    another marker, so each (colour, marker) pair stays unique up to 36 players. A ship's colour,
+    marker and tag are its player's: the ship itself, or in SB-15 the player of two."""
+    ships = {str(ident): ship for ident, ship in view.get("ships", {}).items()}
+    owners = {ident: str(ship.get("player", ident)) for ident, ship in ships.items()}
+    players = list(dict.fromkeys(owners.values()))
+    tags = short_tags(players)
     styles = {}
-    for seat, ship in enumerate(ids):
-        hue = seat % len(SHIP_COLOURS)
+    for seat, (ship, owner) in enumerate(owners.items()):
+        index = players.index(owner)
+        hue = index % len(SHIP_COLOURS)
+        mark = str(ships[ship].get("mark", "")) if "player" in ships[ship] else ""
         styles[ship] = ShipStyle(
             seat=seat,
             colour=SHIP_COLOURS[hue],
             ink=SHIP_INK[hue],
-            marker=MARKERS[(seat + seat // len(SHIP_COLOURS)) % len(MARKERS)],
-            tag=tags[ship],
+            marker=MARKERS[(index + index // len(SHIP_COLOURS)) % len(MARKERS)],
+            tag=tags[owner] + mark,
+            mark=mark,
         )
     return styles
 
@@ -155,7 +165,8 @@ def draw_ship(
     style: ShipStyle,
     colour: c.RGB | None = None,
 ) -> None:
-    """The ship's dart in its colour (or `colour`, e.g. grey for the gone) with its seat marker.
+    """The ship's dart in its colour (or `colour`, e.g. grey for the gone) with its seat marker
+    (a numbered ship's number is drawn there instead, by `draw_numbered_ship`).
 
     The marker sits behind the glyph's centre, so the centre pixel itself keeps the hull colour.
     """
@@ -163,8 +174,25 @@ def draw_ship(
     draw.polygon(
         ship_polygon(centre, angle, radius), fill=fill, outline=c.BLACK, width=max(1, round(radius / 9))
     )
-    marker_at = _polar(centre, angle + 180, radius * 0.3)
-    draw_marker(draw, marker_at, radius * 0.2, style.marker, style.ink if colour is None else c.WHITE)
+    if not style.mark:
+        marker_at = _polar(centre, angle + 180, radius * 0.3)
+        draw_marker(draw, marker_at, radius * 0.2, style.marker, style.ink if colour is None else c.WHITE)
+
+
+#: smallest number drawn on a ship glyph (SB-15): the board's texts are 12 px or more
+MARK_SIZE_MIN = 12
+
+
+def draw_numbered_ship(
+    canvas: c.Canvas, centre: Point, radius: float, angle: float, style: ShipStyle, colour: c.RGB | None = None
+) -> None:
+    """`draw_ship`, then the ship's number (SB-15) on its rear half, far enough back that the
+    centre pixel keeps the hull colour whatever the heading."""
+    draw_ship(canvas.draw, centre, radius, angle, style, colour)
+    if style.mark:
+        x, y = _polar(centre, angle + 180, radius * 0.42)
+        size = max(MARK_SIZE_MIN, round(radius * 0.6))
+        canvas.text((round(x), round(y)), style.mark, size, style.ink if colour is None else c.WHITE, anchor="mm")
 
 
 def draw_marker(draw: ImageDraw.ImageDraw, centre: Point, size: float, marker: str, ink: c.RGB) -> None:

@@ -1,9 +1,15 @@
-"""The Space Chess board image: map, characters, pickups, the last action and the reach of a move.
+"""The Space Chess board image: map, characters, pickups, the last action, and what it all means.
 
 It is drawn from the public view (plain JSON, scenarios.md) and a GameMap, not from the engine's
 state classes, so the picture can be made from anything that has a view: a live game, a stored
 snapshot, a replay step. The map part (grid, labels, obstacles, camps) never changes during a
-game, so it is drawn once per map and copied for each render.
+game, so it is drawn once per map (and header height) and copied for each render.
+
+A posted board must make sense to someone opening the channel days later, so it carries its
+context (`Caption`: the game, the turn, what just happened, what comes next, the winner) and a
+legend of what is on the map. Every word comes in already translated (`Caption`, `labels`): the
+renders know no catalog. Text is never smaller than `MIN_TEXT` px, and the standard map's image is
+at most 990 px wide, so no text is under 12 px when a phone shows the post 1,080 px wide.
 """
 
 from __future__ import annotations
@@ -18,14 +24,41 @@ from PIL import Image
 from engine.core.squaregrid import Cell, format_cell, parse_cell
 from engine.spacechess.maps import GameMap
 from renders import common as c
+from renders.spacechess.sheet import DEFAULT_LABELS as SHEET_LABELS
 
 CELL = 28  # pixel pitch of one square, grid line included: big enough for a 3-letter tag on a phone
 RULE_W = 30  # row-number rulers left and right
 TITLE_H = 34
+LINE_H = 22  # one caption line under the title
+BANNER_H = 38
+NOTE_H = 30
 RULER_H = 20  # column-letter rulers above and below
 LEGEND_W = 250
-LEGEND_ROW_H = 36
+LEGEND_ROW_H = 42
+LEGEND_KEY_H = 22  # one line of the map key under the roster
 MARKER = 22  # diameter of a character's token
+MIN_TEXT = 11  # smallest font size drawn on a board (token tags, reach costs, pickups)
+AP_BOX = 10  # side of one AP box in the roster
+SIDEBAR_TEXT = 14
+SIDEBAR_SMALL = 12
+
+#: English words of the map key; the bot passes the reader's (`labels`), item names as the sheet's
+LEGEND_LABELS: dict[str, str] = {
+    "legend": "Map key",
+    "obstacle": "obstacle",
+    "pickup_spot": "pickup spot",
+    "camp": "deployment rows of team {team}",
+    "general": "thick border: general",
+    "move": "path of the move",
+    "shot": "line of fire",
+    "blocked": "blocks the line",
+    "area": "cells hit",
+    "reach": "reachable, with its AP cost",
+    "ap": "AP",
+    "hp": "HP",
+    "weapon_pickup": "weapon",
+    "item_pickup": "item",
+}
 
 
 @dataclass(frozen=True)
@@ -36,6 +69,28 @@ class Overlay:
     path: tuple[str, ...] = ()  # cells of a move, in order
     line: tuple[str, str] | None = None  # shooter cell, target cell
     area: tuple[str, ...] = ()  # grenade square / air strike cells
+    blocked_at: str | None = None  # a line of fire's first blocking cell (SC-22)
+
+
+@dataclass(frozen=True)
+class Caption:
+    """What the post says around the board, every word already in the reader's language.
+
+    `lines` (the turn, what just happened, what comes next) go under the title; `banner` (the
+    winner) is a band in `banner_team`'s colour (grey for a draw); `note` is a call-out for a
+    picture that would otherwise show nothing (a reach with no affordable step).
+    """
+
+    title: str = ""
+    lines: tuple[str, ...] = ()
+    banner: str = ""
+    banner_team: int | None = None
+    note: str = ""
+
+    @property
+    def height(self) -> int:
+        return (TITLE_H + LINE_H * len(self.lines) + (BANNER_H if self.banner else 0)
+                + (NOTE_H if self.note else 0))
 
 
 @dataclass(frozen=True)
@@ -44,6 +99,7 @@ class BoardLayout:
 
     columns: int
     rows: int
+    header: int = TITLE_H
 
     @property
     def left(self) -> int:
@@ -51,7 +107,7 @@ class BoardLayout:
 
     @property
     def top(self) -> int:
-        return TITLE_H + RULER_H
+        return self.header + RULER_H
 
     @property
     def board_right(self) -> int:
@@ -76,18 +132,23 @@ class BoardLayout:
         return (x0 + x1 + 1) // 2, (y0 + y1 + 1) // 2
 
 
-def layout_for(game_map: GameMap) -> BoardLayout:
-    return BoardLayout(game_map.width, game_map.height)
+def layout_for(game_map: GameMap, header: int = TITLE_H) -> BoardLayout:
+    return BoardLayout(game_map.width, game_map.height, header)
+
+
+def camp_rows(game_map: GameMap) -> dict[int, int]:
+    """SC-10 deployment rows: row index -> the team deploying there."""
+    return {0: 1, 1: 1, game_map.height - 2: 2, game_map.height - 1: 2}
 
 
 # -- the static part -------------------------------------------------------------------------------
-@lru_cache(maxsize=8)
-def _background(game_map: GameMap) -> Image.Image:
-    """Map, camps, grid and rulers; cached per map (GameMap is a frozen, hashable value)."""
-    layout = layout_for(game_map)
+@lru_cache(maxsize=16)
+def _background(game_map: GameMap, header: int = TITLE_H) -> Image.Image:
+    """Map, camps, grid and rulers; cached per map (GameMap is a frozen, hashable value) and header."""
+    layout = layout_for(game_map, header)
     canvas = c.Canvas(Image.new("RGB", layout.size, c.PAPER))
     canvas.draw.rectangle((layout.left, layout.top, layout.board_right, layout.board_bottom), fill=c.GRID)
-    camps = {0: 1, 1: 1, game_map.height - 2: 2, game_map.height - 1: 2}  # SC-10 deployment rows
+    camps = camp_rows(game_map)
     for y in range(game_map.height):
         for x in range(game_map.width):
             cell = Cell(x, y)
@@ -200,7 +261,7 @@ def _draw_token(canvas: c.Canvas, centre: tuple[int, int], who: _Character) -> N
         canvas.draw.ellipse(box, fill=c.TEAM_COLOURS[1], outline=c.BLACK, width=width)
     else:
         canvas.draw.rectangle(box, fill=c.TEAM_COLOURS[2], outline=c.BLACK, width=width)
-    size = 11 if len(who.tag) > 2 else 12
+    size = MIN_TEXT if len(who.tag) > 2 else 12
     canvas.text(centre, who.tag, size, c.TEAM_TEXT[who.team], anchor="mm")
 
 
@@ -211,13 +272,15 @@ def _draw_character(canvas: c.Canvas, layout: BoardLayout, who: _Character, at: 
     canvas.bar((x0 + 1, y1 - 3, x1 - 1, y1), who.hp, who.max_hp)
 
 
+def _diamond(canvas: c.Canvas, centre: tuple[int, int], r: int) -> None:
+    cx, cy = centre
+    canvas.draw.polygon(((cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)), fill=c.YELLOW, outline=c.BLACK)
+
+
 def _draw_pickup(canvas: c.Canvas, layout: BoardLayout, pickup: Mapping[str, Any], game_map: GameMap) -> None:
-    cx, cy = layout.centre(_cell(pickup["at"], game_map))
-    r = CELL // 2 - 2
-    canvas.draw.polygon(
-        ((cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)), fill=c.YELLOW, outline=c.BLACK
-    )
-    canvas.text((cx, cy), _pickup_text(pickup), 10, c.BLACK, anchor="mm")
+    centre = layout.centre(_cell(pickup["at"], game_map))
+    _diamond(canvas, centre, CELL // 2 - 1)
+    canvas.text(centre, _pickup_text(pickup), MIN_TEXT, c.BLACK, anchor="mm")
 
 
 def _pickup_text(pickup: Mapping[str, Any]) -> str:
@@ -232,7 +295,7 @@ def _draw_reach(canvas: c.Canvas, layout: BoardLayout, reach: Mapping[str, int],
     for text, cost in sorted(reach.items()):
         cell = _cell(text, game_map)
         canvas.draw.rectangle(layout.cell_box(cell), fill=c.REACH_TINT)
-        canvas.text(layout.centre(cell), str(cost), 11, c.BLACK, anchor="mm")
+        canvas.text(layout.centre(cell), str(cost), MIN_TEXT, c.BLACK, anchor="mm")
 
 
 def _centres(layout: BoardLayout, cells: tuple[str, ...], game_map: GameMap) -> list[tuple[int, int]]:
@@ -244,10 +307,14 @@ def _tint_area(canvas: c.Canvas, layout: BoardLayout, overlay: Overlay, game_map
         canvas.draw.rectangle(layout.cell_box(_cell(text, game_map)), fill=c.AREA_TINT)
 
 
+def _outline_cell(canvas: c.Canvas, layout: BoardLayout, cell: Cell) -> None:
+    x0, y0, x1, y1 = layout.cell_box(cell)
+    canvas.draw.rectangle((x0 - 1, y0 - 1, x1 + 1, y1 + 1), outline=c.VERMILLION, width=3)
+
+
 def _outline_area(canvas: c.Canvas, layout: BoardLayout, overlay: Overlay, game_map: GameMap) -> None:
     for text in overlay.area:
-        x0, y0, x1, y1 = layout.cell_box(_cell(text, game_map))
-        canvas.draw.rectangle((x0 - 1, y0 - 1, x1 + 1, y1 + 1), outline=c.VERMILLION, width=3)
+        _outline_cell(canvas, layout, _cell(text, game_map))
 
 
 def _under_move(canvas: c.Canvas, layout: BoardLayout, overlay: Overlay, game_map: GameMap) -> None:
@@ -259,13 +326,48 @@ def _under_move(canvas: c.Canvas, layout: BoardLayout, overlay: Overlay, game_ma
         canvas.draw.ellipse((x - 4, y - 4, x + 4, y + 4), fill=c.PURPLE)
 
 
-def _over_shot(canvas: c.Canvas, layout: BoardLayout, overlay: Overlay, game_map: GameMap) -> None:
+def _shot_ends(overlay: Overlay, layout: BoardLayout, game_map: GameMap) -> tuple[tuple[int, int], tuple[int, int]]:
     if overlay.line is None:
         raise ValueError("a shot overlay needs line=(shooter cell, target cell)")
-    (sx, sy), (tx, ty) = _centres(layout, overlay.line, game_map)
-    canvas.draw.line((sx, sy, tx, ty), fill=c.VERMILLION, width=3)
+    start, end = _centres(layout, overlay.line, game_map)
+    return start, end
+
+
+def _under_shot(canvas: c.Canvas, layout: BoardLayout, overlay: Overlay, game_map: GameMap) -> None:
+    """The line goes under the tokens, so it never covers the shooter's or anyone's tag. A blocked
+    line is bright up to its blocker and dimmed (dashed, grey) beyond it: the shot stops there."""
+    start, end = _shot_ends(overlay, layout, game_map)
+    if overlay.blocked_at is None:
+        canvas.draw.line((start, end), fill=c.VERMILLION, width=3)
+        return
+    stop = layout.centre(_cell(overlay.blocked_at, game_map))
+    canvas.draw.line((start, stop), fill=c.VERMILLION, width=3)
+    _dashed(canvas, stop, end, c.MUTED)
+
+
+def _dashed(canvas: c.Canvas, start: tuple[int, int], end: tuple[int, int], fill: c.RGB) -> None:
+    (x0, y0), (x1, y1) = start, end
+    length = max(1.0, ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5)
+    dash = 7
+    steps = int(length // dash)
+    for index in range(0, steps, 2):
+        a, b = index * dash / length, min(1.0, (index + 1) * dash / length)
+        canvas.draw.line((x0 + (x1 - x0) * a, y0 + (y1 - y0) * a, x0 + (x1 - x0) * b, y0 + (y1 - y0) * b),
+                         fill=fill, width=2)
+
+
+def _over_shot(canvas: c.Canvas, layout: BoardLayout, overlay: Overlay, game_map: GameMap) -> None:
+    """The target ringed (grey when the line is blocked); the blocking cell outlined and crossed."""
+    _, (tx, ty) = _shot_ends(overlay, layout, game_map)
     r = MARKER // 2 + 2
-    canvas.draw.ellipse((tx - r, ty - r, tx + r, ty + r), outline=c.VERMILLION, width=3)
+    ring = c.VERMILLION if overlay.blocked_at is None else c.MUTED
+    canvas.draw.ellipse((tx - r, ty - r, tx + r, ty + r), outline=ring, width=3)
+    if overlay.blocked_at is not None:
+        cell = _cell(overlay.blocked_at, game_map)
+        _outline_cell(canvas, layout, cell)
+        x0, y0, x1, y1 = layout.cell_box(cell)
+        canvas.draw.line((x0 + 4, y0 + 4, x1 - 4, y1 - 4), fill=c.VERMILLION, width=3)
+        canvas.draw.line((x0 + 4, y1 - 4, x1 - 4, y0 + 4), fill=c.VERMILLION, width=3)
 
 
 def _over_airstrike(canvas: c.Canvas, layout: BoardLayout, overlay: Overlay, game_map: GameMap) -> None:
@@ -286,16 +388,16 @@ def _nothing(canvas: c.Canvas, layout: BoardLayout, overlay: Overlay, game_map: 
 _OVERLAYS: dict[str, tuple[_Painter, _Painter]] = {
     "none": (_nothing, _nothing),
     "move": (_under_move, _nothing),
-    "shot": (_nothing, _over_shot),
+    "shot": (_under_shot, _over_shot),
     "grenade": (_tint_area, _outline_area),
     "airstrike": (_tint_area, _over_airstrike),
 }
 
 
-def _draw_legend(canvas: c.Canvas, layout: BoardLayout, characters: list[_Character]) -> None:
-    """Who is who: team by team, general first; the dead stay listed, greyed and struck through."""
-    x = layout.board_right + RULE_W + 8
-    y = layout.top
+# -- the sidebar: who is who, then the map key -------------------------------------------------------
+def _draw_roster(canvas: c.Canvas, x: int, y: int, characters: list[_Character]) -> int:
+    """Team by team, general first; the dead stay listed, greyed and struck through. Returns the
+    y under the last row."""
     for team in (1, 2):
         members = sorted((w for w in characters if w.team == team), key=lambda w: (not w.general, w.id))
         if not members:
@@ -304,42 +406,108 @@ def _draw_legend(canvas: c.Canvas, layout: BoardLayout, characters: list[_Charac
         y += 12
         for who in members:
             centre = (x + MARKER // 2 + 1, y + MARKER // 2 + 1)
-            name = c.fit(who.id, 13, LEGEND_W - MARKER - 30)
+            name = c.fit(who.id, SIDEBAR_TEXT, LEGEND_W - MARKER - 30)
+            text_left = x + MARKER + 8
             if who.at is None:
-                canvas.text((x + MARKER + 8, y + 4), name, 13, c.MUTED)
-                length = round(c.font(13).getlength(name))
-                canvas.draw.line(
-                    (x + MARKER + 8, y + 11, x + MARKER + 8 + length, y + 11), fill=c.MUTED, width=1
-                )
+                canvas.text((text_left, y + 4), name, SIDEBAR_TEXT, c.MUTED)
+                length = round(c.font(SIDEBAR_TEXT).getlength(name))
+                canvas.draw.line((text_left, y + 12, text_left + length, y + 12), fill=c.MUTED, width=1)
             else:
                 _draw_token(canvas, centre, who)
-                canvas.text((x + MARKER + 8, y), name, 13, c.INK)
-                bar_left = x + MARKER + 8
-                canvas.bar((bar_left, y + 19, bar_left + 70, y + 25), who.hp, who.max_hp)
-                canvas.text((bar_left + 76, y + 22), f"{who.hp}/{who.max_hp}", 11, c.INK, anchor="lm")
-                _draw_ap_pips(canvas, (bar_left + 128, y + 18), who.ap)
+                canvas.text((text_left, y), name, SIDEBAR_TEXT, c.INK)
+                canvas.bar((text_left, y + 22, text_left + 48, y + 30), who.hp, who.max_hp)
+                canvas.text((text_left + 52, y + 26), f"{who.hp}/{who.max_hp}", SIDEBAR_SMALL, c.INK, anchor="lm")
+                _draw_ap_boxes(canvas, (text_left + 98, y + 21), who.ap)
             y += LEGEND_ROW_H
         y += 6
+    return y
 
 
-def _draw_ap_pips(canvas: c.Canvas, origin: tuple[int, int], ap: int) -> None:
-    """AP as 9 small squares (SC-11 cap), filled up to the character's AP."""
+def _draw_ap_boxes(canvas: c.Canvas, origin: tuple[int, int], ap: int) -> None:
+    """AP as 9 boxes (SC-11 cap), filled up to the character's AP."""
     x, y = origin
-    for pip in range(9):
-        left = x + pip * 9
-        fill = c.INK if pip < ap else None
-        canvas.draw.rectangle((left, y, left + 6, y + 6), fill=fill, outline=c.INK)
+    for box in range(9):
+        left = x + box * (AP_BOX + 1)
+        fill = c.INK if box < ap else None
+        canvas.draw.rectangle((left, y, left + AP_BOX - 1, y + AP_BOX - 1), fill=fill, outline=c.INK)
 
 
-def _legend_height(characters: list[_Character]) -> int:
+def _pickup_words(pickup: Mapping[str, Any], labels: Mapping[str, str]) -> str:
+    """'+2 AP', 'jet pack', 'weapon: sniper' in the reader's words."""
+    kind = str(pickup.get("kind", ""))
+    amount = pickup.get("amount")
+    if kind in ("ap", "hp") and isinstance(amount, int):
+        return f"+{amount} {labels.get(kind, kind.upper())}"
+    name = pickup.get(kind) or pickup.get("item") or pickup.get("weapon")
+    if name:
+        return labels.get(str(name), str(name).replace("_", " "))
+    return labels.get(f"{kind}_pickup", kind)
+
+
+#: a key line: how its symbol is drawn, and its words
+_KeyLine = tuple[Callable[[c.Canvas, tuple[int, int]], None], str]
+
+
+def _key_lines(view: Mapping[str, Any], game_map: GameMap, overlay: Overlay, reach: Mapping[str, int] | None,
+               labels: Mapping[str, str]) -> list[_KeyLine]:
+    """The map key: only what this picture shows, so it stays short."""
+    lines: list[_KeyLine] = []
+    half = AP_BOX
+
+    def square(fill: c.RGB) -> Callable[[c.Canvas, tuple[int, int]], None]:
+        return lambda canvas, xy: canvas.draw.rectangle((xy[0] - half, xy[1] - half, xy[0] + half, xy[1] + half),
+                                                        fill=fill, outline=c.GRID_STRONG)
+
+    def stroke(fill: c.RGB, width: int) -> Callable[[c.Canvas, tuple[int, int]], None]:
+        return lambda canvas, xy: canvas.draw.line((xy[0] - half, xy[1], xy[0] + half, xy[1]), fill=fill, width=width)
+
+    for pickup in sorted(view.get("pickups", ()), key=lambda p: str(p.get("at"))):
+        text = f"{pickup['at']}: {_pickup_words(pickup, labels)}"
+        lines.append((lambda canvas, xy: _diamond(canvas, xy, half), text))
+    if game_map.obstacles:
+        lines.append((square(c.OBSTACLE), labels["obstacle"]))
+    if game_map.pickup_spots:
+        lines.append((lambda canvas, xy: canvas.draw.ellipse((xy[0] - 3, xy[1] - 3, xy[0] + 3, xy[1] + 3),
+                                                             fill=c.GRID_STRONG), labels["pickup_spot"]))
+    for team in (1, 2):
+        lines.append((square(c.TEAM_TINT[team]), labels["camp"].replace("{team}", str(team))))
+    if overlay.kind == "move":
+        lines.append((stroke(c.PURPLE, 5), labels["move"]))
+    elif overlay.kind == "shot":
+        lines.append((stroke(c.VERMILLION, 3), labels["shot"]))
+        if overlay.blocked_at is not None:
+            lines.append((lambda canvas, xy: canvas.draw.rectangle(
+                (xy[0] - half, xy[1] - half, xy[0] + half, xy[1] + half), outline=c.VERMILLION, width=3),
+                f"{overlay.blocked_at}: {labels['blocked']}"))
+    elif overlay.kind in ("grenade", "airstrike"):
+        lines.append((square(c.AREA_TINT), labels["area"]))
+    if reach:
+        lines.append((square(c.REACH_TINT), labels["reach"]))
+    return lines
+
+
+def _draw_key(canvas: c.Canvas, x: int, y: int, lines: list[_KeyLine], labels: Mapping[str, str]) -> None:
+    canvas.text((x, y), c.fit(labels["legend"], SIDEBAR_TEXT, LEGEND_W - 16), SIDEBAR_TEXT, c.INK)
+    y += LEGEND_KEY_H + 2
+    for symbol, words in lines:
+        symbol(canvas, (x + AP_BOX + 1, y + LEGEND_KEY_H // 2))
+        canvas.text((x + 2 * AP_BOX + 10, y + LEGEND_KEY_H // 2), c.fit(words, SIDEBAR_SMALL, LEGEND_W - 48),
+                    SIDEBAR_SMALL, c.INK, anchor="lm")
+        y += LEGEND_KEY_H
+
+
+def _roster_height(characters: list[_Character]) -> int:
     teams = {who.team for who in characters}
     return 18 * len(teams) + LEGEND_ROW_H * len(characters)
 
 
-def _canvas(game_map: GameMap, characters: list[_Character]) -> Image.Image:
-    """A copy of the map's background, made taller when the legend needs more room (small maps)."""
-    background = _background(game_map)
-    needed = layout_for(game_map).top + _legend_height(characters)
+def _key_height(lines: list[_KeyLine]) -> int:
+    return 12 + LEGEND_KEY_H + 2 + LEGEND_KEY_H * len(lines)
+
+
+def _canvas(game_map: GameMap, header: int, needed: int) -> Image.Image:
+    """A copy of the map's background, made taller when the sidebar needs more room (small maps)."""
+    background = _background(game_map, header)
     if needed <= background.height:
         return background.copy()
     canvas = Image.new("P", (background.width, needed), background.getpixel((0, 0)))
@@ -348,35 +516,52 @@ def _canvas(game_map: GameMap, characters: list[_Character]) -> Image.Image:
     return canvas
 
 
-# -- the public function -------------------------------------------------------------------------------
-def render_board(
+def _draw_caption(canvas: c.Canvas, caption: Caption, width: int) -> None:
+    """Title, context lines, the winner's banner and the note, top to bottom."""
+    text_width = width - 2 * RULE_W
+    if caption.title:
+        canvas.text((RULE_W, TITLE_H // 2), c.fit(caption.title, 18, text_width), 18, c.INK, anchor="lm")
+    y = TITLE_H
+    for line in caption.lines:
+        canvas.text((RULE_W, y + LINE_H // 2 - 2), c.fit(line, SIDEBAR_TEXT, text_width), SIDEBAR_TEXT, c.INK,
+                    anchor="lm")
+        y += LINE_H
+    if caption.banner:
+        fill = c.TEAM_COLOURS.get(caption.banner_team or 0, c.MUTED)
+        ink = c.TEAM_TEXT.get(caption.banner_team or 0, c.WHITE)
+        canvas.draw.rectangle((0, y + 2, width - 1, y + BANNER_H - 4), fill=fill)
+        canvas.text((width // 2, y + BANNER_H // 2 - 1), c.fit(caption.banner, 20, text_width), 20, ink, anchor="mm")
+        y += BANNER_H
+    if caption.note:
+        canvas.draw.rectangle((RULE_W, y + 2, width - RULE_W, y + NOTE_H - 3), fill=c.YELLOW, outline=c.BLACK)
+        canvas.text((RULE_W + 8, y + NOTE_H // 2), c.fit(caption.note, SIDEBAR_TEXT, text_width - 16),
+                    SIDEBAR_TEXT, c.BLACK, anchor="lm")
+
+
+# -- the public functions ------------------------------------------------------------------------------
+def board_image(
     view: Mapping[str, Any],
     game_map: GameMap,
     *,
     overlay: Overlay | None = None,
     reach: Mapping[str, int] | None = None,
     title: str = "",
-) -> bytes:
-    """The board as PNG bytes; the same arguments always give the same bytes.
-
-    `reach` maps cells to the AP a move there costs (drawn as numbers on tinted cells). Cells
-    that are not on the map raise OrderError('bad_cell'); an unknown overlay kind raises ValueError.
-    """
+    caption: Caption | None = None,
+    labels: Mapping[str, str] | None = None,
+) -> tuple[Image.Image, BoardLayout]:
+    """The board drawn in the fixed palette, with the layout it was drawn on (for close-ups)."""
     overlay = overlay or Overlay("none")
     if overlay.kind not in _OVERLAYS:
         raise ValueError(f"unknown overlay kind {overlay.kind!r}; expected one of {sorted(_OVERLAYS)}")
+    caption = caption or Caption(title=title)
+    words = {**SHEET_LABELS, **LEGEND_LABELS, **(labels or {})}
     under, over = _OVERLAYS[overlay.kind]
-    layout = layout_for(game_map)
+    layout = layout_for(game_map, caption.height)
     characters = _characters(view, game_map)
-    canvas = c.Canvas(_canvas(game_map, characters))
-    if title:
-        canvas.text(
-            (RULE_W, TITLE_H // 2),
-            c.fit(title, 18, layout.size[0] - 2 * RULE_W),
-            18,
-            c.INK,
-            anchor="lm",
-        )
+    key = _key_lines(view, game_map, overlay, reach, words)
+    sidebar = layout.top + _roster_height(characters) + _key_height(key)
+    canvas = c.Canvas(_canvas(game_map, caption.height, sidebar))
+    _draw_caption(canvas, caption, layout.size[0])
     if reach:
         _draw_reach(canvas, layout, reach, game_map)
     under(canvas, layout, overlay, game_map)
@@ -386,5 +571,28 @@ def render_board(
         if who.at is not None:
             _draw_character(canvas, layout, who, who.at)
     over(canvas, layout, overlay, game_map)
-    _draw_legend(canvas, layout, characters)
-    return c.encode_png(canvas.image)
+    x = layout.board_right + RULE_W + 8
+    y = _draw_roster(canvas, x, layout.top, characters)
+    _draw_key(canvas, x, y + 6, key, words)
+    return canvas.image, layout
+
+
+def render_board(
+    view: Mapping[str, Any],
+    game_map: GameMap,
+    *,
+    overlay: Overlay | None = None,
+    reach: Mapping[str, int] | None = None,
+    title: str = "",
+    caption: Caption | None = None,
+    labels: Mapping[str, str] | None = None,
+) -> bytes:
+    """The board as PNG bytes; the same arguments always give the same bytes.
+
+    `reach` maps cells to the AP a move there costs (drawn as numbers on tinted cells). `caption`
+    (else just `title`) is what the post says above the board; `labels` word the map key (English
+    by default). Cells that are not on the map raise OrderError('bad_cell'); an unknown overlay
+    kind raises ValueError.
+    """
+    image, _ = board_image(view, game_map, overlay=overlay, reach=reach, title=title, caption=caption, labels=labels)
+    return c.encode_png(image)

@@ -219,3 +219,36 @@ def test_error_unreadable_file(tmp_path: Path) -> None:
 def test_wrong_token_type_does_not_echo_the_value(tmp_path: Path) -> None:
     error = load_error(write(tmp_path, "[bot]\ntoken = 12345678\n"))
     assert error.key == "bot.token" and "12345678" not in str(error)
+
+
+def test_shards_default_to_one_process_holding_them_all() -> None:
+    bot = load_settings(None, env={}).bot
+    assert bot.shard_count == 0 and bot.shard_ids == []
+
+
+def test_a_shard_of_several_processes_on_postgresql(tmp_path: Path) -> None:
+    text = '[bot]\nshard_count = 3\nshard_ids = [2]\n[database]\nurl = "postgresql://bot@db/spacechess"\n'
+    bot = load_settings(write(tmp_path, text), env={}).bot
+    assert bot.shard_count == 3 and bot.shard_ids == [2]
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "fragment"),
+    [
+        ("[bot]\nshard_ids = [0]\n", "bot.shard_count", "missing required value: needed when bot.shard_ids"),
+        ("[bot]\nshard_count = 2\nshard_ids = [0, 2]\n", "bot.shard_ids", "shard 2 does not exist"),
+        ("[bot]\nshard_count = 2\nshard_ids = [1, 1]\n", "bot.shard_ids", "each shard id once"),
+        ("[bot]\nshard_count = 2\nshard_ids = [-1]\n", "bot.shard_ids", "count from 0"),
+        ("[bot]\nshard_count = -1\n", "bot.shard_count", "greater than or equal to 0"),
+        ("[bot]\nshard_count = 3\nshard_ids = [0]\n", "bot.shard_ids", "one PostgreSQL database"),
+        ('[bot]\nshard_ids = "0"\n', "bot.shard_ids", "wrong type"),
+    ],
+)
+def test_error_bad_shards(tmp_path: Path, text: str, key: str, fragment: str) -> None:
+    error = load_error(write(tmp_path, text))
+    assert error.key == key and fragment in error.reason
+
+
+def test_every_shard_in_one_process_may_stay_on_sqlite(tmp_path: Path) -> None:
+    bot = load_settings(write(tmp_path, "[bot]\nshard_count = 2\nshard_ids = [0, 1]\n"), env={}).bot
+    assert bot.shard_ids == [0, 1]

@@ -95,7 +95,7 @@ def test_images_are_written_and_their_paths_printed(console, tmp_path):
 def test_private_replies_are_marked(console):
     console.run_lines(["/tl new name:Demo", "as alice /tl join name:Alice"])
     console.run_line("as gm /gm undo")
-    assert "(only you) Undo these 1 action(s)?" in output(console)
+    assert "(only you) Undo 1 action?" in output(console)
 
 
 def test_cli_console_script_exit_status(tmp_path, monkeypatch, capsys):
@@ -142,7 +142,7 @@ def test_click_presses_a_button_of_the_last_reply(console):
     assert "no button 1 to click" in output(console)
     console.run_line("/gm undo")
     assert console.run_line("click 1")
-    assert "Undone: 1 action(s)." in output(console)
+    assert "Undone: 1 action." in output(console)
     assert not console.run_line("click 2")
 
 
@@ -155,7 +155,7 @@ def test_pick_chooses_in_a_menu_of_the_last_reply(sqlite_store, tmp_path):
     assert "Pick 2 of: 1, 2, 3, 4, 5, 6, 7" in output(console)
     assert not console.run_line("pick 2 1,2")
     assert console.run_line("pick 1 1,5")
-    assert "Ann is equipped" in output(console)
+    assert "Ann has their gear" in output(console)
 
 
 @pytest.mark.parametrize("command", [["console", "--help"], ["scenario", "--help"], ["db", "upgrade", "--help"],

@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 
 from tests.fake_discord.server import FakeDiscord
@@ -19,16 +20,20 @@ _BOT_ENV = ("SPACECHESS_TOKEN", "SPACECHESS_DATABASE_URL", "SPACECHESS_CONFIG")
 
 def write_config(
     folder: Path, fake: FakeDiscord, *, guild_sync: bool = False, draws_file: Path | None = None,
-    status_debounce: float | None = None,
+    status_debounce: float | None = None, database_url: str | None = None, shard_count: int = 0,
+    shard_ids: Sequence[int] = (),
 ) -> Path:
     """A config whose database is a SQLite file in `folder` and whose Discord is `fake`; with
     `guild_sync` the commands are synced to the fake's server instead of globally. Draws are entered
     by hand unless `draws_file` names an FDJ file for the scheduler to read; `status_debounce` shortens
-    the pinned status message's delay (the bot's default keeps it out of tests that count messages)."""
+    the pinned status message's delay (the bot's default keeps it out of tests that count messages).
+    `database_url` replaces the SQLite file (a PostgreSQL database shared by several processes), and
+    `shard_count`/`shard_ids` make the process one shard of several."""
     config = folder / "config.toml"
     guild_ids = [fake.guild.id] if guild_sync else []
     debounce = "" if status_debounce is None else f"status_debounce_seconds = {status_debounce}\n"
     draws = 'source = "manual"' if draws_file is None else f'source = "file"\nfile = "{draws_file.as_posix()}"'
+    shards = f"shard_count = {shard_count}\nshard_ids = {list(shard_ids)}\n" if shard_count else ""
     config.write_text(
         f"""
 [bot]
@@ -37,9 +42,9 @@ language = "fr"
 guild_ids = {guild_ids}
 api_base = "{fake.api_base}"
 gateway_url = "{fake.gateway_url}"
-{debounce}
+{debounce}{shards}
 [database]
-url = "sqlite:///bot.sqlite"
+url = "{database_url or 'sqlite:///bot.sqlite'}"
 
 [draws]
 {draws}
@@ -64,9 +69,12 @@ class BotProcess:
     fake's waiters: a test can wait for something the bot only logs, such as a finished draw poll.
     """
 
-    def __init__(self, fake: FakeDiscord, config: Path) -> None:
+    def __init__(self, fake: FakeDiscord, config: Path, *, shards: Sequence[int] = ()) -> None:
+        """`shards`: the gateway shards the config gives this process (several processes on one
+        fake: each start waits for its own shards' IDENTIFY, each kill for their disconnection)."""
         self.fake = fake
         self.config = config
+        self.shards = tuple(shards)
         self.log_path = config.parent / "bot.log"
         self.proc: subprocess.Popen[bytes] | None = None
         self.runs: list[list[str]] = []
@@ -92,8 +100,11 @@ class BotProcess:
             cwd=self.config.parent, env=bot_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
         )
         threading.Thread(target=self._follow, args=(self.proc, lines, len(self.runs)), daemon=True).start()
-        self.fake.wait_until(lambda: len(self.fake.identifies) > identified, timeout=START_TIMEOUT,
-                             what="IDENTIFY from the bot", abort=self.died)
+        def identified_all() -> bool:
+            shards = {tuple(frame.get("shard") or (0, 1))[0] for frame in self.fake.identifies[identified:]}
+            return bool(shards) and set(self.shards) <= shards
+
+        self.fake.wait_until(identified_all, timeout=START_TIMEOUT, what="IDENTIFY from the bot", abort=self.died)
 
     def _follow(self, proc: subprocess.Popen[bytes], lines: list[str], run: int) -> None:
         assert proc.stdout is not None
@@ -135,7 +146,12 @@ class BotProcess:
         assert self.proc is not None
         os.kill(self.proc.pid, signal.SIGKILL)
         self.proc.wait(10)
-        self.fake.wait_until(lambda: not self.fake.connected, timeout=10, what="gateway disconnection")
+        def gone() -> bool:
+            if self.shards:
+                return not set(self.shards) & set(self.fake.connected_shards())
+            return not self.fake.connected
+
+        self.fake.wait_until(gone, timeout=10, what="gateway disconnection")
 
     def stop(self) -> None:
         if self.proc is None or self.proc.poll() is not None:

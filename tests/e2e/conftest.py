@@ -7,6 +7,7 @@ stay independent by playing in their own channel. Tests that kill or fault the b
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -20,9 +21,18 @@ from tests.fake_discord.payloads import Member
 from tests.fake_discord.server import FakeDiscord
 
 
+@contextmanager
+def checked_fake(shards: int = 1) -> Iterator[FakeDiscord]:
+    """A fake Discord whose every answer, once the test is done, must have been valid by the spec."""
+    with FakeDiscord(shards=shards) as server:
+        yield server
+    assert server.invalid_answers == [], "the fake answered outside Discord's spec:\n" + "\n".join(
+        server.invalid_answers[:5])
+
+
 @pytest.fixture(scope="module")
 def fake() -> Iterator[FakeDiscord]:
-    with FakeDiscord() as server:
+    with checked_fake() as server:
         yield server
 
 
@@ -50,7 +60,7 @@ def gm(fake: FakeDiscord) -> Member:
 @pytest.fixture
 def own_bot(tmp_path: Path) -> Iterator[BotProcess]:
     """A fake and a bot of this test's own, for tests that break them."""
-    with FakeDiscord() as server, BotProcess(server, write_config(tmp_path, server)) as process:
+    with checked_fake() as server, BotProcess(server, write_config(tmp_path, server)) as process:
         yield process
 
 
@@ -63,7 +73,7 @@ def campaign(tmp_path: Path) -> Iterator[Campaign]:
     """The draw scheduler's file source starts with FDJ's newest real row, older than any game."""
     fdj = FdjFile(tmp_path / "loto.csv")
     fdj.create()
-    with FakeDiscord() as server:
+    with checked_fake() as server:
         config = write_config(tmp_path, server, draws_file=fdj.path, status_debounce=STATUS_DEBOUNCE)
         with BotProcess(server, config) as process:
             yield Campaign(process, fdj, Table(server, process, server.add_channel("campaign")), add_gm(server))

@@ -131,6 +131,7 @@ def test_a_server_sync_sends_the_same_payload_to_the_server_route(payload, tmp_p
     with FakeDiscord() as fake, BotProcess(fake, write_config(tmp_path, fake, guild_sync=True)) as bot:
         (sync,) = fake.calls_to("PUT", rf"/applications/\d+/guilds/{fake.guild.id}/commands")
         assert sync.json == payload
-        assert fake.calls_to("PUT", r"/applications/\d+/commands") == []
+        # and the global scope is emptied, so that no command shows twice (issue 13.11)
+        assert [c.json for c in fake.calls_to("PUT", r"/applications/\d+/commands")] == [[]]
         table = Table(fake, bot, fake.add_channel("guild-commands"))
         table.refused(fake.add_member("visitor"), "game info", "error.no_game_here", NO_GAME_HERE)

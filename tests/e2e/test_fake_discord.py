@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import aiohttp
 import pytest
 
 from tests.e2e.table import PNG_SIGNATURE, png_size
+from tests.fake_discord.clock import ManualClock
 from tests.fake_discord.interactions import NotACommand
 from tests.fake_discord.server import FakeDiscord
 
@@ -67,7 +68,7 @@ def test_a_fault_answers_429_with_what_discord_py_needs_then_serves(server):
 
     status, headers, body = asyncio.run(go())
     assert status == 429 and headers["Via"] and headers["X-RateLimit-Remaining"] == "0"
-    assert body == {"message": "You are being rate limited.", "retry_after": 0.25, "global": False}
+    assert body == {"message": "You are being rate limited.", "retry_after": 0.25, "global": False, "code": 0}
     assert call(server, "GET", "/users/@me")[0] == 200
     assert [c.status for c in server.calls_to("GET", "/users/@me")] == [429, 200]
 
@@ -166,3 +167,288 @@ def test_a_channel_is_fetched_by_id_and_an_edit_leaves_a_pin_in_place(server):
     assert status == 200 and edited["pinned"] and edited["edited_timestamp"]
     assert server.message(int(posted["id"]))["content"] == "status, later"
     assert call(server, "PUT", f"/channels/{channel.id}/messages/pins/1")[2]["code"] == 10008
+
+
+# -- Discord's strictness: deadlines, rate limits, limits, the spec ---------------------------------
+
+def gateway_interaction(fake: FakeDiscord, start: Callable[[], int]) -> tuple[int, str]:
+    """Connect a bare gateway client, run `start` (which creates an interaction); its id and token."""
+
+    async def go() -> tuple[int, str]:
+        async with aiohttp.ClientSession() as http, http.ws_connect(fake.gateway_url) as ws:
+            await ws.receive_json()
+            await ws.send_json({"op": 2, "d": {"token": "t", "intents": 1}})
+            await ws.receive_json()
+            await ws.receive_json()
+            interaction = await asyncio.to_thread(start)
+            event = await ws.receive_json()
+            return interaction, event["d"]["token"]
+
+    return asyncio.run(go())
+
+
+@pytest.fixture
+def clocked() -> Iterator[tuple[FakeDiscord, ManualClock]]:
+    clock = ManualClock()
+    with FakeDiscord(clock=clock) as fake:
+        yield fake, clock
+
+
+def slash_join(fake: FakeDiscord) -> tuple[int, str]:
+    put_commands(fake)
+    member = fake.add_member("m")
+    return gateway_interaction(fake, lambda: fake.slash(member, "sc join", {"name": "x"}))
+
+
+def respond(fake: FakeDiscord, interaction: int, token: str, body: dict[str, Any]) -> tuple[int, Any]:
+    status, _, answer = call(fake, "POST", f"/interactions/{interaction}/{token}/callback", json=body)
+    return status, answer
+
+
+def test_an_answer_after_three_seconds_is_an_unknown_interaction_and_kills_the_token(clocked):
+    fake, clock = clocked
+    interaction, token = slash_join(fake)
+    clock.advance(3.01)
+    assert respond(fake, interaction, token, {"type": 5})[1]["code"] == 10062
+    clock.advance(-3)  # even back in time: Discord forgot the interaction
+    assert respond(fake, interaction, token, {"type": 5})[1]["code"] == 10062
+    status, _, answer = call(fake, "POST", f"/webhooks/{fake.application_id}/{token}", json={"content": "late"})
+    assert (status, answer["code"]) == (404, 10015)
+
+
+def test_an_interaction_created_before_it_arrived_has_less_than_three_seconds(clocked):
+    fake, clock = clocked
+    put_commands(fake)
+    member = fake.add_member("m")
+    interaction, token = gateway_interaction(fake, lambda: fake.slash(member, "sc join", {"name": "x"}, age=2.5))
+    clock.advance(0.6)
+    assert respond(fake, interaction, token, {"type": 4, "data": {"content": "hi"}})[1]["code"] == 10062
+
+
+def test_follow_ups_work_for_fifteen_minutes_then_the_token_is_invalid(clocked):
+    fake, clock = clocked
+    interaction, token = slash_join(fake)
+    clock.advance(2.9)
+    status, answer = respond(fake, interaction, token, {"type": 5})
+    assert status == 200 and "resource" not in answer, "a deferral is answered without a message resource"
+    assert answer["interaction"]["response_message_loading"] is True
+    clock.advance(14 * 60)
+    edit = f"/webhooks/{fake.application_id}/{token}/messages/@original"
+    assert call(fake, "PATCH", edit, json={"content": "done"})[0] == 200
+    clock.advance(60)
+    status, _, error = call(fake, "PATCH", edit, json={"content": "too late"})
+    assert (status, error["code"]) == (401, 50027)
+    assert fake.reply(interaction, timeout=1)["content"] == "done"
+
+
+def test_autocomplete_answers_within_three_seconds_and_carry_no_message(clocked):
+    fake, clock = clocked
+    fake_commands = [{**COMMANDS[0], "options": [{**COMMANDS[0]["options"][0], "options": [
+        {"name": "name", "description": "d", "type": 3, "required": True, "autocomplete": True}]}]}]
+    assert call(fake, "PUT", f"/applications/{fake.application_id}/commands", json=fake_commands)[0] == 200
+    member = fake.add_member("m")
+    choices = {"type": 8, "data": {"choices": [{"name": "Ann", "value": "Ann"}]}}
+    interaction, token = gateway_interaction(fake, lambda: fake.autocomplete(member, "sc join", "name", "A"))
+    status, answer = respond(fake, interaction, token, choices)
+    assert status == 200 and answer == {"interaction": {"id": str(interaction), "type": 4}}
+    late, token = gateway_interaction(fake, lambda: fake.autocomplete(member, "sc join", "name", "A"))
+    clock.advance(3.5)
+    assert respond(fake, late, token, choices)[1]["code"] == 10062
+
+
+def test_a_deferred_component_update_lets_patch_original_edit_the_components_message(server):
+    put_commands(server)
+    channel = server.guild.channels[0]
+    row = {"type": 1, "components": [{"type": 3, "custom_id": "sel:pick", "options": [
+        {"label": "A", "value": "a"}, {"label": "B", "value": "b"}], "min_values": 1, "max_values": 1}]}
+    _, _, posted = call(server, "POST", f"/channels/{channel.id}/messages", json={"content": "pick", "components": [row]})
+    member = server.add_member("m")
+    with pytest.raises(NotACommand, match="takes 1 to 1"):
+        server.click(member, posted, "sel:pick", values=["z"])
+    interaction, token = gateway_interaction(server, lambda: server.click(member, posted, "sel:pick", values=["b"]))
+    (event,) = [server.interactions[interaction].payload]
+    assert event["data"] == {"custom_id": "sel:pick", "component_type": 3, "id": 2, "values": ["b"]}
+    assert event["type"] == 3 and event["message"]["id"] == posted["id"]
+    status, answer = respond(server, interaction, token, {"type": 6})
+    assert status == 200 and set(answer) == {"interaction"}
+    edit = f"/webhooks/{server.application_id}/{token}/messages/@original"
+    status, _, edited = call(server, "PATCH", edit, json={"content": "picked b", "components": []})
+    assert status == 200 and edited["id"] == posted["id"]
+    assert server.reply(interaction, timeout=1)["content"] == "picked b"
+
+
+def test_requests_get_their_bucket_headers_and_a_spent_bucket_is_a_429(clocked):
+    fake, clock = clocked
+    channel = fake.guild.channels[0]
+    statuses, answers = [], []
+
+    async def go() -> None:
+        async with aiohttp.ClientSession() as http:
+            for _ in range(6):
+                async with http.post(f"{fake.api_base}/channels/{channel.id}/messages", json={"content": "x"}) as r:
+                    statuses.append((r.status, dict(r.headers)))
+                    answers.append(await r.json())
+
+    asyncio.run(go())
+    assert [s for s, _ in statuses] == [200] * 5 + [429]
+    first, refused = statuses[0][1], statuses[-1][1]
+    assert (first["X-RateLimit-Limit"], first["X-RateLimit-Remaining"]) == ("5", "4")
+    assert float(first["X-RateLimit-Reset-After"]) == 5.0 and first["X-RateLimit-Bucket"]
+    assert refused["X-RateLimit-Scope"] == "user" and refused["Via"] and "X-RateLimit-Global" not in refused
+    assert answers[-1]["global"] is False and answers[-1]["retry_after"] == 5.0
+    clock.advance(5)
+    assert call(fake, "POST", f"/channels/{channel.id}/messages", json={"content": "x"})[0] == 200
+
+
+def test_fifty_requests_a_second_is_the_global_limit(clocked):
+    fake, clock = clocked
+    statuses: list[tuple[int, dict, Any]] = []
+
+    async def go() -> None:
+        async with aiohttp.ClientSession() as http:
+            for _ in range(51):
+                async with http.get(f"{fake.api_base}/channels/{fake.guild.channels[0].id}") as r:
+                    statuses.append((r.status, dict(r.headers), await r.json()))
+
+    asyncio.run(go())
+    assert [s for s, _, _ in statuses].count(200) == 50
+    status, headers, body = statuses[-1]
+    assert (status, headers["X-RateLimit-Global"], headers["X-RateLimit-Scope"], body["global"]) == (
+        429, "true", "global", True)
+
+
+def test_a_shared_scope_429_is_told_apart(server):
+    server.fail("GET", "/users/@me", status=429, retry_after=0.5, scope="shared")
+
+    async def go() -> tuple[int, dict]:
+        async with aiohttp.ClientSession() as http, http.get(server.api_base + "/users/@me") as r:
+            return r.status, dict(r.headers)
+
+    status, headers = asyncio.run(go())
+    assert (status, headers["X-RateLimit-Scope"]) == (429, "shared")
+
+
+@pytest.mark.parametrize(("body", "where", "code"), [
+    ({"content": "x" * 2001}, ("content",), "BASE_TYPE_MAX_LENGTH"),
+    ({"content": "x", "components": [{"type": 1, "components": [
+        {"type": 2, "style": 1, "label": "b", "custom_id": f"c{n}"} for n in range(6)]}]},
+     ("components", "0", "components"), "BASE_TYPE_MAX_LENGTH"),
+    ({"content": "x", "components": [{"type": 1, "components": [
+        {"type": 2, "style": 1, "label": "b", "custom_id": f"r{n}"}]} for n in range(6)]},
+     ("components",), "BASE_TYPE_MAX_LENGTH"),
+    ({"content": "x", "components": [{"type": 1, "components": [
+        {"type": 2, "style": 1, "label": "b", "custom_id": "c" * 101}]}]},
+     ("components", "0", "components", "0", "custom_id"), "BASE_TYPE_MAX_LENGTH"),
+    ({"content": "x", "components": [{"type": 1, "components": [
+        {"type": 2, "style": 1, "label": "b" * 81, "custom_id": "c"}]}]},
+     ("components", "0", "components", "0", "label"), "BASE_TYPE_MAX_LENGTH"),
+    ({"content": "x", "components": [{"type": 1, "components": [{"type": 3, "custom_id": "s", "options": [
+        {"label": str(n), "value": str(n)} for n in range(26)]}]}]},
+     ("components", "0", "components", "0", "options"), "BASE_TYPE_MAX_LENGTH"),
+    ({"embeds": [{"title": "t", "description": "d" * 4000}, {"description": "d" * 2500}]},
+     ("embeds",), "MAX_EMBED_SIZE_EXCEEDED"),
+    ({"embeds": [{"fields": [{"name": "n", "value": "v" * 1025}]}]},
+     ("embeds", "0", "fields", "0", "value"), "BASE_TYPE_MAX_LENGTH"),
+    ({"content": "x", "allowed_mentions": {"parse": ["users"], "users": ["1"]}},
+     ("allowed_mentions",), "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE"),
+    ({"content": "x", "allowed_mentions": {"parse": ["everybody"]}},
+     ("allowed_mentions", "parse", "0"), "BASE_TYPE_CHOICES"),
+    ({"content": 5}, ("content",), "BASE_TYPE_BAD_TYPE"),
+])
+def test_invalid_messages_are_refused_with_discords_error_tree(server, body, where, code):
+    channel = server.guild.channels[0]
+    status, _, error = call(server, "POST", f"/channels/{channel.id}/messages", json=body)
+    assert (status, error["code"], error["message"]) == (400, 50035, "Invalid Form Body")
+    node = error["errors"]
+    for key in where:
+        node = node[key]
+    assert code in [e["code"] for e in node["_errors"]], error["errors"]
+    assert server.channel_messages(channel) == [], "a refused post leaves nothing behind"
+
+
+def test_integer_snowflakes_are_accepted(server):
+    channel = server.guild.channels[0]
+    body = {"content": "x", "allowed_mentions": {"parse": [], "users": [123], "roles": []}}
+    assert call(server, "POST", f"/channels/{channel.id}/messages", json=body)[0] == 200
+
+
+def test_a_channel_holds_250_pins_at_most(server):
+    channel = server.guild.channels[0]
+    ids = []
+    for _ in range(251):
+        with server._cond:
+            ids.append(server.store.create(channel.id, {"content": "m"}, ())["id"])
+    for message_id in ids[:250]:
+        with server._cond:
+            server.store.messages[int(message_id)]["pinned"] = True
+    status, _, error = call(server, "PUT", f"/channels/{channel.id}/messages/pins/{ids[-1]}")
+    assert (status, error["code"]) == (400, 30003)
+    assert not server.message(int(ids[-1]))["pinned"]
+
+
+def test_edits_of_messages_older_than_an_hour_meet_a_stricter_limit(clocked):
+    fake, clock = clocked
+    channel = fake.guild.channels[0]
+    _, _, posted = call(fake, "POST", f"/channels/{channel.id}/messages", json={"content": "status"})
+    clock.advance(3601)
+    edit = f"/channels/{channel.id}/messages/{posted['id']}"
+    statuses = []
+    for n in range(4):
+        status, _, answer = call(fake, "PATCH", edit, json={"content": f"v{n}"})
+        statuses.append((status, answer.get("code")))
+        clock.advance(1)
+    assert statuses == [(200, None)] * 3 + [(429, 30046)]
+    assert fake.message(int(posted["id"]))["content"] == "v2"
+    clock.advance(60)
+    assert call(fake, "PATCH", edit, json={"content": "later"})[0] == 200
+
+
+def test_every_answer_of_the_fake_is_valid_by_the_spec(clocked):
+    """Login, sync, a slash command answered, deferred and followed up, a channel post, its pin and
+    edit, a component update: each answer checked against the operation's response schema."""
+    fake, _ = clocked
+    assert call(fake, "GET", "/users/@me")[2]["locale"]
+    call(fake, "GET", "/oauth2/applications/@me")
+    call(fake, "GET", "/gateway/bot")
+    interaction, token = slash_join(fake)
+    call(fake, "GET", f"/applications/{fake.application_id}/commands")
+    respond(fake, interaction, token, {"type": 5, "data": {"flags": 64}})
+    webhook = f"/webhooks/{fake.application_id}/{token}"
+    call(fake, "PATCH", webhook + "/messages/@original", json={"content": "a"})
+    _, _, followup = call(fake, "POST", webhook, json={"content": "b", "components": [{"type": 1, "components": [
+        {"type": 2, "style": 1, "label": "go", "custom_id": "btn:go"}]}]})
+    call(fake, "GET", webhook + "/messages/@original")
+    clicked, click_token = gateway_interaction(fake, lambda: fake.click(fake.add_member("n"), followup, "btn:go"))
+    respond(fake, clicked, click_token, {"type": 7, "data": {"content": "updated", "components": []}})
+    channel = fake.guild.channels[0]
+    _, _, posted = call(fake, "POST", f"/channels/{channel.id}/messages", json={"content": "p"})
+    call(fake, "PUT", f"/channels/{channel.id}/messages/pins/{posted['id']}")
+    call(fake, "PATCH", f"/channels/{channel.id}/messages/{posted['id']}", json={"content": "q"})
+    call(fake, "GET", f"/channels/{channel.id}")
+    call(fake, "DELETE", webhook + "/messages/@original")
+    assert len(fake.calls) >= 15 and all(c.status < 400 for c in fake.calls), [
+        (c.path, c.answer) for c in fake.calls if c.status >= 400]
+    assert fake.invalid_answers == []
+
+
+def test_the_validator_refuses_the_old_shapes():
+    """What the fake used to answer, each refused by the spec (the check above has teeth)."""
+    from tests.fake_discord import openapi
+
+    user = {"id": "1", "username": "u", "global_name": "u", "discriminator": "0", "avatar": None, "bot": True,
+            "flags": 0, "public_flags": 0}
+    assert openapi.response_problems("GET", "/users/@me", 200, {**user, "mfa_enabled": False})
+    deferral = {"interaction": {"id": "1", "type": 2}, "resource": {"type": 5, "message": {}}}
+    assert openapi.response_problems("POST", "/interactions/1/t/callback", 200, deferral)
+    choices = {"interaction": {"id": "1", "type": 4, "response_message_id": None}}
+    assert openapi.response_problems("POST", "/interactions/1/t/callback", 200, choices)
+
+
+def test_a_post_repeating_an_enforced_nonce_returns_the_first_message(server):
+    channel = server.guild.channels[0]
+    body = {"content": "turn 3", "nonce": "post-17", "enforce_nonce": True}
+    first = call(server, "POST", f"/channels/{channel.id}/messages", json=body)[2]
+    again = call(server, "POST", f"/channels/{channel.id}/messages", json=body)[2]
+    assert again["id"] == first["id"] and len(server.channel_messages(channel)) == 1
+    loose = call(server, "POST", f"/channels/{channel.id}/messages", json={**body, "enforce_nonce": False})[2]
+    assert loose["id"] != first["id"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.i18n import Count
 from bot.service import Message
 from tests.discord_shapes import ADMINISTRATOR, MEMBER_PERMISSIONS
 from tests.e2e.lobby import lobby
@@ -83,10 +84,10 @@ def test_undo_asks_with_a_button_and_the_click_confirms(fake, table, gm):
     table.refused(alice, "gm undo", "error.gm_only")
 
     ask = table.run(gm, "gm undo")
-    assert ask.private and ask.content.startswith(table.text("gm.undo.confirm", n=1))
+    assert ask.private and ask.content.startswith(table.text("gm.undo.confirm", n=Count(1, "word.actions")))
     assert [b["label"] for b in ask.buttons] == [table.text("button.confirm_undo", n=1)]
     done = table.click(gm, ask)
-    assert done.content.startswith(table.text("gm.undo.done", n=1))
+    assert done.content.startswith(table.text("gm.undo.done", n=Count(1, "word.actions")))
     assert "Alice" not in table.ok(alice, "game info").content
     table.ok(alice, "sc join", name="Alice", team="1", role="general")
 

@@ -46,7 +46,7 @@ def test_a_six_ship_game_plays_to_its_end_with_nothing_revealed_early(fake, tabl
                 assert Image.open(io.BytesIO(gif)).n_frames >= 4
                 if turn == 1:
                     assert FIRST in reply.content  # revealed with the resolution
-                finished = table.text("event.spaceblast.game_over", winner="", ranking="").split("**")[0] \
+                finished = table.text("event.spaceblast.game_over", result="", ranking="").split(" — ")[0] \
                     in reply.content
     assert finished, f"no end after {turn} turns"
     info = table.ok(gm, "game info")

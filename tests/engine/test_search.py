@@ -66,3 +66,42 @@ def test_no_legal_move_is_said() -> None:
     finished = DUEL.play(duel(ann=9), "Ann", [1]).state
     with pytest.raises(OrderError, match="no_legal_move"):
         best_order(DUEL, finished, "Ann", lead, opponent=other)
+
+
+def key(state: DuelState) -> tuple:
+    return tuple(state.tallies.items()), state.to_move
+
+
+def test_candidates_the_rules_refuse_are_skipped_and_never_played() -> None:
+    """Lazy legality: the search may be handed a superset of the legal orders; `play` refuses the
+    rest when the search reaches them."""
+    superset = lambda state, side: range(-3, 12)  # noqa: E731 - 1..5 are the legal ones
+    order, stats = best_order(DUEL, duel(), "Ann", lead, opponent=other, max_depth=4, candidates=superset)
+    assert order == 5 and set(stats.scores) == {f"add {n}" for n in range(1, 6)}
+    with pytest.raises(OrderError, match="no_legal_move"):
+        best_order(DUEL, duel(), "Ann", lead, opponent=other, candidates=lambda state, side: (0, 6, 99))
+
+
+def test_the_transposition_table_changes_the_work_not_the_answer() -> None:
+    for goal, ann, bob in ((12, 0, 0), (20, 3, 6), (25, 9, 2)):
+        for depth in (2, 3, 4, 5):
+            state = duel(goal=goal, ann=ann, bob=bob)
+            plain, plain_stats = best_order(DUEL, state, "Ann", lead, opponent=other, max_depth=depth,
+                                            max_nodes=10**6)
+            tabled, table_stats = best_order(DUEL, state, "Ann", lead, opponent=other, max_depth=depth,
+                                             max_nodes=10**6, key=key)
+            assert max(table_stats.scores.values()) == max(plain_stats.scores.values())
+            assert tabled == plain
+    _, plain_stats = best_order(DUEL, duel(goal=60), "Ann", lead, opponent=other, max_depth=6, max_nodes=10**6)
+    _, table_stats = best_order(DUEL, duel(goal=60), "Ann", lead, opponent=other, max_depth=6, max_nodes=10**6,
+                                key=key)
+    assert table_stats.nodes < plain_stats.nodes / 2  # the sums met again by another order of adds
+
+
+def test_a_node_budget_gives_the_same_move_whatever_the_time() -> None:
+    """The levels' budgets are counted in nodes, so a slow machine plays the same moves."""
+    slow = iter(range(10**9))
+    first = best_order(DUEL, duel(goal=40), "Ann", lead, opponent=other, max_depth=8, max_nodes=700, key=key)
+    again = best_order(DUEL, duel(goal=40), "Ann", lead, opponent=other, max_depth=8, max_nodes=700, key=key,
+                       stop=lambda: next(slow) < 0)
+    assert first[0] == again[0] and first[1].nodes == again[1].nodes and first[1].depth == again[1].depth

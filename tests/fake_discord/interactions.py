@@ -11,8 +11,8 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tests.discord_shapes import BUTTON, OPTION_TYPES, interaction_json
-from tests.fake_discord.payloads import Channel, Guild, Member, buttons
+from tests.discord_shapes import BUTTON, OPTION_TYPES, interaction_json, snowflake
+from tests.fake_discord.payloads import Channel, Guild, Member
 
 #: The bot's own permissions in every channel of the fake server.
 ALL_PERMISSIONS = (1 << 53) - 1
@@ -117,12 +117,50 @@ def _checked(spec: Mapping[str, Any], value: Any, path: str, focused: str | None
     return value
 
 
-def component_data(message: Mapping[str, Any], custom_id: str) -> dict[str, Any]:
-    """The ``data`` of a button click; only a button present on the message can be clicked."""
-    present = [b.get("custom_id") for b in buttons(message)]
-    if custom_id not in present:
-        raise NotACommand(f"message {message['id']} has no button {custom_id!r} (it has {present})")
-    return {"custom_id": custom_id, "component_type": BUTTON}
+def synced_command(command: Mapping[str, Any], application_id: int, guild_id: int | None) -> dict[str, Any]:
+    """A command as Discord stores and returns it after a sync: ids and version given, the defaults
+    of what the bot left out filled in (``integration_types``: installed on servers)."""
+    stored = {key: value for key, value in command.items() if value is not None}
+    stored.update(id=str(snowflake()), application_id=str(application_id), version=str(snowflake()),
+                  type=command.get("type") or 1, default_member_permissions=command.get("default_member_permissions"),
+                  integration_types=command.get("integration_types") or [0], nsfw=bool(command.get("nsfw")))
+    if guild_id is not None:
+        stored["guild_id"] = str(guild_id)
+    return stored
+
+
+def components(message: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every interactive component of a message (buttons, menus), whatever row it sits in."""
+    found: list[dict[str, Any]] = []
+
+    def walk(items: Sequence[Mapping[str, Any]]) -> None:
+        for item in items:
+            if "custom_id" in item:
+                found.append(dict(item))
+            walk(item.get("components") or ())
+
+    walk(message.get("components") or ())
+    return found
+
+
+def component_data(message: Mapping[str, Any], custom_id: str, values: Sequence[str] | None = None) -> dict[str, Any]:
+    """The ``data`` of a click on a button, or of a pick of `values` in a select menu: only a
+    component of the message, and only options that menu offers, can be used."""
+    present = {c["custom_id"]: c for c in components(message)}
+    component = present.get(custom_id)
+    if component is None:
+        raise NotACommand(f"message {message['id']} has no component {custom_id!r} (it has {list(present)})")
+    data: dict[str, Any] = {"custom_id": custom_id, "component_type": component["type"], "id": component["id"]}
+    if component["type"] == BUTTON:
+        if values is not None:
+            raise NotACommand(f"{custom_id!r} is a button: it has no values to pick")
+        return data
+    offered = [option["value"] for option in component.get("options") or ()]
+    picked = list(values or ())
+    low, high = component.get("min_values", 1), component.get("max_values", 1)
+    if not low <= len(picked) <= high or not set(picked) <= set(offered):
+        raise NotACommand(f"menu {custom_id!r} takes {low} to {high} of {offered}, not {picked}")
+    return {**data, "values": picked}
 
 
 def envelope(
@@ -136,13 +174,14 @@ def envelope(
     locale: str,
     size_limit: int,
     message: Mapping[str, Any] | None = None,
+    created: float | None = None,
 ) -> dict[str, Any]:
     """The INTERACTION_CREATE event around `data`: the bot may do anything in the channel, and the
     token is as unguessable as Discord's (a webhook call with another interaction's token is refused)."""
     payload = interaction_json(
         kind, data, application_id=application_id, guild_id=guild.id, guild_locale=guild.preferred_locale,
         channel=channel.to_json(), member=member.to_json(), locale=locale, token=secrets.token_urlsafe(48),
-        app_permissions=ALL_PERMISSIONS, size_limit=size_limit,
+        app_permissions=ALL_PERMISSIONS, size_limit=size_limit, created=created,
     )
     if message is not None:
         payload["message"] = dict(message)

@@ -3,23 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
-from tests.discord_shapes import LOADING, snowflake
+from tests.discord_shapes import LOADING, MESSAGE_COMPONENT, snowflake, timestamp
+from tests.fake_discord.clock import Clock
 from tests.fake_discord.payloads import User, attachment, message
 from tests.fake_discord.records import ApiError, UploadedFile
 
-CONTENT_MAX = 2000
-
 
 class MessageStore:
-    """Not thread-safe: the fake calls it with its lock held."""
+    """Not thread-safe: the fake calls it with its lock held. Message times are the fake's clock."""
 
-    def __init__(self, author: User, guild_id: int, base_url: Callable[[], str], size_limit: int) -> None:
+    def __init__(self, author: User, base_url: Callable[[], str], size_limit: int, clock: Clock) -> None:
         self.author = author
-        self.guild_id = guild_id
         self.base_url = base_url
         self.size_limit = size_limit
+        self.clock = clock
         self.messages: dict[int, dict[str, Any]] = {}
         self.files: dict[int, bytes] = {}
 
@@ -43,9 +43,18 @@ class MessageStore:
         return uploaded
 
     @staticmethod
-    def _check_length(body: Mapping[str, Any]) -> None:
-        if len(body.get("content") or "") > CONTENT_MAX:
-            raise ApiError(400, 50035, f"Invalid Form Body (content: Must be {CONTENT_MAX} or fewer in length.)")
+    def created_at(stored: Mapping[str, Any]) -> float:
+        return datetime.fromisoformat(stored["timestamp"]).timestamp()
+
+    @staticmethod
+    def _metadata(interaction: Mapping[str, Any]) -> dict[str, Any]:
+        """A message's ``interaction_metadata``: who ran what, where it was authorised (and, for a
+        component, the message it was on)."""
+        meta = {"id": interaction["id"], "type": interaction["type"], "user": interaction["member"]["user"],
+                "authorizing_integration_owners": dict(interaction["authorizing_integration_owners"])}
+        if interaction["type"] == MESSAGE_COMPONENT:
+            meta["interacted_message_id"] = interaction["message"]["id"]
+        return meta
 
     def create(
         self, channel_id: int, body: Mapping[str, Any], files: Sequence[UploadedFile],
@@ -54,12 +63,10 @@ class MessageStore:
         if not (body.get("content") or files or body.get("embeds") or body.get("components")
                 or int(body.get("flags") or 0) & LOADING):
             raise ApiError(400, 50006, "Cannot send an empty message")
-        self._check_length(body)
-        meta = None
-        if interaction is not None:
-            meta = {"id": interaction["id"], "type": interaction["type"], "user": interaction["member"]["user"]}
-        created = message(snowflake(), channel_id, self.author, body, self._uploads(body, files),
-                          guild_id=self.guild_id, interaction=meta)
+        meta = None if interaction is None else self._metadata(interaction)
+        now = self.clock()
+        created = message(snowflake(now), channel_id, self.author, body, self._uploads(body, files),
+                          interaction=meta, at=now)
         self.messages[int(created["id"])] = created
         return created
 
@@ -67,7 +74,6 @@ class MessageStore:
         """An edit: given fields replace the old ones, ``attachments`` lists the ones kept; "loading" ends;
         the message stays where it was (its time, its pin)."""
         current = self.messages[message_id]
-        self._check_length(body)
         kept = current["attachments"]
         if "attachments" in body:
             wanted = {str(a.get("id")) for a in body["attachments"] or ()}
@@ -75,9 +81,8 @@ class MessageStore:
         fields = {k: v for k, v in body.items() if k in ("content", "embeds", "components")}
         flags = (current["flags"] & ~LOADING) | int(body.get("flags") or 0)
         changed = message(message_id, int(current["channel_id"]), self.author, {**current, **fields, "flags": flags},
-                          [*kept, *self._uploads(body, files)], guild_id=self.guild_id,
-                          interaction=current.get("interaction_metadata"))
-        changed["edited_timestamp"] = changed["timestamp"]
+                          [*kept, *self._uploads(body, files)], interaction=current.get("interaction_metadata"))
+        changed["edited_timestamp"] = timestamp(self.clock())
         changed["timestamp"] = current["timestamp"]
         changed["pinned"] = current["pinned"]  # an edit leaves a pinned message pinned
         self.messages[message_id] = changed

@@ -116,16 +116,17 @@ def message(
     body: Mapping[str, Any],
     attachments: Sequence[Mapping[str, Any]],
     *,
-    guild_id: int | None = None,
     interaction: Mapping[str, Any] | None = None,
+    at: float | None = None,
 ) -> dict[str, Any]:
-    """A message as Discord returns it after a post, from the JSON body the bot sent."""
+    """A message as Discord's REST API returns it after a post, from the JSON body the bot sent (no
+    ``guild_id``: only the gateway's message events carry it)."""
     data: dict[str, Any] = {
         "id": str(message_id),
         "channel_id": str(channel_id),
         "author": author.to_json(),
         "content": body.get("content") or "",
-        "timestamp": timestamp(),
+        "timestamp": timestamp(at),
         "edited_timestamp": None,
         "tts": bool(body.get("tts", False)),
         "mention_everyone": False,
@@ -139,8 +140,6 @@ def message(
         "flags": int(body.get("flags") or 0),
         "application_id": str(author.id),
     }
-    if guild_id is not None:
-        data["guild_id"] = str(guild_id)
     if interaction:
         data["interaction_metadata"] = dict(interaction)
     return data
@@ -160,12 +159,15 @@ def _with_ids(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def attachment(attachment_id: int, filename: str, data: bytes, url: str, content_type: str | None) -> dict[str, Any]:
+    """An attachment as Discord returns it: its CDN `url`, and a media proxy URL that serves the same
+    file (discord.py's ``Attachment.read`` fetches `url`)."""
+    proxy = url.replace("cdn.discordapp.com", "media.discordapp.net")
     return {
         "id": str(attachment_id),
         "filename": filename,
         "size": len(data),
         "url": url,
-        "proxy_url": url,
+        "proxy_url": proxy,
         "content_type": content_type or "application/octet-stream",
     }
 

@@ -34,6 +34,7 @@ class Call:
     json: Any
     files: tuple[UploadedFile, ...]
     status: int
+    answer: Any = None  # the JSON the fake answered
 
     def matches(self, method: str, pattern: str) -> bool:
         return self.method == method and re.fullmatch(pattern, self.path) is not None
@@ -48,6 +49,7 @@ class Fault:
     status: int
     retry_after: float
     left: int
+    scope: str = "user"
 
 
 @dataclass
@@ -55,19 +57,36 @@ class InteractionLog:
     """What the bot did with one interaction: its callback, the messages it created or edited."""
 
     payload: dict[str, Any]
+    created: float  # when Discord created it (the fake's clock): its deadlines count from here
     callback_type: int | None = None
     original_id: int | None = None
+    original_edited: bool = False  # by a PATCH @original (what ends a deferred update)
     original_deleted: bool = False
+    expired: bool = False  # not answered within 3 s: Discord forgot it
     followups: list[int] = field(default_factory=list)
     choices: list[dict[str, Any]] | None = None
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, code: int, text: str) -> None:
+    """A refusal as Discord words it: status, JSON error code, message, and for a form its error tree."""
+
+    def __init__(self, status: int, code: int, text: str, *, errors: Mapping[str, Any] | None = None,
+                 headers: Mapping[str, str] | None = None, retry_after: float | None = None) -> None:
         super().__init__(text)
         self.status = status
         self.code = code
         self.text = text
+        self.errors = errors
+        self.headers = dict(headers or {})
+        self.retry_after = retry_after
+
+    def body(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"message": self.text, "code": self.code}
+        if self.errors is not None:
+            body["errors"] = dict(self.errors)
+        if self.retry_after is not None:
+            body.update(retry_after=round(self.retry_after, 3), **{"global": False})
+        return body
 
 
 def json_response(data: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> web.Response:

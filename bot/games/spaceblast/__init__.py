@@ -3,6 +3,10 @@
 Orders are secret until the turn resolves (the engine seals them), so everything here draws from
 public events and the public view; a ship's own orders and powers reach only its owner, through
 `view_for` in its sheet and the private part of its order replies.
+
+In the two-ships game (SB-15) a member's seat is a player commanding two ships: the engine's actor
+is the player, so its sheet shows both ships, its status line its total, and its private replies
+both ships' orders.
 """
 
 from __future__ import annotations
@@ -11,7 +15,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.games import Presenter, register_presenter
+from bot.i18n import Listing
 from bot.service.commands import Option
+from bot.service.game_over import result_words
 from bot.service.replies import Attachment, Button, Message, Reply
 from engine.core.protocol import PUBLIC, Audience, Event, GameRules
 from renders.spaceblast.animation import render_turn_gif
@@ -23,7 +29,8 @@ _BOARD_EVENTS = ("revealed", "started")
 #: not worded in the channel: that a ship gave orders (the status message shows it), and the moves
 #: of ships and missiles (the turn's animation and the board show them), and the animation's frames
 _QUIET_EVENTS = ("submitted", "frames", "moved", "missile_moved")
-VARIANT_OPTIONS = ("asteroids", "powers")
+#: `new` options that switch a variant on, and the variant's name
+VARIANT_OPTIONS = {"asteroids": "asteroids", "powers": "powers", "two_ships": "twoships"}
 #: the resolution's phases as the animation captions them (the images' words are English, like the board's)
 PHASE_CAPTIONS = {"reveal": "Orders revealed", "rotation": "1. Rotation", "mines": "2. Mines",
                   "movement": "3. Movement", "missiles": "4. Missiles", "firing": "5. Firing",
@@ -37,18 +44,36 @@ class SpaceBlastPresenter(Presenter):
         Option("asteroids", "boolean"),
         Option("powers", "boolean"),
         Option("bigbang", choices=("off", "1", "3")),
+        Option("two_ships", "boolean"),
     )
 
     def create_document(self, options: Mapping[str, Any]) -> dict[str, Any]:
-        variants = [name for name in VARIANT_OPTIONS if options.get(name)]
+        variants = [variant for option, variant in VARIANT_OPTIONS.items() if options.get(option)]
         bigbang = options.get("bigbang", "off")
         if bigbang != "off":
             variants.append("bigbang3" if bigbang == "3" else "bigbang")
         return {"radius": options.get("radius", 6), "variants": variants}
 
+    examples = {"sb new": {"name": "Arena", "radius": "6"}, "sb join": {"name": "Ann"},
+                "sb order": {"text": "left missile"}, "sb orders": {"turn": "left", "missile": "1"},
+                "sb timejump": {"text": "right mine"}, "sb challenge": {"level": "easy"}}
+
     def describe(self, rules: GameRules, events: Sequence[Event]) -> list[Message]:
-        return [Message(f"event.spaceblast.{event.kind}", dict(event.params)) for event in events
-                if event.kind not in _QUIET_EVENTS]
+        return [self._worded(event) for event in events if event.kind not in _QUIET_EVENTS]
+
+    @staticmethod
+    def _worded(event: Event) -> Message:
+        """The end's ranking as "Ann 7, Bob 3" and a drawn game as such, not as the engine's data."""
+        if event.kind == "joined" and "ships" in event.params:  # a player with two ships (SB-15)
+            return Message("event.spaceblast.joined.fleet", dict(event.params))
+        if event.kind != "game_over":
+            return Message(f"event.spaceblast.{event.kind}", dict(event.params))
+        ranking = Listing(tuple(Message("sb.rank", {"who": line.get("ship") or line.get("player"),
+                                                    "score": line.get("score")})
+                                for line in event.params.get("ranking") or ()))
+        winner = event.params.get("winner")
+        return Message("event.spaceblast.game_over", {**event.params, "ranking": ranking,
+                                                      "result": result_words(None if winner == "draw" else winner)})
 
     def order_buttons(self, rules: GameRules, state: Any, actor: str) -> tuple[Button, ...]:
         """Orders stay changeable until the deadline; "ready" says they are final (SB-19)."""
@@ -70,25 +95,32 @@ class SpaceBlastPresenter(Presenter):
         return [Attachment("arena.png", render_board(view, view["radius"], title=_title(view)))]
 
     def sheet(self, rules: GameRules, state: Any, actor: str, language: str, viewer: Audience = PUBLIC) -> Reply:
-        """The ship's card; its powers and this turn's orders only for its owner (`view_for`)."""
+        """The card of each ship the actor commands (one, or a player's two, SB-15); powers and this
+        turn's orders only for their owner (`view_for`)."""
         view = rules.view_for(state, viewer)
-        ship = view["ships"][actor]
-        own = view.get("own", {})
-        card = Attachment(f"ship-{actor}.png", render_sheet(view, actor, powers=own.get("powers", ())))
-        params = {"id": actor, "hits": ship["hits"], "score": ship["score"], "turns": ship["turns"],
-                  "brakes": ship["brakes"], "missiles": ship["missiles"], "mines": ship["mines"]}
-        lines = [Message("sb.sheet", params)]
-        if "orders" in own:
-            lines.append(Message("sb.sheet.orders", {"orders": own["orders"] or "none"}))
-        if "jump" in own:  # a time jump's holder sees what everyone plays, and may change its own
-            lines.append(Message("sb.sheet.jump", {"orders": own["jump"]}))
-        return Reply(tuple(lines), files=(card,))
+        ships = fleet_of(view, actor)
+        lines, cards = [], []
+        if ships != [actor]:
+            total = view.get("players", {}).get(actor, {}).get("score", 0)
+            lines.append(Message("sb.sheet.player", {"id": actor, "ships": ships, "score": total}))
+        for ident in ships:
+            ship, own = view["ships"][ident], view.get("fleet", {}).get(ident, {})
+            cards.append(Attachment(f"ship-{ident}.png", render_sheet(view, ident, powers=own.get("powers", ()))))
+            lines.append(Message("sb.sheet", {"id": ident, "hits": ship["hits"], "score": ship["score"],
+                                              "turns": ship["turns"], "brakes": ship["brakes"],
+                                              "missiles": ship["missiles"], "mines": ship["mines"]}))
+            if "orders" in own:
+                lines.append(Message("sb.sheet.orders", {"orders": own["orders"] or "none"}))
+            if "jump" in own:  # a time jump's holder sees what everyone plays, and may change its own
+                lines.append(Message("sb.sheet.jump", {"orders": own["jump"]}))
+        return Reply(tuple(lines), files=tuple(cards))
 
     def status_lines(self, rules: GameRules, state: Any) -> list[Message]:
         """Each ship: score, hull, tokens left, and whether its orders are final this turn."""
         view = rules.view(state)
         waiting = set(rules.waiting_on(state))
-        lines = []
+        lines = [Message("sb.status.player", {"id": player, "score": entry["score"], "ships": entry["ships"]})
+                 for player, entry in view.get("players", {}).items()]
         for ident, ship in view["ships"].items():
             if not ship["alive"]:
                 key = "sb.status.disqualified" if ship.get("disqualified") else "sb.status.gone"
@@ -97,9 +129,15 @@ class SpaceBlastPresenter(Presenter):
             lines.append(Message("sb.status.ship", {
                 "id": ident, "score": ship["score"], "hits": ship["hits"], "at": ship["at"], "facing": ship["facing"],
                 "turns": ship["turns"], "brakes": ship["brakes"], "missiles": ship["missiles"],
-                "mines": ship["mines"], "ready": Message("sb.status.waiting" if ident in waiting else "sb.status.ready"),
+                "mines": ship["mines"],
+                "ready": Message("sb.status.waiting" if ship.get("player", ident) in waiting else "sb.status.ready"),
             }))
         return lines
+
+
+def fleet_of(view: Mapping[str, Any], actor: str) -> list[str]:
+    """The ships `actor` commands in a public view: a player's (SB-15), or the ship itself."""
+    return [ident for ident, ship in view["ships"].items() if ship.get("player") == actor] or [actor]
 
 
 def _title(view: Mapping[str, Any]) -> str:

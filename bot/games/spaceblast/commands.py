@@ -1,7 +1,9 @@
 """SpaceBlast player commands: orders by token options, and "ready".
 
 `/sb order text:` (the compact order language) comes from the shared declaration; `/sb orders`
-builds the same text from options, so the log holds what a person could have typed. Both answer
+builds the same text from options, so the log holds what a person could have typed. A player with
+two ships (SB-15) picks one with `ship:` (suggested from its ships still flying), which becomes the
+text's ship part (``Ann 2: brake``); its Ready covers both ships. Both answer
 privately (the orders are secret until the turn resolves) with the tokens left and a "ready" button.
 """
 
@@ -10,10 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.spaceblast import SPACEBLAST_PRESENTER
-from bot.service.commands import Option, command
+from bot.service.commands import Option, command, completer
 from bot.service.context import Context
 from bot.service.core import GameService
-from bot.service.orders import order_handler, require_running
+from bot.service.orders import legal_values, order_handler, require_running
 from bot.service.replies import Reply, ServiceError
 
 KIND = SPACEBLAST_PRESENTER.kind
@@ -27,9 +29,11 @@ def _sb_game(svc: GameService, ctx: Context) -> Any:
 
 
 @command("sb orders", Option("turn", choices=("left", "right")), Option("brake", "boolean"),
-         Option("missile", "integer", min_value=0, max_value=3), Option("mine", "boolean"), Option("power", max_length=20))
+         Option("missile", "integer", min_value=0, max_value=3), Option("mine", "boolean"), Option("power", max_length=20),
+         Option("ship", max_length=40, autocomplete=True))
 def sb_orders(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
-    """This turn's tokens as options (none given: no token, the ship flies straight on)."""
+    """This turn's tokens as options (none given: no token, the ship flies straight on), for the
+    ship named (needed by a player commanding two)."""
     _sb_game(svc, ctx)
     tokens = [opts["turn"]] if "turn" in opts else []
     if opts.get("brake"):
@@ -39,7 +43,12 @@ def sb_orders(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         tokens.append("mine")
     if "power" in opts:
         tokens.append(f"power {opts['power']}")
-    return order_handler(KIND)(svc, ctx, {"text": " ".join(tokens) or "none"})
+    text = " ".join(tokens) or "none"
+    return order_handler(KIND)(svc, ctx, {"text": f"{opts['ship']}: {text}" if "ship" in opts else text})
+
+
+#: the caller's ships that may take an order now: those its legal orders name (none for a lone ship)
+completer("sb orders", "ship")(legal_values(KIND, lambda order: [order.ship] if order.ship else []))
 
 
 @command("sb ready")

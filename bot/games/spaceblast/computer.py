@@ -5,6 +5,10 @@ higher levels), judged on what the turn leaves it — staying in the arena and i
 then points, then a safe distance from the edge. Simulation uses the rules themselves, so the
 judgement never drifts from the rules and an illegal order cannot be chosen.
 
+A computer player commanding two ships (SB-15) chooses for one ship with the other flying straight
+on, then for the other with the first's choice fixed, and judges the turn on both ships and its
+total; its enemies are the other players' ships.
+
 Deterministic: enemy samples come from the game's seed and turn, and ties keep the first order.
 """
 
@@ -26,29 +30,35 @@ CANDIDATES = {"easy": 12, "normal": 60, "hard": 400}
 
 def choose(rules: GameRules, state: Any, actor: str, level: str, *, seed: int,
            stop: Callable[[], bool]) -> list[tuple[str, dict[str, Any]]]:
-    """This turn's orders for `actor`, then "ready"."""
+    """This turn's orders for each ship `actor` commands, then "ready"."""
     rng = random.Random(seed)
-    mine = list(rules.legal_orders(state, actor))[:CANDIDATES[level]]
-    if not mine:  # nothing to order now (a time jump's wait): only confirm
+    by_ship: dict[str | None, list[Any]] = {}
+    for order in rules.legal_orders(state, actor):
+        by_ship.setdefault(order.ship, []).append(order)
+    if not by_ship:  # nothing to order now (a time jump's wait): only confirm
         return [("ready", {})]
     # every enemy's order is a guess: what they really submitted stays secret, even from the bot
-    enemies = [ship for ship in _ships_on_board(rules, state) if ship != actor]
+    view = rules.view(state)
+    enemies = [ident for ident, ship in view["ships"].items() if ship["alive"] and _owner(ident, ship) != actor]
     scenarios = [dict.fromkeys(enemies, "none")]
     for _ in range(SAMPLES[level]):
         scenarios.append({ship: _random_text(rules, state, ship, rng) for ship in enemies})
-    best, best_value = mine[0], float("-inf")
-    for order in mine:
-        text = rules.format_order(order)
-        value = sum(_judge(rules, state, actor, {**others, actor: text}) for others in scenarios) / len(scenarios)
-        if value > best_value:
-            best, best_value = order, value
-        if stop():
-            break
-    return [("order", {"text": rules.format_order(best)}), ("ready", {})]
+    chosen = {ship: rules.format_order(orders[0]) for ship, orders in by_ship.items()}
+    for ship, orders in by_ship.items():
+        best, best_value = chosen[ship], float("-inf")
+        for order in orders[:CANDIDATES[level]]:
+            mine = {**chosen, ship: rules.format_order(order)}
+            value = sum(_judge(rules, state, actor, mine, others) for others in scenarios) / len(scenarios)
+            if value > best_value:
+                best, best_value = mine[ship], value
+            if stop():
+                break
+        chosen[ship] = best
+    return [*(("order", {"text": text}) for text in chosen.values()), ("ready", {})]
 
 
-def _ships_on_board(rules: GameRules, state: Any) -> list[str]:
-    return [ident for ident, ship in rules.view(state)["ships"].items() if ship["alive"]]
+def _owner(ident: str, ship: Mapping[str, Any]) -> str:
+    return str(ship.get("player", ident))
 
 
 def _random_text(rules: GameRules, state: Any, ship: str, rng: random.Random) -> str:
@@ -56,18 +66,32 @@ def _random_text(rules: GameRules, state: Any, ship: str, rng: random.Random) ->
     return rules.format_order(rng.choice(options)) if options else "none"
 
 
-def _judge(rules: GameRules, state: Any, actor: str, orders: Mapping[str, str]) -> float:
-    """How good the turn's outcome is for `actor` (higher is better)."""
-    for ship, text in orders.items():
+def _judge(rules: GameRules, state: Any, actor: str, mine: Mapping[Any, str], others: Mapping[str, str]) -> float:
+    """How good the turn's outcome is for `actor`'s ships (higher is better): each ship's fate, and
+    points against the best other player's."""
+    for text in mine.values():
+        state = rules.apply_input(state, "order", actor, {"text": text}).state
+    for ship, text in others.items():
         state = rules.apply_input(state, "order", ship, {"text": text}).state
     after = rules.view(rules.apply_input(state, "resolve", None, {}).state)
-    me = after["ships"][actor]
-    if me.get("disqualified"):
-        return -1000.0
-    if not me["alive"]:
-        return -500.0 + 10 * me["score"]
-    others = [ship["score"] for ident, ship in after["ships"].items() if ident != actor]
-    value = 20.0 * me["score"] - 15.0 * me["hits"] - 2.0 * (max(others) if others else 0)
-    cell = HexBoard.hexagon(after["radius"]).parse(me["at"])
-    from_edge = after["radius"] - max(abs(cell.q), abs(cell.r), abs(cell.s))
-    return value + 3.0 * min(from_edge, 2) + 0.1 * (me["missiles"] + me["turns"] + me["brakes"])
+    board = HexBoard.hexagon(after["radius"])
+    totals: dict[str, int] = {}
+    for ident, ship in after["ships"].items():
+        totals[_owner(ident, ship)] = totals.get(_owner(ident, ship), 0) + ship["score"]
+    others_best = max((score for player, score in totals.items() if player != actor), default=0)
+    value = 0.0
+    flying = False
+    for ident, me in after["ships"].items():
+        if _owner(ident, me) != actor:
+            continue
+        if me.get("disqualified"):
+            value -= 1000.0
+        elif not me["alive"]:
+            value += -500.0 + 10 * me["score"]
+        else:
+            flying = True
+            cell = board.parse(me["at"])
+            from_edge = after["radius"] - max(abs(cell.q), abs(cell.r), abs(cell.s))
+            value += 20.0 * me["score"] - 15.0 * me["hits"] + 3.0 * min(from_edge, 2)
+            value += 0.1 * (me["missiles"] + me["turns"] + me["brakes"])
+    return value - (2.0 * others_best if flying else 0.0)

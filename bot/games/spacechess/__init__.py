@@ -4,42 +4,34 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.games import Presenter, register_presenter
+from bot.games.spacechess import boards, words
+from bot.games.spacechess.boards import overlay_for
+from bot.games.spacechess.recap import recap_reply
+from bot.games.spacechess.words import SC_EXAMPLES, label, labelled
 from bot.i18n import catalog
 from bot.service.commands import Option
-from bot.service.replies import Attachment, Embed, Message, Reply
+from bot.service.replies import Attachment, Embed, Message, Reply, Visibility
 from engine.core.errors import OrderError
 from engine.core.protocol import PUBLIC, Audience, Event, GameRules
-from engine.core.squaregrid import format_cell
 from engine.spacechess import legal
-from engine.spacechess.previews import line_of_fire_between
 from engine.spacechess.state import GameState
-from renders.spacechess.board import Overlay, render_board
+from renders.spacechess.board import render_board
 from renders.spacechess.sheet import render_sheet
+
+if TYPE_CHECKING:
+    from bot.service.scene import Scene
+    from bot.store.repo import LogRecord
 
 #: events after which the board is worth posting, and the overlay each draws
 _OVERLAY_EVENTS = ("moved", "shot", "grenade", "airstrike", "power", "deployed", "started", "draw_award", "pickup_placed")
 
 
-def overlay_for(events: Sequence[Event]) -> Overlay:
-    """The last action drawn over the board: path, line of fire, grenade square or air strike."""
-    for ev in reversed(events):
-        p = ev.params
-        if ev.kind == "moved":
-            return Overlay("move", path=(p["from"], *p["path"]))
-        if ev.kind == "shot":
-            return Overlay("shot", line=(p["from"], p["to"]))
-        if ev.kind == "grenade":
-            return Overlay("grenade", area=tuple(p["area"]))
-        if ev.kind == "airstrike":
-            return Overlay("airstrike", area=tuple(p["area"]))
-    return Overlay("none")
-
-
 def board_png(rules: GameRules, state: GameState, events: Sequence[Event] = (), reach: Mapping[str, int] | None = None,
               title: str = "") -> bytes:
+    """The bare board (a title, no caption): for callers that have no scene, such as tests."""
     return render_board(rules.view(state), state.game_map, overlay=overlay_for(events), reach=reach, title=title)
 
 
@@ -83,27 +75,10 @@ def award_lines(breakdown: Sequence[Mapping[str, Any]]) -> list[Message]:
     return lines
 
 
-#: event parameters that hold a rules identifier, shown in the reader's words (label.<identifier>)
-_IDENTIFIER_PARAMS = ("role", "weapon", "armour", "ability", "power", "items")
 #: the board's team colours (team 1 blue circles, team 2 orange squares), in text and on sheet cards
 TEAM_MARKS = {1: "🔵", 2: "🟧"}
 TEAM_COLOURS = {1: 0x0072B2, 2: 0xE69F00}  # Okabe-Ito blue and orange
 SHEET_FIELDS = ("team", "role", "hp", "max_hp", "ap", "at", "weapon", "armour", "items", "ability", "cards")
-
-
-def labelled(params: Mapping[str, Any]) -> dict[str, Any]:
-    """Event parameters with identifiers (``heavy_bolter``) as catalog labels (``bolter lourd``)."""
-    out = dict(params)
-    for key in _IDENTIFIER_PARAMS:
-        value = out.get(key)
-        if isinstance(value, str):
-            out[key] = Message(f"label.{value}")
-    return out
-
-
-def label(identifier: str | None) -> Message | None:
-    """A rules identifier (``heavy_bolter``) in the reader's words (``bolter lourd``)."""
-    return Message(f"label.{identifier}") if identifier else None
 
 
 def _missing(params: Mapping[str, Any]) -> dict[str, Any]:
@@ -163,13 +138,24 @@ class SpaceChessPresenter(Presenter):
     def describe(self, rules: GameRules, events: Sequence[Event]) -> list[Message]:
         messages: list[Message] = []
         for ev in events:
-            params = labelled(ev.params)
-            if ev.kind == "pickup_left":  # why it stays there, in words
-                params["reason"] = Message(f"pickup_left.{ev.params.get('reason')}")
-            messages.append(Message(f"event.spacechess.{ev.kind}", params))
+            kind, params = words.event_params(ev)
+            messages.append(Message(f"event.spacechess.{kind}", params))
             if ev.kind == "draw_award":
                 messages.extend(award_lines(ev.params.get("breakdown", ())))
         return messages
+
+    # -- the log and the end in words (bot.games.spacechess.words)
+    history_events = True  # "Ann moved L1 → L2 (3 AP)": the move's cells and cost are in its events
+    examples = SC_EXAMPLES
+
+    def history_line(self, rules: GameRules, entry: LogRecord, events: Sequence[Event], author: Message) -> Message:
+        """An order as what it did (its events, in the past); a draw with who gained what; a loadout
+        as gear; a correction as its values; anything else as every game words it."""
+        return words.history_line(rules, entry, events, author, lambda evs: self.describe(rules, evs)) or \
+            super().history_line(rules, entry, events, author)
+
+    def side_name(self, rules: GameRules, side: str | int) -> Any:
+        return words.team(side)
 
     def images(self, rules: GameRules, state: Any, events: Sequence[Event]) -> list[Attachment]:
         if not any(ev.kind in _OVERLAY_EVENTS for ev in events):
@@ -177,25 +163,45 @@ class SpaceChessPresenter(Presenter):
         return [Attachment("board.png", board_png(rules, state, events))]
 
     def board(self, rules: GameRules, state: Any) -> list[Attachment]:
-        return self.board_with(rules, state)
+        return [Attachment("board.png", board_png(rules, state))]
 
-    def board_with(self, rules: GameRules, state: Any, reach_of: str | None = None,
-                   line: tuple[str, str] | None = None) -> list[Attachment]:
-        """The board, optionally showing where `reach_of` can go or the line of fire between two characters."""
-        reach = reachable(state, reach_of) if reach_of is not None else None
-        overlay = Overlay("none")
-        if line is not None:
-            cells = [_cell_of(state, name) for name in line]
-            overlay = Overlay("shot", line=(cells[0], cells[1]))
-        view = rules.view(state)
-        return [Attachment("board.png", render_board(view, state.game_map, overlay=overlay, reach=reach))]
+    # -- pictures with their context (bot.games.spacechess.boards) ----------------------------------
+    def images_for(self, rules: GameRules, state: Any, events: Sequence[Event], scene: Scene) -> list[Attachment]:
+        """The captioned board after an action or a draw; when the game ends, its recap too."""
+        if not any(ev.kind in _OVERLAY_EVENTS for ev in events):
+            return []
+        files = [boards.board(rules, state, scene, self._describer(rules), events)]
+        if any(ev.kind == "game_over" for ev in events) and scene.history is not None:
+            files += self.recap(rules, scene).files
+        return files
 
-    def line_report(self, state: Any, shooter: str, target: str) -> Message:
-        """SC-21/SC-22: the exact line, whatever the range or AP; what blocks it, if anything."""
-        found = line_of_fire_between(state, _character(state, shooter).id, _character(state, target).id)
-        params = {"shooter": _character(state, shooter).id, "target": _character(state, target).id,
-                  "blocked_at": found["blocked_at"]}
-        return Message("game.board.line_blocked" if found["blocked_at"] else "game.board.line_clear", params)
+    def board_for(self, rules: GameRules, state: Any, scene: Scene, around: str | None = None) -> list[Attachment]:
+        if around is not None:
+            return [boards.closeup(rules, state, scene, self._describer(rules), around)]
+        return [boards.board(rules, state, scene, self._describer(rules))]
+
+    def reach_board(self, rules: GameRules, state: Any, scene: Scene, name: str) -> list[Attachment]:
+        """`/sc reach`: the board with where `name` can go and at what cost."""
+        return [boards.reach_board(rules, state, scene, self._describer(rules), name)]
+
+    def line_board(self, rules: GameRules, state: Any, scene: Scene, shooter: str, target: str) -> Reply:
+        """`/sc line` (SC-21/SC-22): the exact line, whatever the range or AP, and what blocks it."""
+        picture, found = boards.line_board(rules, state, scene, self._describer(rules), shooter, target)
+        key = "game.board.line_blocked" if found["blocked_at"] else "game.board.line_clear"
+        return Reply((Message(key, found),), files=(picture,))
+
+    def recap(self, rules: GameRules, scene: Scene) -> Reply:
+        return recap_reply(rules, scene)
+
+    def replay(self, rules: GameRules, scene: Scene) -> Reply:
+        made = boards.replay_gif(rules, scene, self._describer(rules))
+        if made is None:
+            return Reply((Message("game.replay.empty", {"name": scene.name}),), visibility=Visibility.PRIVATE)
+        picture, held = made
+        return Reply((Message("game.replay.done", {"name": scene.name, **held}),), files=(picture,))
+
+    def _describer(self, rules: GameRules) -> Any:
+        return lambda events: self.describe(rules, events)
 
     def sheet(self, rules: GameRules, state: Any, actor: str, language: str, viewer: Audience = PUBLIC) -> Reply:
         """The sheet's values in a line, and its card (the drawn sheet) framed in the team's colour."""
@@ -231,20 +237,6 @@ def _file_safe(name: str) -> str:
     """A name as an attachment file name: Discord rewrites spaces and other characters in file names,
     which would break the embed's ``attachment://`` link to the image."""
     return re.sub(r"[^A-Za-z0-9_-]+", "_", name)
-
-
-def _character(state: GameState, name: str) -> Any:
-    """A living character on the board, by name (any case or width, as `GameState.find`)."""
-    character = state.find(name)
-    if character is None:
-        raise OrderError("unknown_character", name=name)
-    if character.at is None:
-        raise OrderError("dead", name=character.id)
-    return character
-
-
-def _cell_of(state: GameState, name: str) -> str:
-    return format_cell(_character(state, name).at)
 
 
 def reachable(state: GameState, character_id: str) -> dict[str, int]:

@@ -11,11 +11,13 @@ from dataclasses import replace
 from typing import Any
 
 from bot.games.spacechess import SPACECHESS_PRESENTER, labelled
-from bot.service.commands import Option, command, completer
+from bot.games.spacechess.boards import move_preview
+from bot.service.commands import Option, choice_named, command, completer
 from bot.service.context import Context
 from bot.service.core import GameService
 from bot.service.orders import require_running
 from bot.service.replies import Attachment, Button, Choice, Message, Reply, Select, ServiceError, Visibility
+from bot.service.scene import scene_of
 from bot.store.repo import GameRecord, NewEntry, StaleWrite
 from engine import registry
 from engine.spacechess import legal
@@ -111,7 +113,10 @@ def sc_move(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
                     {**opts, "confirm": game.version})
     message = Message("sc.move.preview", {"path": moved.params["path"], "cost": moved.params["cost"],
                                           "to": moved.params["to"]})
-    return Reply((message,), visibility=Visibility.PRIVATE, buttons=(button,))
+    path = (moved.params["from"], *moved.params["path"])
+    picture = move_preview(rules, rules.from_json(game.state), scene_of(svc, game, svc.language(ctx)), path,
+                           moved.params["cost"])
+    return Reply((message,), visibility=Visibility.PRIVATE, buttons=(button,), files=(picture,))
 
 
 @command("sc shoot", Option("target", required=True, autocomplete=True, max_length=32))
@@ -295,7 +300,8 @@ def sc_pickup(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     if opts["kind"] in ("item", "weapon"):
         if "name" not in opts:
             raise ServiceError("error.missing_option", option="name")
-        payload[opts["kind"]] = opts["name"].lower()
+        # as the guides write it ("heavy bolter", "jet pack") or as the rules do (heavy_bolter)
+        payload[opts["kind"]] = choice_named((*ITEMS, *WEAPONS), opts["name"]) or opts["name"].lower()
     else:
         if "amount" not in opts:
             raise ServiceError("error.missing_option", option="amount")
@@ -335,7 +341,8 @@ def sc_reach(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     game = sc_game(svc, ctx)
     rules = registry.get(KIND)
     state = rules.from_json(game.state)
-    files = SPACECHESS_PRESENTER.board_with(rules, state, reach_of=opts["character"])
+    scene = scene_of(svc, game, svc.language(ctx))
+    files = SPACECHESS_PRESENTER.reach_board(rules, state, scene, opts["character"])
     return Reply((Message("game.board.reach", {"name": game.name, "turn": state.turn,
                                                "character": opts["character"]}),), files=tuple(files))
 
@@ -346,8 +353,7 @@ def sc_line(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     game = sc_game(svc, ctx)
     rules = registry.get(KIND)
     state = rules.from_json(game.state)
-    line = (opts["shooter"], opts["target"])
-    files = SPACECHESS_PRESENTER.board_with(rules, state, line=line)
-    lines = [Message("game.board", {"name": game.name, "turn": state.turn}),
-             SPACECHESS_PRESENTER.line_report(state, *line)]
-    return Reply(tuple(lines), files=tuple(files))
+    scene = scene_of(svc, game, svc.language(ctx))
+    report = SPACECHESS_PRESENTER.line_board(rules, state, scene, opts["shooter"], opts["target"])
+    return replace(report, messages=(Message("game.board", {"name": game.name, "turn": state.turn}),
+                                     *report.messages))

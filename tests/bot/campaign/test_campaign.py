@@ -77,6 +77,7 @@ def test_spacechess_demo_writes_the_images_and_says_where(tmp_path, monkeypatch,
     out = capsys.readouterr().out
     images = sorted((tmp_path / "pictures").glob("*.png"))
     assert len(images) >= 5 and all(p.read_bytes().startswith(b"\x89PNG") for p in images)
+    images += sorted((tmp_path / "pictures").glob("*.gif"))  # the replay (issue 15)
     assert f"{len(images)} images written to {(tmp_path / 'pictures').resolve()}" in out
     assert "Game over" in out
 

@@ -10,6 +10,7 @@ from discord.webhook.async_ import AsyncWebhookAdapter
 from bot.service import GameService
 from bot.store import Store
 from tests.bot.discord.harness import BotHarness, DiscordRecorder
+from tests.bot.discord.lobby import GM_ROLE
 
 
 @pytest.fixture
@@ -27,6 +28,6 @@ def service(sqlite_store: Store) -> GameService:
 
 @pytest.fixture
 async def harness(service: GameService, recorder: DiscordRecorder) -> AsyncIterator[BotHarness]:
-    async with BotHarness(service, recorder) as running:
+    async with BotHarness(service, recorder, roles=(GM_ROLE,)) as running:  # the server's roles, as GUILD_CREATE
         running.bot.direct_reply_seconds = 60.0  # answer directly: deferral has tests of its own
         yield running

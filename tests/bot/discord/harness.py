@@ -7,6 +7,10 @@ adapter (interaction callbacks, followups, edits, deletes) and `client.http.requ
 command sync, channel posts) answer with realistic JSON, and each call is kept with its method,
 path, JSON body (or the multipart ``payload_json``) and files, so a test asserts on what the
 bot actually sent. Nothing leaves the process: an unexpected route fails the test.
+
+The server itself reaches the bot as on the gateway: a GUILD_CREATE payload (the fake Discord's own
+`Guild` shape) handed to discord.py's parser, so its roles are cached as in production and the bot
+reads a member's roles through `Member.roles`, the public API.
 """
 
 from __future__ import annotations
@@ -15,8 +19,11 @@ import asyncio
 import contextlib
 import json
 import logging
+import mimetypes
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -28,13 +35,18 @@ from bot.service import GameService
 from tests.bot.discord.payloads import (
     APP_ID,
     BOT_USER_ID,
+    CHANNEL_ID,
     GUILD_ID,
     MESSAGE_COMPONENT,
+    Role,
     Upload,
     snowflake,
     timestamp,
     user_json,
 )
+from tests.fake_discord import openapi
+from tests.fake_discord.limits import message_problems
+from tests.fake_discord.payloads import Channel, Guild, _with_ids, attachment
 
 #: Interaction callback types (https://discord.com/developers/docs/interactions/receiving-and-responding).
 CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, AUTOCOMPLETE_RESULT = 4, 5, 8
@@ -184,7 +196,10 @@ class DiscordRecorder:
         self.originals: dict[str, int] = {}  # interaction token → id of its @original message
         self.channels: dict[str, int] = {}  # interaction token → the channel it was used in
         self.uploads: dict[str, bytes] = {}  # CDN url → bytes (attachments members send)
+        self.downloads: list[str] = []  # the CDN urls the bot fetched
         self.listeners: list[Callable[[Call], None]] = []
+        #: refusals to give once, each to the first request it matches: (method, path regex, status, code)
+        self.failures: list[tuple[str, str, int, int]] = []
 
     # -- what the bot calls ----------------------------------------------------------------------
     async def webhook_request(self, route: Route, session: Any = None, *, payload: Any = None,
@@ -206,16 +221,36 @@ class DiscordRecorder:
 
     async def cdn(self, url: str) -> bytes:
         """Stands in for `client.http.get_from_cdn`: the bytes of an attachment a member sent."""
+        self.downloads.append(url)
         return self.uploads[url]
+
+    def fail_next(self, method: str, pattern: str, status: int, code: int) -> None:
+        """Refuse the next request `method pattern` as Discord would (413/40005, 400/50035, 503...)."""
+        self.failures.append((method, pattern, status, code))
 
     # -- answers -----------------------------------------------------------------------------------
     def _record(self, route: Route, payload: Any, multipart: Sequence[Mapping[str, Any]] | None,
                 files: Sequence[discord.File] | None, params: Mapping[str, Any] | None) -> Any:
         body, blobs = _decode(payload, multipart, files)
         path = route.url.removeprefix(Route.BASE)
+        for failure in self.failures:
+            method, pattern, status, code = failure
+            if method == route.method and re.fullmatch(pattern, path):
+                self.failures.remove(failure)
+                response = SimpleNamespace(status=status, reason="refused by the test")
+                if status >= 500:
+                    raise discord.DiscordServerError(response, {"message": "Server error", "code": 0})
+                raise discord.HTTPException(response, {"message": "Refused", "code": code})
         call = Call(route.method, path, dict(params or {}), body, blobs)
         if call.message is not None:
             _limits(call.message)
+        # the loopback fake's own referee: the spec's request schema and the limits it does not state
+        kind = "multipart/form-data" if multipart else "application/json"
+        problems = openapi.request_problems(route.method, path, body, kind)
+        problems += message_problems(body.get("data") if call.is_callback else call.message,
+                                     ("data",) if call.is_callback else ())
+        if problems:
+            raise DiscordRejects(f"400 / 50035 Invalid Form Body: {openapi.error_tree(problems)}")
         if call.callback_type == AUTOCOMPLETE_RESULT and len(call.body["data"]["choices"]) > CHOICES_LIMIT:
             raise DiscordRejects(f"more than {CHOICES_LIMIT} autocomplete choices")
         call.response = self._answer(call)
@@ -294,16 +329,19 @@ class DiscordRecorder:
             "author": user_json(BOT_USER_ID, "GameMaster", bot=True), "content": body.get("content") or "",
             "timestamp": timestamp(), "edited_timestamp": None, "tts": False, "mention_everyone": False,
             "mentions": [], "mention_roles": [], "attachments": self._attachments(files), "embeds": [],
-            "pinned": False, "flags": body.get("flags", 0), "components": body.get("components", []),
+            "pinned": False, "flags": body.get("flags", 0), "components": _with_ids(body.get("components") or []),
         }
         self.messages[message_id] = message
         return message
 
     @staticmethod
     def _attachments(files: list[tuple[str, bytes]]) -> list[dict[str, Any]]:
-        return [{"id": str(snowflake()), "filename": name, "size": len(data),
-                 "url": f"https://cdn.discordapp.com/attachments/0/0/{name}", "proxy_url": "", "content_type": ""}
-                for name, data in files]
+        found = []
+        for name, data in files:
+            attachment_id = snowflake()
+            url = f"https://cdn.discordapp.com/attachments/{CHANNEL_ID}/{attachment_id}/{name}"
+            found.append(attachment(attachment_id, name, data, url, mimetypes.guess_type(name)[0]))
+        return found
 
 
 class BotFailed(AssertionError):
@@ -322,10 +360,14 @@ class _ErrorLog(logging.Handler):
 
 
 class BotHarness:
-    """A logged-in `GameBot` that never opens the gateway; interactions are fed in by `interact`."""
+    """A logged-in `GameBot` that never opens the gateway; the server (with `roles`) is announced by
+    GUILD_CREATE and interactions are fed in by `interact`, as the gateway would deliver them."""
 
-    def __init__(self, service: GameService, recorder: DiscordRecorder, settings: Settings | None = None) -> None:
+    def __init__(self, service: GameService, recorder: DiscordRecorder, settings: Settings | None = None,
+                 *, roles: Sequence[Role] = ()) -> None:
         self.recorder = recorder
+        self.guild = Guild(GUILD_ID, "server", owner_id=BOT_USER_ID + 1,
+                           channels=[Channel(CHANNEL_ID, "game", GUILD_ID)], roles={r.id: r.name for r in roles})
         # no lottery source: nothing may leave the machine; draws are entered with /gm draw
         self.bot = GameBot(service, settings or Settings.model_validate({"draws": {"source": "manual"}}))
         self.bot.http.request = recorder.http_request  # type: ignore[method-assign]
@@ -337,7 +379,17 @@ class BotHarness:
         self._tasks_before = asyncio.all_tasks()
         logging.getLogger("discord").addHandler(self._errors)
         await self.bot.login("test-token")  # GET /users/@me, GET the application, setup_hook (sync)
+        self.dispatch("GUILD_CREATE", self.guild.to_json())
         return self
+
+    def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        """A gateway event, through the parser discord.py's websocket would hand it to."""
+        self.bot._connection.parsers[event](data)
+
+    def add_role(self, role: Role) -> None:
+        """A role created on the server while the bot runs (GUILD_ROLE_CREATE)."""
+        self.guild.roles[role.id] = role.name
+        self.dispatch("GUILD_ROLE_CREATE", {"guild_id": str(GUILD_ID), "role": role.to_json()})
 
     async def __aexit__(self, *exc: object) -> None:
         logging.getLogger("discord").removeHandler(self._errors)
@@ -352,6 +404,9 @@ class BotHarness:
     async def interact(self, payload: dict[str, Any]) -> Exchange:
         """Deliver one raw interaction as the gateway would and return the calls it caused."""
         start = len(self.recorder.calls)
+        unknown = [r for r in payload.get("member", {}).get("roles", []) if int(r) not in self.guild.roles]
+        if unknown:
+            raise AssertionError(f"Discord sends only roles the server has; add {unknown} with `roles=` or add_role")
         self.recorder.channels[payload["token"]] = int(payload["channel_id"])
         interaction = discord.Interaction(data=payload, state=self.bot._connection)
         try:

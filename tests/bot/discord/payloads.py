@@ -10,6 +10,7 @@ loopback fake Discord of the e2e tests.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,7 +20,6 @@ from tests.discord_shapes import (
     ADMINISTRATOR,
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
-    BUTTON,
     MANAGE_GUILD,
     MEMBER_PERMISSIONS,
     MESSAGE_COMPONENT,
@@ -32,6 +32,8 @@ from tests.discord_shapes import (
     timestamp,
     user_json,
 )
+from tests.fake_discord.interactions import component_data
+from tests.fake_discord.payloads import attachment
 
 #: What the adapter tests take from here; the shapes shared with the fake Discord are re-exported.
 __all__ = [
@@ -75,33 +77,38 @@ class Member:
 
 @dataclass(frozen=True)
 class Upload:
-    """A file a member attaches to an option; `url` is where the bot downloads it from."""
+    """A file a member attaches to an option; `url` is where the bot downloads it from. `size` is what
+    Discord announces (the file's length unless a test claims more)."""
 
     filename: str
     data: bytes
     id: int = field(default_factory=snowflake)
+    content_type: str = "text/plain; charset=utf-8"
+    size: int | None = None
 
     @property
     def url(self) -> str:
         return f"https://cdn.discordapp.com/ephemeral-attachments/{CHANNEL_ID}/{self.id}/{self.filename}"
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": str(self.id), "filename": self.filename, "size": len(self.data), "url": self.url,
-                "proxy_url": self.url, "content_type": "application/octet-stream", "ephemeral": True}
+        shape = attachment(self.id, self.filename, self.data, self.url, self.content_type)
+        return {**shape, "size": len(self.data) if self.size is None else self.size, "ephemeral": True}
 
 
 def _interaction(kind: int, member: Member, data: dict[str, Any], channel_id: int,
-                 guild_id: int) -> dict[str, Any]:
+                 guild_id: int, *, age: float = 0.0) -> dict[str, Any]:
+    """`age`: how long ago Discord created the interaction (its id dates it)."""
     return interaction_json(
         kind, data, application_id=APP_ID, guild_id=guild_id, guild_locale="fr",
         channel=channel_json(channel_id, guild_id, "game"), member=member.to_json(), locale=member.locale,
         token=f"token-{snowflake()}", app_permissions=MEMBER_PERMISSIONS, size_limit=10 * 1024 * 1024,
+        created=time.time() - age,
     )
 
 
 def _option(cmd: Command, name: str, value: Any, resolved: dict[str, dict[str, Any]]) -> dict[str, Any]:
     opt = cmd.option(name)
-    if opt is None:
+    if opt is None or opt.internal:  # an internal option is not in the slash command: no client can send it
         raise KeyError(f"/{cmd.path} has no option {name!r}")
     kind = OPTION_TYPES[opt.type]
     if isinstance(value, Member):
@@ -134,22 +141,23 @@ def _command_data(path: str, options: Mapping[str, Any], focused: str | None) ->
 
 
 def slash(path: str, member: Member, options: Mapping[str, Any] | None = None, *,
-          channel_id: int = CHANNEL_ID, guild_id: int = GUILD_ID) -> dict[str, Any]:
+          channel_id: int = CHANNEL_ID, guild_id: int = GUILD_ID, age: float = 0.0) -> dict[str, Any]:
     """`member` runs ``/<path>`` with `options` (Members, Roles and Uploads go to `resolved`)."""
-    return _interaction(APPLICATION_COMMAND, member, _command_data(path, options or {}, None), channel_id, guild_id)
+    return _interaction(APPLICATION_COMMAND, member, _command_data(path, options or {}, None), channel_id, guild_id,
+                        age=age)
 
 
 def autocomplete(path: str, member: Member, option: str, typed: str, others: Mapping[str, Any] | None = None, *,
-                 channel_id: int = CHANNEL_ID, guild_id: int = GUILD_ID) -> dict[str, Any]:
+                 channel_id: int = CHANNEL_ID, guild_id: int = GUILD_ID, age: float = 0.0) -> dict[str, Any]:
     """`member` is typing `typed` into `option` of ``/<path>`` (type 4, the option marked focused)."""
     data = _command_data(path, {**(others or {}), option: typed}, option)
-    return _interaction(AUTOCOMPLETE, member, data, channel_id, guild_id)
+    return _interaction(AUTOCOMPLETE, member, data, channel_id, guild_id, age=age)
 
 
 def click(message: Mapping[str, Any], custom_id: str, member: Member, *, channel_id: int = CHANNEL_ID,
-          guild_id: int = GUILD_ID) -> dict[str, Any]:
-    """`member` clicks the button `custom_id` of `message` (a message payload the bot sent)."""
-    payload = _interaction(MESSAGE_COMPONENT, member, {"custom_id": custom_id, "component_type": BUTTON},
-                           channel_id, guild_id)
+          guild_id: int = GUILD_ID, values: list[str] | None = None) -> dict[str, Any]:
+    """`member` clicks the button `custom_id` of `message` (a message payload the bot sent), or picks
+    `values` in its menu `custom_id`: the same component data the loopback fake builds."""
+    payload = _interaction(MESSAGE_COMPONENT, member, component_data(message, custom_id, values), channel_id, guild_id)
     payload["message"] = dict(message)
     return payload

@@ -37,6 +37,9 @@ async def test_a_turn_post_from_the_scheduler_thread_lands_in_the_game_channel(
     thread = threading.Thread(target=harness.bot.on_turn_post, args=(game, reply))
     thread.start()
     thread.join()
+    await asyncio.sleep(0.2)
+    assert channel_calls(recorder, "POST", "/messages") == [], "the outbox is sent after READY only"
+    await harness.bot.on_ready()
     await until(lambda: channel_calls(recorder, "POST", "/messages") != [])
     post = channel_calls(recorder, "POST", "/messages")[0]
     assert post.files[0][1].startswith(PNG_SIGNATURE)
@@ -49,6 +52,7 @@ async def test_a_gm_alert_pings_the_gm_role_only(harness: BotHarness, recorder: 
     await running(harness)
     service.store.set_guild_settings(GUILD_ID, gm_role_id=4242)
     game = service.store.game_in_channel(GUILD_ID, CHANNEL_ID)
+    await harness.bot.on_ready()
     await asyncio.to_thread(harness.bot.on_gm_alert, game, Reply((Message("game.info.no_players"),)))
     await until(lambda: channel_calls(recorder, "POST", "/messages") != [])
     post = channel_calls(recorder, "POST", "/messages")[0]

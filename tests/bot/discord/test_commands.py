@@ -183,7 +183,7 @@ async def test_gm_undo_asks_with_a_button_and_the_click_undoes(harness: BotHarne
     accepted(await run(harness, CID, "sc order", text="move L3"))
     refused(await run(harness, CID, "gm undo"), "Only game masters")
     ask = await run(harness, GM, "gm undo")
-    assert ask.refused and "move L3" in ask.text
+    assert ask.refused and "moved L2 → L3" in ask.text
     message, custom_id = ask.button()
     refused(await harness.interact(click(message, custom_id, CID)), f"This was shown to <@{GM.id}>")
     accepted(await harness.interact(click(message, custom_id, GM)))

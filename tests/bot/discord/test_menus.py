@@ -9,6 +9,7 @@ from bot.service import GameService
 from tests.bot.discord.harness import BotHarness, DiscordRecorder, Exchange
 from tests.bot.discord.lobby import ANN, BOB, CID, GM, accepted, run
 from tests.bot.discord.payloads import CHANNEL_ID, GUILD_ID, Member, click
+from tests.fake_discord.payloads import _with_ids
 
 SELECT, UPDATE_MESSAGE = 3, 7
 
@@ -19,17 +20,15 @@ def menus(message: dict[str, Any]) -> list[dict[str, Any]]:
 
 def pick(message: dict[str, Any], index: int, values: list[str], member: Member = CID) -> dict[str, Any]:
     """`member` chooses `values` in the `index`-th menu of `message`."""
-    custom_id = menus(message)[index]["custom_id"]
-    payload = click(message, custom_id, member)
-    payload["data"] = {"custom_id": custom_id, "component_type": SELECT, "values": values}
-    return payload
+    return click(message, menus(message)[index]["custom_id"], member, values=values)
 
 
 def form_of(exchange: Exchange) -> dict[str, Any]:
     """The message a form answer drew: a new reply, or the update of the component's message."""
     [call] = [c for c in exchange.calls if c.is_callback]
     data = call.body.get("data") or {}
-    return {"id": "1", "channel_id": "1", "content": data.get("content", ""), "components": data.get("components", []),
+    return {"id": "1", "channel_id": "1", "content": data.get("content", ""),
+            "components": _with_ids(data.get("components") or []),
             "flags": data.get("flags", 0), "type": 0, "author": {"id": "1", "username": "bot", "discriminator": "0"},
             "attachments": [], "embeds": [], "mentions": [], "mention_roles": [], "pinned": False,
             "mention_everyone": False, "tts": False, "timestamp": "2026-11-30T00:00:00+00:00",
@@ -56,7 +55,8 @@ async def test_the_loadout_form_equips_a_soldier_pick_by_pick(harness: BotHarnes
         assert all(len(m["custom_id"]) <= 100 for m in menus(message))
     done = await harness.interact(pick(message, 4, ["2", "6"]))
     assert callback_type(done) == UPDATE_MESSAGE
-    assert "Cid is equipped: sniper, light, scope, grade, destructive rage, cards 2, 6." in form_of(done)["content"]
+    assert ("Cid has their gear: sniper, light armour, scope, grade: colonel and the destructive rage ability; "
+            "cards 2 and 6.") in form_of(done)["content"]
     assert menus(form_of(done)) == []
     sheet = await run(harness, CID, "game sheet")
     assert "cards: 2, 6" in sheet.text
@@ -98,7 +98,7 @@ async def test_a_menu_picks_only_for_the_member_it_was_shown_to(harness: BotHarn
     after = store.game_in_channel(GUILD_ID, CHANNEL_ID)
     assert (after.version, after.state) == (before.version, before.state)
     done = await harness.interact(pick(message, 0, ["1", "2"], ANN))
-    assert "Ann is equipped" in form_of(done)["content"]
+    assert "Ann has their gear" in form_of(done)["content"]
 
 
 

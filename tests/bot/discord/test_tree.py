@@ -74,9 +74,13 @@ async def test_a_configured_server_list_syncs_each_server_instead_of_globally(
 ) -> None:
     settings = Settings.model_validate({"bot": {"guild_ids": [11, 12]}, "draws": {"source": "manual"}})  # no network
     async with BotHarness(service, recorder, settings) as harness:
-        puts = [c for c in recorder.calls if c.method == "PUT"]
-        assert [c.path for c in puts] == [f"/applications/{APP_ID}/guilds/{g}/commands" for g in (11, 12)]
-        assert puts[0].body == puts[1].body == await translated_payload(harness.bot.tree)
+        puts = {c.path: c.body for c in recorder.calls if c.method == "PUT"}
+        guild_routes = [f"/applications/{APP_ID}/guilds/{g}/commands" for g in (11, 12)]
+        global_route = f"/applications/{APP_ID}/commands"
+        assert sorted(puts) == sorted([*guild_routes, global_route])
+        payload = await translated_payload(harness.bot.tree)
+        assert [puts[route] for route in guild_routes] == [payload, payload]
+        assert puts[global_route] == []  # the global copies the server lists replace are removed
 
 
 async def test_installing_the_commands_needs_no_network(service: GameService, recorder: DiscordRecorder) -> None:

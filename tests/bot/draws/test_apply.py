@@ -285,23 +285,24 @@ def test_a_draw_that_keeps_losing_the_race_is_retried_first_and_no_draw_is_lost(
     assert draw_log(store, game.id) == ["2024-03-06", "2024-03-09", "2024-03-11"]
 
 
-def test_a_time_limit_not_recorded_at_its_draw_is_recorded_before_any_further_draw(
+def test_the_draw_that_reaches_a_time_limit_records_the_end_in_its_own_commit(
         store: Store, service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
-    """SC-31 with a busy game: the end the second draw reached could not be committed then; the next
-    pass records it instead of giving the game a third draw."""
+    """SC-31 with a busy game: the draw reaching the limit and the end it causes are one commit (with
+    the turn post that shows the verdict), so a game is never left running on a draw past its limit:
+    while that commit keeps losing the race, neither is written; then both are."""
     from bot.lottery.apply import MAX_ATTEMPTS
 
     game = make_running_game(store, 8)
     with store.engine.begin() as connection:
         connection.execute(update(GameRow).where(GameRow.id == game.id).values(options={"limit_draws": 2}))
     save_draws(store, [draw("2024-03-06"), draw("2024-03-09"), draw("2024-03-11")])
-    # the limit's attempts after the second draw, then the settling ones
     interfere(store, monkeypatch, "limit_reached", times=MAX_ATTEMPTS * 2)
     applier = DrawApplier(service)
-    assert [p.draw.date.isoformat() for p in applier.apply_all()] == ["2024-03-06", "2024-03-09"]
-    assert store.get_game(game.id).status == "running"  # the end is still to record
+    assert [p.draw.date.isoformat() for p in applier.apply_all()] == ["2024-03-06"]
     assert applier.apply_all() == []
-    final = store.get_game(game.id)
-    assert final.status == "finished"
+    assert store.get_game(game.id).status == "running"
+    assert draw_log(store, game.id) == ["2024-03-06"], "no draw past the limit without the end it caused"
+    [last] = applier.apply_all()
+    assert last.draw.date.isoformat() == "2024-03-09" and last.game.status == "finished"
     assert [e.kind for e in store.log(game.id) if e.kind in ("draw", "limit_reached")] == [
         "draw", "draw", "limit_reached"]

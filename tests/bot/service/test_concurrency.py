@@ -1,4 +1,5 @@
-"""Optimistic concurrency through the service: a stale write is retried once, then reported."""
+"""Optimistic concurrency through the service: a stale write is retried once, holding the game, so that
+players ordering at the same moment wait their turn; a retry that still fails is reported."""
 
 from __future__ import annotations
 
@@ -55,13 +56,58 @@ def test_a_stale_write_is_retried_on_fresh_data(svc, monkeypatch):
     assert [e.seq for e in log] == list(range(1, len(log) + 1))
 
 
-def test_a_second_stale_write_is_reported_and_nothing_is_half_applied(svc, monkeypatch):
-    interleave(svc, monkeypatch, times=2)
+def test_a_writer_racing_the_retry_waits_its_turn(svc, monkeypatch):
+    """The retry holds the game (row lock / write lock) from its read to its commit: an order racing
+    it from another thread waits, then lands after it, instead of making it fail."""
+    real = svc.store.commit
+    calls, racers = [0], []
+
+    def bob() -> None:
+        assert svc.handle(BOB, "tl order", {"text": "add 1"}).ok
+
+    def racing(*args, **kwargs):
+        if kwargs["entries"][0].actor != "Alice":
+            return real(*args, **kwargs)
+        calls[0] += 1
+        if calls[0] == 1:  # Alice's first attempt: Bob gets there first
+            bob_first = threading.Thread(target=bob)
+            bob_first.start()
+            bob_first.join()
+        elif calls[0] == 2:  # Alice's retry, holding the game: Bob's next order must wait for it
+            racers.append(threading.Thread(target=bob))
+            racers[0].start()
+            racers[0].join(timeout=0.3)
+            assert racers[0].is_alive()  # still waiting for the game Alice holds
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(svc.store, "commit", racing)
+    reply = svc.handle(ALICE, "tl order", {"text": "add 2"})
+    assert reply.ok, reply.messages
+    racers[0].join()
+    assert tallies(svc) == {"Alice": 2, "Bob": 2}
+    log = svc.store.log(svc.store.game_in_channel(GUILD, CHANNEL).id)
+    assert [e.actor for e in log if e.kind == "order"] == ["Bob", "Alice", "Bob"]
+
+
+def test_a_failed_retry_is_reported_and_nothing_is_half_applied(svc, monkeypatch):
+    from bot.store import Conflict
+
+    interleave(svc, monkeypatch, times=1)
+    racing = svc.store.commit
+    calls = [0]
+
+    def failing_retry(*args, **kwargs):
+        calls[0] += kwargs["entries"][0].actor == "Alice"
+        if calls[0] == 2:  # Alice's retry: a unique key taken meanwhile
+            raise Conflict(args[0], args[1], "seat taken")
+        return racing(*args, **kwargs)
+
+    monkeypatch.setattr(svc.store, "commit", failing_retry)
     reply = svc.handle(ALICE, "tl order", {"text": "add 2"})
     assert [m.key for m in reply.messages] == ["error.conflict"] and not reply.ok
-    assert tallies(svc) == {"Alice": 0, "Bob": 2}
+    assert tallies(svc) == {"Alice": 0, "Bob": 1}
     log = svc.store.log(svc.store.game_in_channel(GUILD, CHANNEL).id)
-    assert [e.actor for e in log if e.kind == "order"] == ["Bob", "Bob"]
+    assert [e.actor for e in log if e.kind == "order"] == ["Bob"]
 
 
 def test_threads_racing_never_lose_or_double_an_order(svc):

@@ -125,9 +125,9 @@ def test_start_says_what_each_character_still_has_to_do(svc):
     ok(svc.handle(ANN, "sc join", {"name": "Ann", "team": "1", "role": "general"}))
     ok(svc.handle(CID, "sc join", {"name": "Cid", "team": "1", "role": "soldier"}))
     shown = readable(svc.handle(GM, "gm start", {}), "team 2: nobody plays its general yet",
-                     "Ann: choose 2 cards, deploy on the board",
-                     "Cid: choose 2 cards, choose a weapon, choose an armour, choose an ability, choose 2 items")
-    assert "Cid : choisir 2 cartes, choisir une arme" in shown["fr"]
+                     "Ann: no cards, not deployed",
+                     "Cid: no cards, no weapon, no armour, no ability, no items")
+    assert "Cid : pas de cartes, pas d’arme" in shown["fr"]
     assert "cards:" not in shown["en"] and "deploy:" not in shown["fr"]
 
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from bot.i18n import translate
+from bot.i18n import Listing, translate
 from bot.service import Attachment, Context, GameService, Message, Visibility
 from engine.spacechess import SPACECHESS, legal
 
@@ -183,7 +183,9 @@ def test_gm_corrections_pickups_and_history(svc):
     assert keys(svc.handle(GM, "sc pickup", {"cell": "L5", "kind": "item"})) == ["error.missing_option"]
     history = ok(svc.handle(ANN, "game history", {}))
     assert history.visibility is Visibility.PRIVATE
-    assert [m.params["kind"] for m in history.messages[1:3]] == ["pickup", "gm_set"]
+    newest = [translate(m.key, "en", m.params) for m in history.messages[1:3]]
+    assert "the GM <@1> placed a bonus on L5: +2 AP." in newest[0]
+    assert "the GM <@1> set Cid's AP to 4: compensation." in newest[1]
 
 
 def test_board_with_reach_and_sheet_cards(svc):
@@ -306,7 +308,7 @@ def test_undo_after_kick_and_replace_replays_only_game_inputs(svc):
     ok(svc.handle(GM, "gm kick", dict(ask.buttons[0].options)))
     ok(svc.handle(GM, "gm replace", {"character": "Dee", "user": 8}))
     ask = svc.handle(GM, "gm undo", {})
-    assert ask.messages[1].params["kind"] == "order"  # the move, not the seat changes
+    assert ask.messages[1].params["text"].key == "history.spacechess.order_events"  # the move, not the seat changes
     ok(svc.handle(GM, "gm undo", dict(ask.buttons[0].options)))
     assert svc.handle(CID, "game sheet", {}).messages[0].params["at"] == "L2"
 
@@ -355,4 +357,4 @@ def test_the_loadout_form_asks_for_what_is_missing_then_equips(svc):
                                              "ability": "vehicle", "cards": "3,4"}))
     assert keys(done) == ["event.spacechess.equipped"] and not done.selects
     sheet = svc.handle(CID, "game sheet", {}).messages[0].params
-    assert (sheet["items"], sheet["cards"]) == (["grenades", "grade"], [3, 4])
+    assert (sheet["items"], sheet["cards"]) == (Listing((Message("label.grenades"), Message("label.grade"))), [3, 4])

@@ -44,3 +44,22 @@ def test_every_computer_order_is_legal(variants: list[str]) -> None:
                     else:  # a time jump's wait: nothing to order, only to confirm
                         state = SB.apply_input(state, "ready", ship, {}).state
             state = SB.apply_input(state, "resolve", None, {}).state
+
+
+def test_a_computer_player_gives_each_of_its_two_ships_a_legal_order() -> None:
+    """SB-15: one order per ship still flying, each among the player's legal orders, then ready."""
+    for seed in range(2):
+        state = seated(["twoships"], 3, seed)
+        for _ in range(6):
+            if SB.result(state).finished:
+                break
+            for player in SB.waiting_on(state):
+                legal = {SB.format_order(o) for o in SB.legal_orders(state, player)}
+                inputs = choose(SB, state, player, "easy", seed=seed, stop=lambda: False)
+                texts = [payload["text"] for kind, payload in inputs if kind == "order"]
+                assert inputs[-1] == ("ready", {}) and all(text in legal for text in texts)
+                flying = sorted(s.id for s in state.ships if s.owner == player and s.on_board)
+                assert sorted(text.split(":")[0] for text in texts) == flying
+                for kind, payload in inputs:
+                    state = SB.apply_input(state, kind, player, payload).state
+            state = SB.apply_input(state, "resolve", None, {}).state

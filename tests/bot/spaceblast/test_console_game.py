@@ -20,7 +20,7 @@ def test_the_six_ship_demo_plays_to_the_end_without_an_early_reveal(tmp_path: Pa
     refused = run_demo(tmp_path, "en", stream=out, game="spaceblast")
     text = out.getvalue()
     assert refused == 0, text
-    assert "Game over — winner: **Bob**" in text
+    assert "Game over — Bob wins" in text
     gifs = sorted(tmp_path.glob("*.gif"))
     turns = sum(1 for line in script_lines("spaceblast") if line.startswith("# turn"))
     assert len(gifs) == turns and all(Image.open(gif).n_frames >= 4 for gif in gifs)

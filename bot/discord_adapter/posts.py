@@ -1,0 +1,112 @@
+"""The bot's own posts in game channels (turn posts, reminders, GM alerts), sent from the outbox.
+
+`bot.outbox.OutboxSender` decides what to send and when; this module says how on Discord: the post's
+text in the server's language of the moment, cut into messages of at most 2,000 characters, a
+game-master alert led by the GM role's ping, the images on the last part, each part sent with the
+row's nonce (discord.py adds ``enforce_nonce``), and which failures are worth a retry.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import discord
+
+from bot.i18n import translate
+from bot.outbox import GM_ALERT, Failure, OutboxSender, decode_reply
+from bot.service.core import GameService
+from bot.service.replies import Attachment
+from bot.store.outbox import OutboxRecord
+
+log = logging.getLogger("spacechess.discord.posts")
+
+CONTENT_LIMIT = 2000
+
+
+@dataclass(frozen=True)
+class PostPart:
+    """One Discord message of a post."""
+
+    content: str
+    mentions: discord.AllowedMentions
+    files: tuple[Attachment, ...] = ()
+
+
+def chunks(lines: list[str], limit: int = CONTENT_LIMIT) -> list[str]:
+    """Message bodies within Discord's limit, split between lines (a very long line is cut)."""
+    bodies: list[str] = []
+    current = ""
+    for line in lines:
+        line = line[:limit]
+        if current and len(current) + 1 + len(line) > limit:
+            bodies.append(current)
+            current = line
+        else:
+            current = f"{current}\n{line}" if current else line
+    if current or not bodies:
+        bodies.append(current or "\u200b")
+    return bodies
+
+
+def classify(err: Exception) -> Failure:
+    """Discord refusing the post itself (no access, unknown channel, invalid body) will refuse it
+    again: given up. Rate limits, server errors and the network: tried again later."""
+    if isinstance(err, discord.RateLimited):
+        return Failure(retry_after=err.retry_after)
+    if isinstance(err, discord.HTTPException):
+        if err.status == 429:
+            return Failure(retry_after=_retry_after(err))
+        if 400 <= err.status < 500:
+            return Failure(permanent=True)
+    return Failure()
+
+
+def _retry_after(err: discord.HTTPException) -> float | None:
+    header = err.response.headers.get("Retry-After") if err.response is not None else None
+    try:
+        return float(header) if header is not None else None
+    except ValueError:
+        return None
+
+
+class ChannelPoster:
+    """The outbox sender of one bot: `start` it once the gateway is READY (the channels are known)."""
+
+    def __init__(self, client: discord.Client, service: GameService,
+                 on_sent: Callable[[OutboxRecord], None] | None = None) -> None:
+        self.client = client
+        self.service = service
+        self.sender: OutboxSender[PostPart] = OutboxSender(
+            service.store, render=self.render, send_part=self.send_part, classify=classify,
+            on_sent=on_sent or (lambda _post: None),
+        )
+
+    async def render(self, post: OutboxRecord) -> list[PostPart]:
+        """The post's messages in the server's language now; a GM alert pings the GM role first."""
+        reply = decode_reply(post.payload)
+        language = await asyncio.to_thread(self.service.server_language, post.guild_id)
+        lines = [translate(m.key, language, m.params) for m in reply.messages]
+        roles: list[discord.Object] = []
+        if post.kind == GM_ALERT and post.guild_id is not None:
+            settings = await asyncio.to_thread(self.service.store.guild_settings, post.guild_id)
+            if settings.gm_role_id is not None:
+                lines.insert(0, f"<@&{settings.gm_role_id}>")
+                roles.append(discord.Object(id=settings.gm_role_id))
+        mentions = discord.AllowedMentions(users=[discord.Object(id=u) for u in reply.mentions], roles=roles or False,
+                                           everyone=False)
+        bodies = chunks(lines)
+        return [PostPart(body, mentions, reply.files if index == len(bodies) - 1 else ())
+                for index, body in enumerate(bodies)]
+
+    async def send_part(self, post: OutboxRecord, index: int, part: PostPart) -> int:
+        assert post.channel_id is not None
+        channel = self.client.get_channel(post.channel_id) or await self.client.fetch_channel(post.channel_id)
+        assert isinstance(channel, discord.abc.Messageable)
+        files = [discord.File(io.BytesIO(f.data), filename=f.filename) for f in part.files]
+        message = await channel.send(part.content, files=files, allowed_mentions=part.mentions,
+                                     nonce=post.nonce(index))
+        return message.id

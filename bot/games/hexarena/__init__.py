@@ -1,0 +1,219 @@
+"""HexArena in the bot (reconstructed rules): two fleets of nine race for the enemy base on 127 hex
+cells, one whole turn per order, against a friend or the computer, on a move clock.
+
+Presentation only: the rules are engine/hexarena. Ships are named to players by side, type and
+number ("Red fighter 2") rather than by their ids, and every image is drawn from the public view.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from bot.games import Presenter, register_presenter
+from bot.service.commands import Option
+from bot.service.replies import Attachment, Message, Reply
+from engine.core.errors import OrderError
+from engine.core.protocol import PUBLIC, Audience, Event, GameRules
+from engine.hexarena.geometry import BASE, BOARD, SIDES, other
+
+VARIANTS = ("base", "blitz", "alpha", "omega")
+SIDE_MARKS = {"red": "🔴", "blue": "🔵"}
+#: events after which the board is worth posting: a turn played, the start, the end
+_BOARD_EVENTS = ("turn_ended", "started", "game_over")
+#: the cells each event touched, by parameter (lists for a fighter's path or a shot's line)
+_TOUCHED = {
+    "moved": ("from", "path"),
+    "rotated": ("at",),
+    "fired": ("at", "line"),
+    "rammed": ("at", "target_at"),
+    "destroyed": ("at",),
+    "boarded": ("from", "at"),
+    "left": ("from", "to"),
+    "recycled": ("from", "debris", "to"),
+}
+_STANDARD_ID = re.compile(r"(red|blue)_(admiral|fighter|cargo|patrol)(\d+)")
+_CELL = re.compile(r"[A-Ma-m][0-9]{1,2}")
+#: parameter values the catalog words: the kind of ship, why a game ended, how a debris was reached
+_WORDED = {"type": "hx.type", "reason": "hx.reason", "access": "hx.access"}
+
+
+def ship_words(ident: Any) -> Any:
+    """A ship as players read it: "Red fighter 2" for the standard fleet's ids (HA-2), else its id
+    (a setup document may name ships freely)."""
+    match = _STANDARD_ID.fullmatch(str(ident))
+    if match is None:
+        return ident
+    side, kind, number = match.groups()
+    key = "hx.ship.admiral" if kind == "admiral" else "hx.ship"
+    return Message(key, {"side": Message(f"word.side.{side}"), "type": Message(f"hx.type.{kind}"), "n": number})
+
+
+def word_value(key: str, value: Any) -> Any:
+    """One event or refusal parameter in words: sides, ships, types and reasons; cells as they are."""
+    if isinstance(value, str):
+        if value in SIDES:
+            return Message(f"word.side.{value}")
+        if key in _WORDED:
+            return Message(f"{_WORDED[key]}.{value}")
+        if _STANDARD_ID.fullmatch(value):
+            return ship_words(value)
+    return value
+
+
+def _fragments(kind: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    """The optional parts of a sentence (a teleport, a debris left, Omega's points), each a catalog
+    fragment or empty, so every event has one sentence per language."""
+    if kind == "moved":
+        passenger = params.get("passenger")
+        return {"teleport": Message("hx.moved.teleport") if params.get("teleport") else "",
+                "passenger": Message("hx.moved.passenger", {"ship": ship_words(passenger)}) if passenger else ""}
+    if kind == "destroyed":
+        if params.get("released"):
+            left = Message("hx.destroyed.released", {"ship": ship_words(params["released"]), "at": params["at"]})
+        elif params.get("debris"):
+            left = Message("hx.destroyed.debris", {"reserve": params.get("reserve", 0)})
+        else:
+            left = Message("hx.destroyed.no_debris")
+        return {"left": left}
+    if kind == "recycled":
+        indirect = params.get("access") == "indirect"
+        return {"step": Message("hx.recycled.step", {"to": params.get("to")}) if indirect else ""}
+    if kind == "turn_ended":
+        return {"ap": Message("hx.turn_ended.ap", {"ap": params["ap"]}) if params.get("ap") is not None else ""}
+    if kind == "started":
+        return {"drawn": Message("hx.started.drawn") if params.get("drawn") else ""}
+    if kind == "game_over":
+        if params.get("winner") in SIDES:
+            outcome = Message("hx.outcome.win", {"winner": Message(f"word.side.{params['winner']}")})
+        else:
+            outcome = Message("hx.outcome.draw")
+        return {"outcome": outcome}
+    return {}
+
+
+def touched_cells(events: Iterable[Event]) -> list[str]:
+    """Every cell the events of a turn touched, in order, once each: the board's highlight."""
+    cells: list[str] = []
+    for event in events:
+        for key in _TOUCHED.get(event.kind, ()):
+            value = event.params.get(key)
+            for cell in value if isinstance(value, list) else [value]:
+                if isinstance(cell, str) and _CELL.fullmatch(cell) and cell not in cells:
+                    cells.append(cell)
+    return cells
+
+
+def _board(rules: GameRules, state: Any, highlight: Sequence[str] = ()) -> list[Attachment]:
+    from renders.hexarena.board import render_board  # the renders are imported only when drawn
+
+    view = rules.view(state)
+    title = f"HexArena (reconstructed rules) — turn {view.get('turn', 0)}"
+    return [Attachment("hexarena.png", render_board(view, title=title, highlight=highlight))]
+
+
+def admiral_cell(view: Mapping[str, Any], side: str) -> str | None:
+    """Where a side's admiral is (HA-13): its own cell, or its cargo's."""
+    for ship in view["ships"].values():
+        if ship["side"] == side and ship["type"] == "admiral" and ship["alive"]:
+            if ship["carried_by"] is not None:
+                return view["ships"][ship["carried_by"]]["at"]
+            return ship["at"]
+    return None
+
+
+def base_distance(cell: str | None, side: str) -> int | None:
+    """Steps from `cell` to the nearest cell of `side`'s enemy base."""
+    if cell is None:
+        return None
+    at = BOARD.parse(cell)
+    return min(at.distance(target) for target in BASE[other(side)])
+
+
+def _admiral_words(view: Mapping[str, Any], side: str) -> Any:
+    cell = admiral_cell(view, side)
+    if cell is None:
+        return Message("word.none")
+    carried = any(s["side"] == side and s["type"] == "admiral" and s["alive"] and s["carried_by"]
+                  for s in view["ships"].values())
+    return Message("hx.admiral.carried" if carried else "hx.admiral.at", {"at": cell})
+
+
+class HexArenaPresenter(Presenter):
+    kind = "hexarena"
+    create_options = (Option("variant", choices=VARIANTS),)
+    join_options = (Option("side", choices=SIDES),)
+
+    def create_document(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """A lobby (two players join, then a GM starts) in the variant asked for (HA-15..HA-17)."""
+        return {"phase": "setup", "variant": options.get("variant", "base")}
+
+    def describe(self, rules: GameRules, events: Sequence[Event]) -> list[Message]:
+        return [Message(f"event.{rules.name}.{event.kind}",
+                        {**{key: word_value(key, value) for key, value in event.params.items()},
+                         **_fragments(event.kind, event.params)})
+                for event in events]
+
+    def refusal_params(self, err: OrderError) -> dict[str, Any]:
+        """Ships, sides and types in a refusal in words ("Red fighter 2", not ``red_fighter2``)."""
+        return {key: word_value(key, value) for key, value in err.params.items()
+                if key in ("ship", "target", "by", "side", "to_move", "type")}
+
+    def images(self, rules: GameRules, state: Any, events: Sequence[Event]) -> list[Attachment]:
+        if not any(event.kind in _BOARD_EVENTS for event in events):
+            return []
+        return _board(rules, state, touched_cells(events))
+
+    def board(self, rules: GameRules, state: Any) -> list[Attachment]:
+        return _board(rules, state)
+
+    def sheet(self, rules: GameRules, state: Any, actor: str, language: str, viewer: Audience = PUBLIC) -> Reply:
+        """A side's fleet: the admiral and how far it is from the enemy base, each ship afloat, the
+        graveyard and the shared debris reserve; with the board, that side's ships highlighted."""
+        view = rules.view(state)
+        side = actor
+        lines = [Message("hx.sheet.header", {"mark": SIDE_MARKS[side], "side": Message(f"word.side.{side}"),
+                                             "player": view["players"].get(side) or Message("word.none")})]
+        admiral = admiral_cell(view, side)
+        lines.append(Message("hx.sheet.admiral", {"where": _admiral_words(view, side),
+                                                  "distance": base_distance(admiral, side)
+                                                  if admiral is not None else Message("word.none")}))
+        cells = [admiral] if admiral is not None else []
+        for ident, ship in view["ships"].items():
+            if ship["side"] != side or not ship["alive"] or ship["type"] == "admiral":
+                continue
+            cells.append(ship["at"])
+            carries = any(s["carried_by"] == ident and s["alive"] for s in view["ships"].values())
+            lines.append(Message("hx.sheet.ship", {
+                "ship": ship_words(ident), "at": ship["at"],
+                "facing": Message("hx.sheet.facing", {"facing": ship["facing"]}) if ship["facing"] else "",
+                "cargo": Message("hx.sheet.carries") if carries else ""}))
+        dead = view["graveyard"][side]
+        lines.append(Message("hx.sheet.graveyard", {"count": len(dead),
+                                                    "ships": [Message("hx.sheet.dead", {"ship": ship_words(i)})
+                                                              for i in dead]}))
+        lines.append(Message("hx.sheet.reserve", {"reserve": view["debris_reserve"], "board": len(view["debris"])}))
+        return Reply(tuple(lines), files=tuple(_board(rules, state, [c for c in cells if c])))
+
+    def status_lines(self, rules: GameRules, state: Any) -> list[Message]:
+        """Each side: its player, ships afloat and lost, its admiral, and who is to move; then the
+        debris and the variant."""
+        view = rules.view(state)
+        lines = []
+        for side in SIDES:
+            afloat = sum(1 for s in view["ships"].values() if s["side"] == side and s["alive"])
+            lines.append(Message("hx.status.side", {
+                "mark": SIDE_MARKS[side], "side": Message(f"word.side.{side}"),
+                "player": view["players"].get(side) or Message("word.none"), "afloat": afloat,
+                "lost": len(view["graveyard"][side]), "admiral": _admiral_words(view, side),
+                "move": Message("hx.status.to_move") if view.get("to_move") == side and view["status"] == "running"
+                else ""}))
+        # Blitz, Alpha and Omega are names, the same in every language; the base game is not
+        variants = " + ".join(name.capitalize() for name in view["variants"]) or Message("hx.variant.base")
+        lines.append(Message("hx.status.arena", {"board": len(view["debris"]), "reserve": view["debris_reserve"],
+                                                 "variant": variants}))
+        return lines
+
+
+HEXARENA_PRESENTER = register_presenter(HexArenaPresenter())

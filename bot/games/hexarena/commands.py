@@ -1,0 +1,77 @@
+"""HexArena player commands (reconstructed rules): one command per action, each building the
+one-action order text `/hx order` takes, and resign. The game's `new`, `join`, `order` and
+`challenge` come from the shared declaration; a turn of several actions (Alpha, Omega) is written
+out with `/hx order text:"move G3 G5; move G1 G2"`.
+
+The ship's cell is suggested from the one-action turns the caller may play with that verb, and
+the target (a cell, or a ram's direction) from the same turns: the shared completers see only the
+option being typed, so the targets are those of every ship of the caller that can act so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from bot.games.hexarena import HEXARENA_PRESENTER
+from bot.games.hexarena.moves import first_actions
+from bot.service.commands import Option, command, completer
+from bot.service.context import Context
+from bot.service.core import GameService
+from bot.service.orders import legal_values, order_handler, resign_handler
+from bot.service.replies import Reply
+from engine.hexarena.geometry import cell_name
+from engine.hexarena.orders import Turn
+
+KIND = HEXARENA_PRESENTER.kind
+DIRECTIONS = ("e", "ne", "nw", "w", "sw", "se")
+CELL = 3  # the longest cell name: "M13" is not on the board, "G13" is
+
+
+def _play(*words: str) -> Callable[[GameService, Context, dict[str, Any]], Reply]:
+    """The handler of one action: its order text from the options named in `words`, in order."""
+
+    def handle(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+        verb = handle.__name__
+        text = " ".join([verb, *(str(opts[word]).strip().upper() for word in words)])
+        return order_handler(KIND)(svc, ctx, {"text": text})
+
+    return handle
+
+
+def _reader(verb: str, part: str) -> Callable[[Turn], Iterable[str]]:
+    """What a suggestion reads off a one-action turn of `verb`: the acting cell, or its target."""
+
+    def pick(turn: Turn) -> Iterable[str]:
+        action = turn.actions[0]
+        if action.verb != verb:
+            return ()
+        if part == "cell":
+            return (cell_name(action.at),)
+        if part == "direction":
+            return (action.direction.name.lower(),) if action.direction is not None else ()
+        return (cell_name(action.to),) if action.to is not None else ()
+
+    return pick
+
+
+def _declare(verb: str, *targets: Option) -> None:
+    """`/hx <verb> cell: [target]`, its cell and target suggested from the legal one-action turns."""
+    handler = _play("cell", *(option.name for option in targets))
+    handler.__name__ = verb
+    command(f"hx {verb}", Option("cell", required=True, max_length=CELL, autocomplete=True), *targets)(handler)
+    for option in (Option("cell"), *targets):
+        if option.name == "cell" or option.autocomplete:
+            completer(f"hx {verb}", option.name)(legal_values(KIND, _reader(verb, option.name), first_actions))
+
+
+_declare("move", Option("to", required=True, max_length=CELL, autocomplete=True))
+_declare("rotate", Option("direction", required=True, choices=DIRECTIONS))
+_declare("fire")
+_declare("ram", Option("direction", required=True, max_length=2, autocomplete=True))
+_declare("board", Option("to", required=True, max_length=CELL, autocomplete=True))
+_declare("leave", Option("to", required=True, max_length=CELL, autocomplete=True))
+_declare("recycle", Option("debris", required=True, max_length=CELL, autocomplete=True))
+
+
+command("hx resign", Option("confirm", "integer"))(resign_handler(KIND, "hx resign"))

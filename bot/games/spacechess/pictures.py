@@ -1,0 +1,88 @@
+"""The words around a Space Chess picture: its caption and map key in the reader's language.
+
+The renders take finished strings (they know no catalog); this module makes them from the scene
+(the game's name, the language, what comes next), the public view and the events that led to the
+picture, so that a board read days later still says which game, which turn, what just happened,
+what comes next and, once it is over, who won.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from bot.i18n import catalog, translate
+from bot.service.replies import Message
+from bot.service.scene import Scene
+from engine.core.protocol import Event
+from renders.spacechess.board import LEGEND_LABELS, Caption
+
+#: events that are bookkeeping rather than something that happened on the board
+_QUIET = ("joined", "left", "equipped")
+_EMOJI = re.compile("[\U00010000-\U0010ffff\u2600-\u27bf\ufe0f\u200d]")
+_MARKDOWN = re.compile(r"\*\*|__|`")
+
+
+def plain(text: str) -> str:
+    """A chat line as picture text: no Markdown, no emoji (the bundled font has none), single spaces."""
+    return " ".join(_MARKDOWN.sub("", _EMOJI.sub("", text)).split())
+
+
+def words(key: str, language: str, **params: Any) -> str:
+    return plain(translate(key, language, params))
+
+
+def picture_labels(language: str) -> dict[str, str]:
+    """The renders' `labels`: rules identifiers (``label.*``, as on the sheet) and the map key's words."""
+    words = catalog(language)
+    found = {key.removeprefix("label."): text for key, text in words.items() if key.startswith("label.")}
+    for word in LEGEND_LABELS:
+        if f"game.picture.legend.{word}" in words:
+            found[word] = words[f"game.picture.legend.{word}"]
+    return found
+
+
+def happened(events: Sequence[Event], language: str, describe: Callable[[Sequence[Event]], list[Message]]) -> str:
+    """What just happened, in a line: the draw's numbers, or the action's messages one after another."""
+    for event in events:
+        if event.kind == "draw_award":
+            numbers = " ".join(str(n) for n in event.params.get("numbers", ()))
+            bonus = event.params.get("bonus")
+            if bonus is None:
+                return words("game.picture.draw", language, numbers=numbers)
+            return words("game.picture.draw_bonus", language, numbers=numbers, bonus=bonus)
+    shown = [e for e in events if e.kind not in _QUIET]
+    text = " ".join(plain(translate(m.key, language, m.params)) for m in describe(shown))
+    return words("game.picture.last", language, text=text) if text else ""
+
+
+def banner(view: Mapping[str, Any], language: str) -> tuple[str, int | None]:
+    """The finished game's banner and its team: "Team 1 wins", or a draw (no team)."""
+    if view.get("status") != "finished":
+        return "", None
+    winner = view.get("winner")
+    if winner in (1, 2):
+        return words("game.picture.wins", language, team=winner), int(winner)
+    return words("game.picture.draw_game", language), None
+
+
+def caption(scene: Scene, view: Mapping[str, Any], events: Sequence[Event],
+            describe: Callable[[Sequence[Event]], list[Message]], *, subject: str = "", note: str = "",
+            with_next: bool = True) -> Caption:
+    """The caption of a board: title (the game, and the picture's `subject` if any), turn, what
+    happened (`events`, else the history's last eventful step), what comes next, the banner."""
+    language = scene.language
+    title = words("game.picture.title", language, name=scene.name)
+    if subject:
+        title = f"{title} · {subject}"
+    lines = [words("game.picture.turn", language, turn=view.get("turn", 0))]
+    if not events and scene.history is not None:
+        events = next((step.events for step in reversed(scene.history()) if step.events), ())
+    last = happened(events, language, describe)
+    if last:
+        lines.append(last)
+    if with_next and scene.next and view.get("status") == "running":
+        lines.append(scene.next[:1].upper() + scene.next[1:])
+    text, team = banner(view, language)
+    return Caption(title=title, lines=tuple(lines), banner=text, banner_team=team, note=note)

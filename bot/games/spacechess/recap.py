@@ -1,0 +1,133 @@
+"""The end-of-game recap of a Space Chess game, computed from its history (pure: no store, no clock).
+
+Read from the replayed log (`bot.service.scene.Step`: each input's public events and the state
+after it), so the recap is exactly what happened, undone inputs left out, and a recap asked for
+mid-game is the game so far. Per character: the AP each draw gave, HP at the end of each turn,
+damage dealt and taken; and the moments that decided the game (deaths, heavy hits, the end).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.games.spacechess.pictures import plain, words
+from bot.i18n import translate
+from bot.service.replies import Attachment, Message, Reply, Visibility
+from bot.service.scene import Scene, Step
+from engine.core.protocol import GameRules
+from renders.spacechess.recap import render_recap
+
+HEAVY_HIT = 3  # a hit taking at least a third of the victim's maximum HP is a moment of the game
+MAX_MOMENTS = 10
+
+
+@dataclass(frozen=True)
+class Fighter:
+    id: str
+    team: int
+    max_hp: int
+    ap: tuple[int, ...]  # AP each draw gave, draw 1 first (0 for a draw sat out or after death)
+    hp: tuple[int, ...]  # HP at the end of each turn, turn 0 (before the first draw) first
+    dealt: int
+    taken: int
+
+
+@dataclass(frozen=True)
+class GameRecap:
+    turns: int  # draws applied
+    fighters: tuple[Fighter, ...]  # team 1 then team 2, generals first
+    moments: tuple[Message, ...]
+    status: str
+    winner: int | str | None
+
+
+def recap_of(history: Sequence[Step], view: Callable[[Any], Mapping[str, Any]]) -> GameRecap:
+    """The recap of the game whose replayed log is `history`; `view` is the rules' public view."""
+    ap: dict[str, list[int]] = {}
+    hp: dict[str, list[int]] = {}
+    dealt: dict[str, int] = {}
+    taken: dict[str, int] = {}
+    moments: list[Message] = []
+    last: Mapping[str, Any] = {}
+    turns = 0
+    for step in history:
+        if any(event.kind == "draw_award" for event in step.events):
+            _snapshot(hp, last)  # the end of the turn this draw closes
+        now = view(step.state)
+        for event in step.events:
+            params = event.params
+            if event.kind == "draw_award":
+                turns += 1
+                for row in params.get("breakdown", ()):
+                    ap.setdefault(row["id"], []).extend([0] * (turns - 1 - len(ap.get(row["id"], []))))
+                    ap[row["id"]].append(int(row.get("award", 0)))
+            elif event.kind == "damaged":
+                amount = int(params.get("amount", 0))
+                taken[params["id"]] = taken.get(params["id"], 0) + amount
+                if params.get("by"):
+                    dealt[params["by"]] = dealt.get(params["by"], 0) + amount
+                max_hp = int(now["characters"].get(params["id"], {}).get("max_hp", 0) or 1)
+                if amount and amount * HEAVY_HIT >= max_hp and params.get("hp", 1) > 0:
+                    moments.append(Message("game.recap.moment.hit", {"turn": turns, "id": params["id"],
+                                                                     "by": params.get("by") or "—",
+                                                                     "amount": amount, "hp": params.get("hp")}))
+            elif event.kind == "died":
+                key = "game.recap.moment.died_by" if params.get("by") else "game.recap.moment.died"
+                moments.append(Message(key, {"turn": turns, "id": params["id"], "by": params.get("by"),
+                                             "at": params.get("at")}))
+            elif event.kind == "game_over":
+                winner = params.get("winner")
+                key = "game.recap.moment.won" if winner in (1, 2) else "game.recap.moment.draw"
+                moments.append(Message(key, {"turn": turns, "team": winner}))
+        last = now
+    if last and last.get("status") != "setup":
+        _snapshot(hp, last)
+    characters = last.get("characters", {}) if last else {}
+    order = sorted(characters, key=lambda i: (characters[i]["team"], characters[i].get("role") != "general", i))
+    fighters = tuple(
+        Fighter(i, int(characters[i]["team"]), int(characters[i].get("max_hp", 0)),
+                tuple(ap.get(i, [])) + (0,) * (turns - len(ap.get(i, []))), tuple(hp.get(i, ())),
+                dealt.get(i, 0), taken.get(i, 0))
+        for i in order
+    )
+    if len(moments) > MAX_MOMENTS:  # the end and the deaths are kept before heavy hits
+        decisive = [m for m in moments if m.key != "game.recap.moment.hit"]
+        moments = (decisive + [m for m in moments if m.key == "game.recap.moment.hit"])[:MAX_MOMENTS]
+        moments.sort(key=lambda m: m.params["turn"])
+    return GameRecap(turns, fighters, tuple(moments), str(last.get("status", "setup")), last.get("winner"))
+
+
+def _snapshot(hp: dict[str, list[int]], view: Mapping[str, Any]) -> None:
+    """Every character's HP now, as the next point of its HP line (0 for the dead)."""
+    for ident, data in view.get("characters", {}).items():
+        hp.setdefault(ident, []).append(int(data.get("hp", 0)) if data.get("alive", True) else 0)
+
+
+def recap_reply(rules: GameRules, scene: Scene) -> Reply:
+    """`/game recap` and the end-of-game post: the recap's picture, its moments also as text (a
+    picture is not read by everyone), in the scene's language."""
+    if scene.history is None:
+        return Reply((Message("game.recap.none", {"name": scene.name}),), visibility=Visibility.PRIVATE)
+    recap = recap_of(scene.history(), rules.view)
+    if recap.status == "setup":
+        return Reply((Message("game.recap.not_started", {"name": scene.name}),), visibility=Visibility.PRIVATE)
+    language = scene.language
+    if recap.status == "finished":
+        key = "game.recap.subtitle_won" if recap.winner in (1, 2) else "game.recap.subtitle_draw"
+    else:
+        key = "game.recap.subtitle_running"
+    subtitle = Message(key, {"team": recap.winner, "turns": recap.turns})
+    moments = [plain(translate(m.key, language, m.params)) for m in recap.moments]
+    data = {
+        "title": words("game.recap.title", language, name=scene.name),
+        "subtitle": plain(translate(subtitle.key, language, subtitle.params)),
+        "fighters": [{"id": f.id, "team": f.team, "max_hp": f.max_hp, "ap": f.ap, "hp": f.hp, "dealt": f.dealt,
+                      "taken": f.taken} for f in recap.fighters],
+        "moments": moments,
+        "words": {part: words(f"game.recap.section.{part}", language)
+                  for part in ("hp", "ap", "damage", "moments", "none")},
+    }
+    lines = (Message("game.recap.header", {"name": scene.name, "result": subtitle}), *recap.moments)
+    return Reply(lines, files=(Attachment("recap.png", render_recap(data)),))

@@ -1,0 +1,305 @@
+"""Delivering the outbox (`bot.store.outbox`): the posts the bot owes its game channels.
+
+Producers (draws, deadlines, clocks) write a post with the change that causes it; then they
+`announce` it to the adapter's hooks. An adapter that sends the outbox itself (the Discord bot: it
+has an `outbox_ready` method) is only woken; any other (the console, tests) gets every owed post
+through `TurnHooks` at once (`flush`).
+
+`OutboxSender` is the Discord side, independent of discord.py: it sends the oldest owed post of each
+channel (so a channel's posts keep their order while channels do not wait for each other), under a
+global rate limiter that keeps the bot's own posts well below Discord's 50 requests a second, and puts
+a failed post off with exponential back-off (or the `retry_after` Discord gave). A part is sent with a
+nonce derived from the row, and its message id recorded before the next part: after a crash the
+post resumes where it stopped, and a part Discord had already taken is not posted twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import datetime as dt
+import logging
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from bot.i18n import Listing
+from bot.service.replies import Attachment, Message, Reply
+from bot.store import outbox as rows
+from bot.store.outbox import NewPost, OutboxRecord
+from bot.store.repo import GameRecord, Store
+
+if TYPE_CHECKING:
+    from bot.service.core import Applied, GameService
+
+log = logging.getLogger("spacechess.outbox")
+
+TURN_POST, GM_ALERT = "turn_post", "gm_alert"
+#: the outbox's own share of Discord's 50 requests/s per bot: interactions and status edits keep the rest
+RATE_PER_SECOND = 20.0
+#: first and longest wait after a failed attempt (doubling in between)
+BACKOFF_FIRST, BACKOFF_MAX = 2.0, 300.0
+#: how long a process owns a post it is sending; after that another process (or itself, restarted
+#: after a crash) may send it again — with the same nonce, so Discord does not post it twice
+LEASE = dt.timedelta(seconds=15)
+#: an idle sender still looks this often: another process sharing the database may have written posts
+#: and died before sending them (its own wake-up is lost with it)
+IDLE_LOOK_SECONDS = 5.0
+#: sent posts are kept this long (the record of what was posted), then pruned
+KEEP_SENT = dt.timedelta(days=7)
+
+Part = TypeVar("Part")
+
+
+# -- the row's payload: a Reply as JSON ---------------------------------------------------------------
+
+def _encode(value: Any) -> Any:
+    """JSON of a message's parameters; the catalog's own value types (`Message`, `Listing`) are tagged."""
+    if isinstance(value, Message):
+        return {"$msg": value.key, "params": _encode(dict(value.params))}
+    if isinstance(value, Listing):
+        return {"$list": _encode(list(value.items)), "conjunction": value.conjunction, "separator": value.separator}
+    if isinstance(value, Mapping):
+        return {str(key): _encode(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_encode(item) for item in value]
+    return value
+
+
+def _decode(value: Any) -> Any:
+    if isinstance(value, dict):
+        if "$msg" in value:
+            return Message(value["$msg"], _decode(value.get("params") or {}))
+        if "$list" in value:
+            return Listing(tuple(_decode(value["$list"])), value["conjunction"], value["separator"])
+        return {key: _decode(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_decode(item) for item in value]
+    return value
+
+
+def encode_reply(reply: Reply) -> dict[str, Any]:
+    """What a post needs to be sent later by any process: its messages (catalog keys, so it is said
+    in the server's language of the moment it is sent), who it may ping, and its rendered images
+    (docs/platform.md, "The outbox", says why the bytes rather than what drew them)."""
+    return {
+        "messages": [_encode(message) for message in reply.messages],
+        "mentions": list(reply.mentions),
+        "files": [{"filename": f.filename, "data": base64.b64encode(f.data).decode("ascii")} for f in reply.files],
+    }
+
+
+def decode_reply(payload: Mapping[str, Any]) -> Reply:
+    messages = tuple(_decode(message) for message in payload.get("messages", []))
+    files = tuple(Attachment(f["filename"], base64.b64decode(f["data"])) for f in payload.get("files", []))
+    return Reply(messages, files=files, mentions=tuple(int(u) for u in payload.get("mentions", [])))
+
+
+def post_of(game: GameRecord, reply: Reply, kind: str = TURN_POST) -> NewPost:
+    """The outbox row of a post in `game`'s channel, to write with the change that causes it."""
+    return NewPost(channel_id=game.channel_id, kind=kind, payload=encode_reply(reply), game_id=game.id,
+                   guild_id=game.guild_id)
+
+
+def outbox_of(svc: GameService) -> Callable[[Applied], list[NewPost]]:
+    """The channel post of an input the bot gives on its own (a deadline's resolution, a timeout),
+    made from the input's outcome before its commit so that the commit writes it."""
+    return lambda applied: [post_of(applied.game, svc.describe(applied))]
+
+
+def follow_up(svc: GameService, applied: Applied) -> None:
+    """What such an input caused after its commit (computer seats playing their next turn) is a
+    post of its own, after it."""
+    if not applied.posts:
+        return
+    files = next((post.files for post in reversed(applied.posts) if post.files), ())
+    messages = tuple(message for post in applied.posts for message in post.messages)
+    rows.enqueue(svc.store, [post_of(applied.game, Reply(messages, files=files))])
+
+
+# -- synchronous delivery through TurnHooks ------------------------------------------------------------
+
+def announce(store: Store, hooks: Any) -> None:
+    """Posts were written to the outbox: wake the adapter that sends them, or deliver them now."""
+    if hooks is None:
+        return
+    ready = getattr(hooks, "outbox_ready", None)
+    if callable(ready):
+        ready()
+    else:
+        flush(store, hooks)
+
+
+def flush(store: Store, hooks: Any) -> int:
+    """Hand every owed post to `hooks` (`on_turn_post`, `on_gm_alert`) oldest first, marking each
+    delivered once the hook returned: a crash in between delivers it again, never loses it."""
+    delivered = 0
+    for post in rows.unsent(store):  # no lease: this is the delivery of a single process (console, tests)
+        game = store.get_game(post.game_id) if post.game_id is not None else None
+        if game is not None:
+            reply = decode_reply(post.payload)
+            (hooks.on_gm_alert if post.kind == GM_ALERT else hooks.on_turn_post)(game, reply)
+        rows.mark_sent(store, post)
+        delivered += 1
+    return delivered
+
+
+# -- the asynchronous sender ----------------------------------------------------------------------------
+
+class RateLimiter:
+    """A token bucket: at most `rate` acquisitions a second on average, `burst` at once."""
+
+    def __init__(self, rate: float, burst: int | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = float(burst if burst is not None else max(1, int(rate)))
+        self.clock = clock
+        self._tokens = self.burst
+        self._stamp = clock()
+        self._lock = asyncio.Lock()
+
+    async def acquire(self) -> None:
+        async with self._lock:
+            while True:
+                now = self.clock()
+                self._tokens = min(self.burst, self._tokens + (now - self._stamp) * self.rate)
+                self._stamp = now
+                if self._tokens >= 1 - 1e-9:  # a float a hair under 1 after a sleep counts as the token it waited for
+                    self._tokens = max(0.0, self._tokens - 1)
+                    return
+                await asyncio.sleep((1 - self._tokens) / self.rate)
+
+
+@dataclass(frozen=True)
+class Failure:
+    """How a failed send is handled: tried again (after `retry_after` seconds if Discord said so),
+    or, when `permanent`, given up so the channel's later posts can go."""
+
+    permanent: bool = False
+    retry_after: float | None = None
+
+
+class OutboxSender(Generic[Part]):
+    """Sends the outbox through three callbacks, so that this logic is tested without Discord:
+    `render` makes a post's parts (messages within the platform's limits), `send_part` posts one
+    part with the post's nonce and returns its message id, `classify` tells a failure's kind."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        render: Callable[[OutboxRecord], Awaitable[Sequence[Part]]],
+        send_part: Callable[[OutboxRecord, int, Part], Awaitable[int]],
+        classify: Callable[[Exception], Failure],
+        on_sent: Callable[[OutboxRecord], None] = lambda _post: None,
+        limiter: RateLimiter | None = None,
+        clock: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.UTC),
+    ) -> None:
+        self.store = store
+        self.render = render
+        self.send_part = send_part
+        self.classify = classify
+        self.on_sent = on_sent
+        self.limiter = limiter or RateLimiter(RATE_PER_SECOND)
+        self.clock = clock
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._pruned: dt.datetime | None = None
+
+    # -- lifecycle (inside the event loop) --
+    def start(self) -> None:
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._run(), name="outbox-sender")
+
+    def wake(self) -> None:
+        """Look at the outbox now (a post was written). Call from the loop's thread."""
+        self._wake.set()
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
+
+    async def _run(self) -> None:
+        while True:
+            self._wake.clear()
+            try:
+                delay = await self.drain()
+            except Exception:
+                log.exception("outbox pass failed: next one in %s s", BACKOFF_FIRST)
+                delay = BACKOFF_FIRST
+            delay = IDLE_LOOK_SECONDS if delay is None else min(delay, IDLE_LOOK_SECONDS)
+            if delay > 0:
+                try:
+                    await asyncio.wait_for(self._wake.wait(), timeout=delay)
+                except TimeoutError:
+                    pass
+
+    # -- one pass --
+    async def drain(self) -> float | None:
+        """Send the due head of every channel (channels side by side, each in order), again while
+        posts keep going out; then the seconds until the next owed post is due (None: nothing owed)."""
+        while True:
+            heads = await asyncio.to_thread(rows.heads, self.store)
+            now = self.clock()
+            due = [post for post in heads if post.next_attempt_at <= now]
+            if not due:
+                break
+            sent = await asyncio.gather(*(self.send(post) for post in due))
+            if not any(sent):
+                break
+        await self._prune()
+        # a channel's later posts wait for its head: only heads say when to look again
+        heads = await asyncio.to_thread(rows.heads, self.store)
+        if not heads:
+            return None
+        soonest = min(post.next_attempt_at for post in heads)
+        return max(0.0, (soonest - self.clock()).total_seconds())
+
+    async def send(self, post: OutboxRecord) -> bool:
+        """Send one post (under a lease); whether it is done with (sent or given up)."""
+        now = self.clock()
+        leased = await asyncio.to_thread(rows.lease, self.store, post, now, now + LEASE)
+        if leased is None:
+            return False  # sent, leased or put off by another process since it was read
+        if leased.channel_id is None:
+            await asyncio.to_thread(rows.give_up, self.store, leased, "no channel")
+            return True
+        try:
+            parts = await self.render(leased)
+            for index in range(len(leased.message_ids), len(parts)):
+                await self.limiter.acquire()
+                message_id = await self.send_part(leased, index, parts[index])
+                leased = await asyncio.to_thread(rows.record_part, self.store, leased, message_id)
+        except Exception as err:  # noqa: BLE001 - whatever failed, the post is kept and tried again
+            return await self._failed(leased, err)
+        await asyncio.to_thread(rows.mark_sent, self.store, leased)
+        self.on_sent(leased)
+        return True
+
+    async def _failed(self, post: OutboxRecord, err: Exception) -> bool:
+        failure = self.classify(err)
+        if failure.permanent:
+            log.error("post %s in channel %s given up: %s", post.id, post.channel_id, err)
+            await asyncio.to_thread(rows.give_up, self.store, post, repr(err))
+            return True
+        wait = backoff(post.attempts, failure.retry_after)
+        log.warning("post %s in channel %s failed (attempt %d): %s; next try in %.1f s", post.id, post.channel_id,
+                    post.attempts + 1, err, wait)
+        until = self.clock() + dt.timedelta(seconds=wait)
+        await asyncio.to_thread(rows.put_off, self.store, post, until, repr(err))
+        return False
+
+    async def _prune(self) -> None:
+        now = self.clock()
+        if self._pruned is None or now - self._pruned > dt.timedelta(hours=1):
+            self._pruned = now
+            await asyncio.to_thread(rows.prune, self.store, now - KEEP_SENT)
+
+
+def backoff(attempts: int, retry_after: float | None = None) -> float:
+    """Seconds before the next try after `attempts` earlier failures: doubling from BACKOFF_FIRST up to
+    BACKOFF_MAX, and never sooner than Discord's `retry_after`."""
+    wait = min(BACKOFF_MAX, BACKOFF_FIRST * 2 ** attempts)
+    return max(wait, retry_after or 0.0)

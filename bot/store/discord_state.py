@@ -1,0 +1,109 @@
+"""What the Discord adapter keeps between runs besides games: which status messages are stale, how
+far a status message's pin got, and the hash of the commands last synced to each scope.
+
+Each is a fact a restarted process must find: a status refresh that a crash interrupted within its
+debounce is still owed; a pin Discord refused is not asked for again at every change; commands whose
+payload did not change are not published again (Discord limits command creation per day).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import TYPE_CHECKING
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Connection
+
+from bot.store.db import writer
+from bot.store.models import CommandSync, StatusDirty, StatusMessage
+
+if TYPE_CHECKING:
+    from bot.store.repo import Store
+
+_DIRTY = StatusDirty.__table__  # type: ignore[attr-defined]
+_STATUS = StatusMessage.__table__  # type: ignore[attr-defined]
+_SYNCS = CommandSync.__table__  # type: ignore[attr-defined]
+PIN_STATES = ("pending", "pinned", "refused")
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def _insert(store: Store, table: object) -> object:
+    return (postgresql if store.engine.dialect.name == "postgresql" else sqlite).insert(table)  # type: ignore[arg-type]
+
+
+def mark_status_dirty(store: Store, game_id: int) -> dt.datetime:
+    """The game changed: its status message is owed a refresh (kept if the process dies first). Each
+    mark gets a later time, so a refresh that started before it does not clear it."""
+    now = _now()
+    with writer(store.engine).begin() as connection:
+        mark_dirty_in(connection, game_id, now)
+    return now
+
+
+def mark_dirty_in(connection: Connection, game_id: int, now: dt.datetime) -> None:
+    """The mark, written in the caller's transaction: `Store.commit` writes it with the change itself,
+    so no crash between a change's commit and its reply can leave the status message stale for good."""
+    dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
+    statement = dialect.insert(_DIRTY).values(game_id=game_id, since=now)
+    connection.execute(statement.on_conflict_do_update(index_elements=["game_id"], set_={"since": now}))
+
+
+def dirty_games(store: Store) -> dict[int, dt.datetime]:
+    """Every game whose status message is owed a refresh, with the time of its latest mark."""
+    with store.engine.connect() as connection:
+        return {row.game_id: row.since for row in connection.execute(select(_DIRTY).order_by(_DIRTY.c.game_id))}
+
+
+def clear_status_dirty(store: Store, game_id: int, seen: dt.datetime) -> bool:
+    """The refresh that read the game after the mark of `seen` is done: the mark goes, unless a later
+    change marked it again meanwhile (then False, and that change's refresh is still owed)."""
+    with writer(store.engine).begin() as connection:
+        result = connection.execute(delete(_DIRTY).where(_DIRTY.c.game_id == game_id, _DIRTY.c.since <= seen))
+        return bool(result.rowcount)
+
+
+def status_pin(store: Store, game_id: int) -> str | None:
+    """How far the pin of the game's status message got (None: no status message)."""
+    with store.engine.connect() as connection:
+        return connection.execute(select(_STATUS.c.pin).where(_STATUS.c.game_id == game_id)).scalar()
+
+
+def set_status_pin(store: Store, game_id: int, pin: str) -> None:
+    if pin not in PIN_STATES:
+        raise ValueError(f"unknown pin state {pin!r} (one of {', '.join(PIN_STATES)})")
+    with writer(store.engine).begin() as connection:
+        connection.execute(update(_STATUS).where(_STATUS.c.game_id == game_id).values(pin=pin))
+
+
+def synced_hash(store: Store, scope: str) -> str | None:
+    """The hash of the commands last published to `scope` (None: never, as far as this database knows)."""
+    with store.engine.connect() as connection:
+        return connection.execute(select(_SYNCS.c.payload_hash).where(_SYNCS.c.scope == scope)).scalar()
+
+
+def set_synced_hash(store: Store, scope: str, payload_hash: str) -> None:
+    now = _now()
+    statement = _insert(store, _SYNCS).values(scope=scope, payload_hash=payload_hash, synced_at=now)  # type: ignore[attr-defined]
+    with writer(store.engine).begin() as connection:
+        connection.execute(statement.on_conflict_do_update(
+            index_elements=["scope"], set_={"payload_hash": payload_hash, "synced_at": now}))
+
+
+def keep_status_message(store: Store, game_id: int, channel_id: int, message_id: int) -> None:
+    """The game's status message, stored as soon as Discord made it and before it is pinned: whatever
+    the pin's fate, every later change edits this message instead of posting another."""
+    values = {"channel_id": channel_id, "message_id": message_id, "updated_at": _now(), "pin": "pending"}
+    statement = _insert(store, _STATUS).values(game_id=game_id, **values)  # type: ignore[attr-defined]
+    with writer(store.engine).begin() as connection:
+        connection.execute(statement.on_conflict_do_update(index_elements=["game_id"], set_=values))
+
+
+def synced_scopes(store: Store, prefix: str) -> dict[str, str]:
+    """Every scope starting with `prefix` (one application's) with the hash last synced to it."""
+    query = select(_SYNCS.c.scope, _SYNCS.c.payload_hash).where(_SYNCS.c.scope.startswith(prefix, autoescape=True))
+    with store.engine.connect() as connection:
+        return {row.scope: row.payload_hash for row in connection.execute(query)}

@@ -1,0 +1,174 @@
+"""The outbox: channel posts the bot owes, kept in the database until Discord has them.
+
+A post nobody asked for (a turn post, a reminder, a game-master alert) is a row written in the very
+transaction of the change that causes it (`Store.commit(outbox=...)`, `Store.claim(key, outbox=...)`),
+so no crash can keep the change and lose its post. A sender (`bot.outbox`) reads the rows, takes a
+short lease on the one it sends (so two processes sharing the database do not both send it), records
+each posted part's message id, and marks the row sent. A crash after Discord accepted a part but
+before its id was recorded resends that part with the same nonce, which Discord answers with the
+message it already has (``enforce_nonce``).
+
+Only the `bot.store` layer touches the table; this module needs no `Store` method, only its engine,
+so `repo.py` can import `NewPost` and `insert_posts` without a cycle.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Connection, and_, delete, insert, select, update
+
+from bot.store.db import writer
+from bot.store.models import OUTBOX_KINDS, OutboxRow
+
+if TYPE_CHECKING:
+    from bot.store.repo import Store
+
+_OUTBOX = OutboxRow.__table__  # type: ignore[attr-defined]
+#: Longest error text kept on a row (a Discord error body can be long).
+ERROR_MAX = 500
+
+
+@dataclass(frozen=True)
+class NewPost:
+    """A post to write with a change: where it goes and what it says (`payload`: JSON, made by
+    `bot.outbox.encode_reply`)."""
+
+    channel_id: int | None
+    kind: str
+    payload: dict[str, Any]
+    game_id: int | None = None
+    guild_id: int | None = None
+
+
+@dataclass(frozen=True)
+class OutboxRecord:
+    id: int
+    game_id: int | None
+    guild_id: int | None
+    channel_id: int | None
+    kind: str
+    payload: dict[str, Any]
+    attempts: int
+    next_attempt_at: dt.datetime
+    message_ids: list[int] = field(default_factory=list)
+    sent_at: dt.datetime | None = None
+    last_error: str | None = None
+
+    def nonce(self, part: int) -> str:
+        """Discord's message nonce of one part (at most 25 characters): the same for every attempt,
+        so a resend after a crash is recognised as the same message."""
+        return f"ob{self.id}.{part}"
+
+
+def _record(row: Any) -> OutboxRecord:
+    return OutboxRecord(
+        id=row.id, game_id=row.game_id, guild_id=row.guild_id, channel_id=row.channel_id, kind=row.kind,
+        payload=dict(row.payload), attempts=row.attempts, next_attempt_at=row.next_attempt_at,
+        message_ids=[int(m) for m in row.message_ids or []], sent_at=row.sent_at, last_error=row.last_error,
+    )
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def insert_posts(connection: Connection, posts: Sequence[NewPost], now: dt.datetime | None = None) -> None:
+    """Write `posts` in the caller's transaction (a commit, a claim): all of them or, with it, none."""
+    if not posts:
+        return
+    for post in posts:
+        if post.kind not in OUTBOX_KINDS:
+            raise ValueError(f"unknown outbox kind {post.kind!r} (one of {', '.join(OUTBOX_KINDS)})")
+    moment = now or _now()
+    connection.execute(insert(_OUTBOX), [
+        {"game_id": post.game_id, "guild_id": post.guild_id, "channel_id": post.channel_id, "kind": post.kind,
+         "payload": post.payload, "created_at": moment, "attempts": 0, "next_attempt_at": moment,
+         "message_ids": [], "sent_at": None, "last_error": None}
+        for post in posts
+    ])
+
+
+def enqueue(store: Store, posts: Sequence[NewPost]) -> None:
+    """Posts caused by no change of the database (an adapter asked to post): their own transaction."""
+    with writer(store.engine).begin() as connection:
+        insert_posts(connection, posts)
+
+
+def heads(store: Store, *, limit: int = 500) -> list[OutboxRecord]:
+    """The oldest unsent post of each channel (sent or not yet due ones included: the caller checks
+    `next_attempt_at`), in id order. A channel's later posts wait for its head, so they keep their order."""
+    query = select(_OUTBOX).where(_OUTBOX.c.sent_at.is_(None)).order_by(_OUTBOX.c.id).limit(limit)
+    seen: dict[int | None, OutboxRecord] = {}
+    with store.engine.connect() as connection:
+        for row in connection.execute(query):
+            seen.setdefault(row.channel_id, _record(row))
+    return list(seen.values())
+
+
+def unsent(store: Store) -> list[OutboxRecord]:
+    """Every post not sent yet, oldest first."""
+    query = select(_OUTBOX).where(_OUTBOX.c.sent_at.is_(None)).order_by(_OUTBOX.c.id)
+    with store.engine.connect() as connection:
+        return [_record(row) for row in connection.execute(query)]
+
+
+def get_post(store: Store, post_id: int) -> OutboxRecord | None:
+    with store.engine.connect() as connection:
+        row = connection.execute(select(_OUTBOX).where(_OUTBOX.c.id == post_id)).first()
+    return _record(row) if row is not None else None
+
+
+def lease(store: Store, post: OutboxRecord, now: dt.datetime, until: dt.datetime) -> OutboxRecord | None:
+    """Take the post for sending until `until`: the fresh record, or None when it was sent, leased by
+    another process or put off since it was read."""
+    with writer(store.engine).begin() as connection:
+        taken = connection.execute(
+            update(_OUTBOX)
+            .where(and_(_OUTBOX.c.id == post.id, _OUTBOX.c.sent_at.is_(None), _OUTBOX.c.next_attempt_at <= now))
+            .values(next_attempt_at=until)
+            .returning(*_OUTBOX.c)
+        ).first()
+    return _record(taken) if taken is not None else None
+
+
+def record_part(store: Store, post: OutboxRecord, message_id: int) -> OutboxRecord:
+    """One more part of the post is on Discord: its id is kept, so a retry resumes after it."""
+    ids = [*post.message_ids, message_id]
+    with writer(store.engine).begin() as connection:
+        connection.execute(update(_OUTBOX).where(_OUTBOX.c.id == post.id).values(message_ids=ids))
+    return OutboxRecord(**{**post.__dict__, "message_ids": ids})
+
+
+def mark_sent(store: Store, post: OutboxRecord, now: dt.datetime | None = None) -> None:
+    """Done: the rendered files are dropped (the row stays a while as the record of what was posted)."""
+    payload = {key: value for key, value in post.payload.items() if key != "files"}
+    with writer(store.engine).begin() as connection:
+        connection.execute(update(_OUTBOX).where(_OUTBOX.c.id == post.id).values(
+            sent_at=now or _now(), payload=payload, last_error=None))
+
+
+def put_off(store: Store, post: OutboxRecord, until: dt.datetime, error: str) -> None:
+    """A failed attempt: tried again from `until` (its back-off), the error kept for the logs."""
+    with writer(store.engine).begin() as connection:
+        connection.execute(update(_OUTBOX).where(_OUTBOX.c.id == post.id).values(
+            attempts=_OUTBOX.c.attempts + 1, next_attempt_at=until, last_error=error[:ERROR_MAX]))
+
+
+def prune(store: Store, before: dt.datetime) -> int:
+    """Forget posts sent before `before`; how many."""
+    with writer(store.engine).begin() as connection:
+        result = connection.execute(delete(_OUTBOX).where(
+            _OUTBOX.c.sent_at.is_not(None), _OUTBOX.c.sent_at < before))
+        return int(result.rowcount or 0)
+
+
+def give_up(store: Store, post: OutboxRecord, error: str) -> None:
+    """A post Discord will never take (the channel is gone, the bot may not write there): done with,
+    its error kept, so that the channel's later posts are not held behind it forever."""
+    with writer(store.engine).begin() as connection:
+        connection.execute(update(_OUTBOX).where(_OUTBOX.c.id == post.id).values(
+            attempts=_OUTBOX.c.attempts + 1, sent_at=_now(), last_error=f"gave up: {error}"[:ERROR_MAX]))

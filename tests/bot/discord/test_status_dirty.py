@@ -1,0 +1,33 @@
+"""The status message's "needs refresh" mark is written in the change's own transaction: a process that
+dies after the commit, before the reply (and before the status board heard of the change), still
+leaves the refresh owed — the restarted bot finds it (`StatusBoard.resume`)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from bot.service import Context, GameService
+from bot.store.discord_state import clear_status_dirty, dirty_games
+from tests.bot.discord.payloads import CHANNEL_ID, GUILD_ID
+
+GM = Context(user_id=1, user_name="gm", guild_id=GUILD_ID, channel_id=CHANNEL_ID, manage_server=True)
+ANN = Context(user_id=2, user_name="ann", guild_id=GUILD_ID, channel_id=CHANNEL_ID)
+
+
+def test_a_commit_alone_marks_the_status_dirty(service: GameService) -> None:
+    """No Discord at all here: no reply is sent, no status board is told — the commit is all there is."""
+    store = service.store
+    assert service.handle(GM, "sc new", {"name": "Orion"}).ok
+    game = store.game_in_channel(GUILD_ID, CHANNEL_ID)
+    assert game is not None and set(dirty_games(store)) == {game.id}, "a new game is owed its status message"
+    assert clear_status_dirty(store, game.id, dt.datetime.now(dt.UTC))  # its status was refreshed
+    assert dirty_games(store) == {}
+
+    refused = service.handle(ANN, "sc join", {"name": "Ann", "team": "9", "role": "general"})
+    assert not refused.ok and dirty_games(store) == {}, "a refused order changes nothing, marks nothing"
+
+    assert service.handle(ANN, "sc join", {"name": "Ann", "team": "1", "role": "general"}).ok
+    joined = store.get_game(game.id)
+    assert joined is not None and joined.version == game.version + 1
+    assert set(dirty_games(store)) == {game.id}
+    assert dirty_games(store)[game.id] >= joined.updated_at, "marked with the change, not before it"

@@ -1,0 +1,182 @@
+"""HexArena through the service (reconstructed rules): two players or one against the computer,
+turns by `/hx move`… or the order text (each suggested from the legal turns), refusals in words
+that leave the game as it was, the board after each turn, the move clock following the side to
+move and losing the game on time, resignation after a confirmation."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from bot.drivers import timer_handlers
+from bot.i18n import LANGUAGES, translate
+from bot.service import Context, GameService, Reply
+from bot.store.timers import game_timers
+from bot.timers import TimerRunner
+from engine import registry
+
+GUILD, CHANNEL = 10, 120
+GM = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=CHANNEL, manage_server=True)
+ANN = Context(user_id=2, user_name="ann", guild_id=GUILD, channel_id=CHANNEL)
+BOB = Context(user_id=3, user_name="bob", guild_id=GUILD, channel_id=CHANNEL)
+NOW = dt.datetime(2026, 12, 1, 18, 0, tzinfo=dt.UTC)
+RULES = registry.get("hexarena")
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = NOW
+
+    def __call__(self) -> dt.datetime:
+        return self.now
+
+
+class Hooks:
+    def __init__(self) -> None:
+        self.posts: list[Reply] = []
+        self.alerts: list[Reply] = []
+
+    def on_turn_post(self, game, reply: Reply) -> None:
+        self.posts.append(reply)
+
+    def on_gm_alert(self, game, reply: Reply) -> None:
+        self.alerts.append(reply)
+
+
+def keys(reply: Reply) -> list[str]:
+    return [m.key for m in reply.messages]
+
+
+def texts(reply: Reply) -> list[str]:
+    """Every line of a reply in both languages: no placeholder or catalog key left."""
+    shown = [translate(m.key, lang, m.params) for m in reply.messages for lang in LANGUAGES]
+    for line in shown:
+        assert "{" not in line and "hx." not in line and "event." not in line, line
+    return shown
+
+
+@pytest.fixture
+def svc(store) -> GameService:
+    return GameService(store, seed_source=lambda: 5, clock=Clock())
+
+
+def game(svc: GameService):
+    return svc.store.game_in_channel(GUILD, CHANNEL)
+
+
+def started(svc: GameService, **new) -> GameService:
+    assert svc.handle(GM, "hx new", {"name": "Arena", "clock_hours": 24, **new}).ok
+    assert svc.handle(ANN, "hx join", {"name": "Ann"}).ok
+    assert svc.handle(BOB, "hx join", {"name": "Bob", "side": "blue"}).ok
+    reply = svc.handle(GM, "gm start", {})
+    assert "event.hexarena.started" in keys(reply) and reply.files
+    return svc
+
+
+def test_a_turn_by_command_with_its_cells_suggested_and_the_clock_following(svc: GameService) -> None:
+    started(svc)
+    clock = {t.kind: t for t in game_timers(svc.store, game(svc).id)}["clock"]
+    assert clock.payload["actor"] == "red"  # Ann took the first free side, red, which moves first (HA-12)
+    cells = svc.complete(ANN, "hx move", "cell", "")
+    assert cells and set(cells) <= {"F1", "H1", "G2", "G3", "E1", "F2", "H2", "I1"}  # red's ships that can move
+    assert "G1" not in cells  # the admiral is boxed in at the start
+    assert svc.complete(BOB, "hx move", "cell", "") == []  # not Bob's turn: nothing to suggest
+    assert "G10" in svc.complete(ANN, "hx move", "to", "G1")
+    assert svc.complete(ANN, "hx fire", "cell", "") == ["G1"]  # only the admiral, at its own fighter (HA-9)
+    played = svc.handle(ANN, "hx move", {"cell": "g3", "to": "g10"})
+    assert played.ok and keys(played)[:2] == ["event.hexarena.moved", "event.hexarena.turn_ended"]
+    assert played.files and played.files[0].filename == "hexarena.png"
+    assert any("Red fighter 2 moves G3 → G10" in line for line in texts(played))
+    moved = {t.kind: t for t in game_timers(svc.store, game(svc).id)}["clock"]
+    assert moved.payload["actor"] == "blue"
+    assert set(svc.complete(BOB, "hx rotate", "cell", "G1")) == {"G11", "G12", "G13"}  # no patrol: no facing
+    rotated = svc.handle(BOB, "hx rotate", {"cell": "E11", "direction": "ne"})
+    assert rotated.ok and "event.hexarena.rotated" in keys(rotated)
+
+
+def test_refusals_are_worded_and_leave_the_game_as_it_was(svc: GameService) -> None:
+    started(svc)
+    before = game(svc)
+    cases = [
+        (BOB, "hx order", {"text": "move G12 G10"}, "error.not_your_turn"),
+        (ANN, "hx order", {"text": "move G3"}, "error.bad_syntax.end"),
+        (ANN, "hx move", {"cell": "G1", "to": "G2"}, "error.occupied"),
+        (ANN, "hx move", {"cell": "G12", "to": "G10"}, "error.not_your_ship"),
+        (ANN, "hx fire", {"cell": "G2"}, "error.immune.domination"),
+        (ANN, "hx move", {"cell": "G7", "to": "G8"}, "error.no_ship"),
+        (ANN, "hx rotate", {"cell": "G3", "direction": "e"}, "error.not_allowed.same_facing"),
+        (ANN, "hx order", {"text": "move G3 G5; move G2 G4"}, "error.too_many_actions"),
+    ]
+    for ctx, path, opts, key in cases:
+        reply = svc.handle(ctx, path, opts)
+        assert not reply.ok and keys(reply) == [key], (path, opts, reply.messages)
+        texts(reply)
+        after = game(svc)
+        assert (after.version, after.state) == (before.version, before.state), (path, opts)
+    shown = texts(svc.handle(ANN, "hx fire", {"cell": "G2"}))
+    assert any("Red fighter 1 cannot destroy Red fighter 2" in line for line in shown)
+
+
+def test_an_alpha_turn_is_written_out_and_suggested_from_the_legal_turns(svc: GameService) -> None:
+    started(svc, variant="alpha")
+    suggestions = svc.complete(ANN, "hx order", "text", "move G3 G10; ")
+    assert suggestions and all(text.startswith("move G3 G10; ") for text in suggestions)
+    legal = {RULES.format_order(t) for t in RULES.legal_orders(RULES.from_json(game(svc).state), "red")}
+    assert set(suggestions) <= legal
+    played = svc.handle(ANN, "hx order", {"text": suggestions[0]})
+    assert played.ok and keys(played).count("event.hexarena.moved") + keys(played).count(
+        "event.hexarena.rotated") == 2
+
+
+def test_status_and_sheet_say_who_is_where(svc: GameService) -> None:
+    started(svc)
+    status = svc.handle(ANN, "game status", {})
+    shown = " ".join(texts(status))
+    assert "**Ann**" in shown and "**Bob**" in shown and "to move" in shown and "base game" in shown
+    sheet = svc.handle(ANN, "game sheet", {"character": "red"})
+    shown = " ".join(texts(sheet))
+    assert "Admiral: on G1" in shown
+    assert "steps to the enemy base: 10" in shown and "Red cargo 4: I1, facing E" in shown and sheet.files
+    assert "event.hexarena" not in shown
+    own = svc.handle(BOB, "game sheet", {})  # a player's own sheet is their side's
+    assert own.messages[0].params["side"].key == "word.side.blue"
+
+
+def test_the_computer_answers_every_turn_to_the_end(svc: GameService) -> None:
+    assert svc.handle(GM, "hx new", {"name": "Arena"}).ok
+    assert svc.handle(ANN, "hx join", {"name": "Ann"}).ok
+    assert keys(svc.handle(ANN, "hx challenge", {"level": "easy"}))[0] == "game.computer_joined"
+    svc.handle(GM, "gm start", {})
+    for _ in range(60):
+        if game(svc).status != "running":
+            break
+        text = svc.complete(ANN, "hx order", "text", "")[0]
+        reply = svc.handle(ANN, "hx order", {"text": text})
+        assert reply.ok, (text, reply.messages)
+    assert game(svc).status == "finished"
+    computer = [e for e in svc.store.log(game(svc).id) if e.user_id is None and e.kind == "order"]
+    assert computer and all(e.actor == "blue" for e in computer)  # the computer played, as the bot, for blue
+    assert registry.get("hexarena").result(RULES.from_json(game(svc).state)).winner == "blue"
+
+
+def test_resigning_asks_first_then_the_other_side_wins(svc: GameService) -> None:
+    started(svc)
+    ask = svc.handle(BOB, "hx resign", {})
+    assert ask.buttons and game(svc).status == "running"
+    done = svc.handle(BOB, "hx resign", dict(ask.buttons[0].options))
+    assert "event.hexarena.game_over" in keys(done) and done.files
+    assert any("**Red** wins (the other side resigned)" in line for line in texts(done))
+    assert game(svc).status == "finished"
+
+
+def test_a_clock_run_out_loses_the_game_on_time_with_forfeit(svc: GameService) -> None:
+    started(svc, timeout="forfeit")
+    hooks = Hooks()
+    clock = {t.kind: t for t in game_timers(svc.store, game(svc).id)}["clock"]
+    svc.clock.now = clock.due_at  # type: ignore[attr-defined]
+    TimerRunner(svc.store, timer_handlers(svc, hooks), clock=svc.clock).run_due(clock.due_at)
+    assert game(svc).status == "finished"
+    *reminders, post = hooks.posts  # the half-time reminder fell due on the way
+    assert [m.key for r in reminders for m in r.messages] == ["turn.clock_half"]
+    assert any("**Blue** wins (the other side ran out of time)" in line for line in texts(post))

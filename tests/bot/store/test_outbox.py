@@ -1,0 +1,197 @@
+"""The outbox (issue 13.8): posts written with the change that causes them (or not at all), and the
+sender's rules — each channel in order, a failure put off with back-off or Discord's retry_after, a
+refused post given up, a post cut by a crash resumed after its last recorded part."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from bot.i18n import Listing
+from bot.outbox import BACKOFF_FIRST, Failure, OutboxSender, RateLimiter, decode_reply, encode_reply, flush
+from bot.service.replies import Attachment, Message, Reply
+from bot.store import GameRecord, NewEntry, StaleWrite, Store
+from bot.store import outbox as rows
+from bot.store.discord_state import clear_status_dirty, dirty_games, mark_status_dirty
+from bot.store.outbox import NewPost
+
+MakeGame = Callable[..., GameRecord]
+REPLY = Reply((Message("turn.draw", {"date": "2024-03-06", "inner": Message("word.x", {"n": 1}),
+                                      "names": Listing(("Ann", Message("word.y")), conjunction=True)}),),
+              files=(Attachment("board.png", b"\x89PNG..."),), mentions=(7, 8))
+
+
+def post(game: GameRecord, text: str = "hello", channel: int | None = None) -> NewPost:
+    return NewPost(channel_id=channel or game.channel_id, kind="turn_post", game_id=game.id,
+                   payload=encode_reply(Reply((Message(text),))))
+
+
+def test_a_reply_survives_the_round_trip_through_json() -> None:
+    assert decode_reply(encode_reply(REPLY)) == REPLY
+
+
+def test_a_post_is_written_with_its_commit_and_never_without(store: Store, make_game: MakeGame) -> None:
+    game = make_game(store)
+    store.commit(game.id, game.version, state={"turn": 1}, entries=[NewEntry("draw", None, None, {})],
+                 outbox=[post(game)])
+    [owed] = rows.unsent(store)
+    assert owed.game_id == game.id and owed.channel_id == game.channel_id and owed.attempts == 0
+    with pytest.raises(StaleWrite):  # a stale change writes neither itself nor its post
+        store.commit(game.id, game.version, state={"turn": 9}, entries=[], outbox=[post(game, "lost")])
+    assert [p.id for p in rows.unsent(store)] == [owed.id]
+    assert store.get_game(game.id).state == {"turn": 1}
+
+
+def test_a_claim_taken_twice_writes_its_post_once(store: Store, make_game: MakeGame) -> None:
+    game = make_game(store)
+    assert store.claim("timer:1:reminder1:1", game_id=game.id, outbox=[post(game)])
+    assert not store.claim("timer:1:reminder1:1", game_id=game.id, outbox=[post(game)])
+    assert len(rows.unsent(store)) == 1
+
+
+def test_flush_hands_each_post_to_the_hooks_once(sqlite_store: Store, make_game: MakeGame) -> None:
+    game = make_game(sqlite_store)
+    rows.enqueue(sqlite_store, [post(game, "a"), post(game, "b")])
+    seen: list[str] = []
+
+    class Hooks:
+        def on_turn_post(self, game: GameRecord, reply: Reply) -> None:
+            seen.append(reply.messages[0].key)
+
+        def on_gm_alert(self, game: GameRecord, reply: Reply) -> None:
+            raise AssertionError("no alert")
+
+    assert flush(sqlite_store, Hooks()) == 2 and flush(sqlite_store, Hooks()) == 0
+    assert seen == ["a", "b"]
+
+
+def test_the_status_mark_is_kept_until_a_refresh_after_it(sqlite_store: Store, make_game: MakeGame) -> None:
+    game = make_game(sqlite_store)
+    first = mark_status_dirty(sqlite_store, game.id)
+    later = mark_status_dirty(sqlite_store, game.id)
+    assert not clear_status_dirty(sqlite_store, game.id, first), "a refresh older than the last change"
+    assert dirty_games(sqlite_store) == {game.id: later}
+    assert clear_status_dirty(sqlite_store, game.id, later) and dirty_games(sqlite_store) == {}
+
+
+class FakeChannels:
+    """Discord for the sender: message ids, failures to raise, and what each channel got in order."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[int, str, str]] = []  # channel, text, nonce
+        self.failures: list[Exception] = []
+        self.failing: dict[int, Exception] = {}  # channel -> its next send's failure
+        self.ids = iter(range(1000, 2000))
+        self.crash_at: int | None = None
+
+    async def render(self, record: rows.OutboxRecord) -> list[str]:
+        return [m.key for m in decode_reply(record.payload).messages] * record.payload.get("parts", 1)
+
+    async def send_part(self, record: rows.OutboxRecord, index: int, part: str) -> int:
+        if self.failures:
+            raise self.failures.pop(0)
+        if record.channel_id in self.failing:
+            raise self.failing.pop(record.channel_id)
+        if index == self.crash_at:
+            raise asyncio.CancelledError  # not an Exception: nothing is recorded, as when the process dies
+        assert record.channel_id is not None
+        self.sent.append((record.channel_id, part, record.nonce(index)))
+        return next(self.ids)
+
+
+class Refused(Exception):
+    pass
+
+
+class Limited(Exception):
+    pass
+
+
+def classify(err: Exception) -> Failure:
+    return {Refused: Failure(permanent=True), Limited: Failure(retry_after=42.0)}.get(type(err), Failure())
+
+
+def sender(store: Store, channels: FakeChannels, now: list[dt.datetime]) -> OutboxSender[Any]:
+    return OutboxSender(store, render=channels.render, send_part=channels.send_part, classify=classify,
+                        limiter=RateLimiter(1000.0), clock=lambda: now[0])
+
+
+def test_each_channel_keeps_its_order_and_a_failure_waits_its_back_off(sqlite_store: Store,
+                                                                     make_game: MakeGame) -> None:
+    game = make_game(sqlite_store)
+    rows.enqueue(sqlite_store, [post(game, "a1", 1), post(game, "b1", 2), post(game, "a2", 1)])
+    channels, now = FakeChannels(), [dt.datetime.now(dt.UTC)]
+    channels.failures = [OSError("network")]  # the first send fails
+    delay = asyncio.run(sender(sqlite_store, channels, now).drain())
+    # channel 1's head failed: its next post waits behind it; channel 2 went on
+    assert [(c, t) for c, t, _ in channels.sent] == [(2, "b1")]
+    assert delay == pytest.approx(BACKOFF_FIRST, abs=0.5)
+    [head, _] = rows.unsent(sqlite_store)
+    assert head.attempts == 1 and head.last_error and "network" in head.last_error
+    now[0] += dt.timedelta(seconds=BACKOFF_FIRST)
+    assert asyncio.run(sender(sqlite_store, channels, now).drain()) is None
+    assert [t for c, t, _ in channels.sent if c == 1] == ["a1", "a2"]
+    assert rows.unsent(sqlite_store) == []
+
+
+def test_discords_retry_after_and_a_refusal(sqlite_store: Store, make_game: MakeGame) -> None:
+    game = make_game(sqlite_store)
+    rows.enqueue(sqlite_store, [post(game, "limited", 1), post(game, "refused", 2)])
+    channels, now = FakeChannels(), [dt.datetime.now(dt.UTC)]
+    channels.failing = {1: Limited(), 2: Refused()}
+    delay = asyncio.run(sender(sqlite_store, channels, now).drain())
+    assert delay == pytest.approx(42.0, abs=0.5), "never sooner than Discord's retry_after"
+    [limited] = rows.unsent(sqlite_store)  # the refused one is given up, not retried forever
+    assert limited.channel_id == 1
+    assert rows.get_post(sqlite_store, limited.id + 1).last_error.startswith("gave up")
+
+
+def test_a_post_cut_after_some_parts_resumes_after_them_with_the_same_nonces(sqlite_store: Store,
+                                                                            make_game: MakeGame) -> None:
+    game = make_game(sqlite_store)
+    long = NewPost(channel_id=1, kind="turn_post", game_id=game.id,
+                   payload={**encode_reply(Reply((Message("part"),))), "parts": 3})
+    rows.enqueue(sqlite_store, [long])
+    channels, now = FakeChannels(), [dt.datetime.now(dt.UTC)]
+    channels.crash_at = 2  # the process dies as it sends the third part
+
+    async def two_parts_then_crash() -> None:
+        [head] = rows.heads(sqlite_store)
+        with pytest.raises(asyncio.CancelledError):
+            await sender(sqlite_store, channels, now).send(head)
+
+    asyncio.run(two_parts_then_crash())
+    channels.crash_at = None
+    [cut] = rows.unsent(sqlite_store)
+    assert cut.message_ids == [1000, 1001]
+    now[0] += dt.timedelta(minutes=1)  # the dead process's lease is over
+    asyncio.run(sender(sqlite_store, channels, now).drain())
+    assert [nonce for _, _, nonce in channels.sent] == [cut.nonce(0), cut.nonce(1), cut.nonce(2)]
+    assert all(len(nonce) <= 25 for _, _, nonce in channels.sent)
+    sent = rows.get_post(sqlite_store, cut.id)
+    assert sent.message_ids == [1000, 1001, 1002] and sent.sent_at is not None and "files" not in sent.payload
+
+
+def test_the_limiter_keeps_to_its_rate(monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = [0.0]
+    limiter = RateLimiter(10.0, burst=1, clock=lambda: clock[0])
+    waits: list[float] = []
+    real_sleep = asyncio.sleep
+
+    async def fake_sleep(seconds: float) -> None:
+        waits.append(seconds)
+        clock[0] += seconds
+        await real_sleep(0)
+
+    async def run() -> None:
+        for _ in range(5):
+            await limiter.acquire()
+
+    monkeypatch.setattr("bot.outbox.asyncio.sleep", fake_sleep)
+    asyncio.run(run())
+    assert clock[0] == pytest.approx(0.4), "5 sends at 10/s with a burst of 1 take 0.4 s"
+    assert len(waits) == 4
