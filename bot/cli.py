@@ -70,6 +70,9 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--games", type=int, default=20)
     selfplay.add_argument("--seed", type=int, default=0)
     selfplay.add_argument("--think", type=float, default=2.0, help="seconds per computer move (default 2)")
+    selfplay.add_argument("--budget", type=float, default=1.0,
+                          help="scale of each level's node budget (default 1: the bot's own levels)")
+    selfplay.add_argument("--variant", help="the game's variant, for a game that has them (hexarena: blitz, alpha, omega)")
     selfplay.add_argument("--json", action="store_true", help="print the results as JSON")
 
     _draws_parser(sub)
@@ -147,6 +150,7 @@ def _selfplay(args: argparse.Namespace) -> int:
     from bot.games import GameSetupError, entry_for
     from bot.selfplay import RANDOM, levels_of, run_matches
     from bot.service.replies import ServiceError
+    from engine.core.errors import SetupError
 
     try:
         if not entry_for(args.game).computer:
@@ -157,7 +161,13 @@ def _selfplay(args: argparse.Namespace) -> int:
     for player in (args.a, args.b):
         if player not in (*levels, RANDOM):
             raise CliFailure(f"{player!r} is not a level of {args.game} ({', '.join(levels)}) nor random")
-    results = run_matches(args.game, args.a, args.b, args.games, args.seed, args.think)
+    if args.budget <= 0:
+        raise CliFailure(f"--budget must be positive, not {args.budget}")
+    try:
+        results = run_matches(args.game, args.a, args.b, args.games, args.seed, args.think, budget=args.budget,
+                              variant=args.variant)
+    except SetupError as err:
+        raise CliFailure(f"{args.game} cannot be set up with variant {args.variant!r}: {err.code}") from err
     if args.json:
         print(json.dumps(results))
     else:

@@ -142,3 +142,13 @@ def test_the_selfplay_command_prints_json(capsys: pytest.CaptureFixture[str]) ->
                  "--json"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed["game"] == "hexarena" and printed["a_wins"] + printed["b_wins"] + printed["draws"] == 1
+
+
+def test_the_selfplay_command_takes_a_variant_and_a_budget(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["selfplay", "hexarena", "--a", "easy", "--b", "random", "--games", "1", "--think", "0.1",
+                 "--variant", "alpha", "--budget", "0.5", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert (printed["variant"], printed["budget"]) == ("alpha", 0.5)
+    assert main(["selfplay", "hexarena", "--variant", "zeta", "--games", "1"]) == 1
+    assert main(["selfplay", "hexarena", "--budget", "0", "--games", "1"]) == 1
+    assert "zeta" in capsys.readouterr().err
