@@ -30,6 +30,7 @@ DEADLINE = "deadline"
 MAX_REMINDERS = 3
 DEFAULT_TURN_HOURS = 24
 DEFAULT_REMINDERS = (2,)
+DEFAULT_INTERLUDE_MINUTES = 60
 
 
 def reminder_kind(number: int) -> str:
@@ -53,13 +54,15 @@ class DeadlineDriver(TurnDriver):
     create_options = (
         Option("turn_hours", "integer", min_value=1, max_value=336),
         Option("reminders", max_length=20),
+        Option("interlude_minutes", "integer", min_value=5, max_value=1440),
     )
 
     def game_options(self, svc: GameService, opts: Mapping[str, Any]) -> dict[str, Any]:
         turn = opts.get("turn_hours", DEFAULT_TURN_HOURS)
         reminders = parse_reminders(opts["reminders"], turn) if "reminders" in opts else tuple(
             h for h in DEFAULT_REMINDERS if h < turn)
-        return {"turn_hours": turn, "reminders": list(reminders)}
+        return {"turn_hours": turn, "reminders": list(reminders),
+                "interlude_minutes": opts.get("interlude_minutes", DEFAULT_INTERLUDE_MINUTES)}
 
     def option_fault(self, options: Mapping[str, Any]) -> tuple[str, str] | None:
         """Stored reminders are the list `new` made of the text option: checked as such."""
@@ -75,7 +78,8 @@ class DeadlineDriver(TurnDriver):
 
     def info(self, game: GameRecord) -> list[Message]:
         return [Message("game.info.deadline", {"hours": turn_hours(game),
-                                               "reminders": game.options.get("reminders", [])})]
+                                               "reminders": game.options.get("reminders", []),
+                                               "interlude": interlude_minutes(game)})]
 
     def next_moment(self, svc: GameService, game: GameRecord, now: dt.datetime) -> Message | None:
         timer = next((t for t in game_timers(svc.store, game.id) if t.kind == DEADLINE), None)
@@ -86,8 +90,9 @@ class DeadlineDriver(TurnDriver):
             self.plan(svc, game, svc.clock())
 
     def after_commit(self, svc: GameService, applied: Applied) -> list[Reply]:
-        """The first deadline when the game starts running; the next one after each resolution;
-        a resolution at once when nobody is left to wait for; nothing left once it ends."""
+        """The first deadline when the game starts running; the next one after each resolution (a
+        short one when the resolution stopped for an interlude: a time jump's answer); a resolution
+        at once when nobody is left to wait for; nothing left once it ends."""
         game, rules, state = applied.game, applied.rules, applied.outcome.state
         if game.status == "finished":
             self.clear(svc, game)
@@ -97,7 +102,9 @@ class DeadlineDriver(TurnDriver):
         resolved = applied.kind in rules.reveal_kinds
         has_deadline = any(t.kind == DEADLINE for t in game_timers(svc.store, game.id))
         if not has_deadline or resolved:
-            self.plan(svc, game, svc.clock())
+            now = svc.clock()
+            short = now + dt.timedelta(minutes=interlude_minutes(game)) if rules.interlude(state) else None
+            self.plan(svc, game, now, short)
             return []
         if not rules.waiting_on(state):
             post = self.resolve(svc, game, claim=None)
@@ -171,6 +178,10 @@ class DeadlineDriver(TurnDriver):
 
 def turn_hours(game: GameRecord) -> int:
     return int(game.options.get("turn_hours", DEFAULT_TURN_HOURS))
+
+
+def interlude_minutes(game: GameRecord) -> int:
+    return int(game.options.get("interlude_minutes", DEFAULT_INTERLUDE_MINUTES))
 
 
 DEADLINE_DRIVER = DeadlineDriver()

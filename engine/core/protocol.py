@@ -175,6 +175,11 @@ class GameRules(ABC, Generic[StateT, OrderT]):
         still without orders (simultaneous ones). Turn drivers remind them; empty means none."""
         return ()
 
+    def interlude(self, state: StateT) -> bool:
+        """Whether the game waits, inside a turn, on a short answer of a few (SpaceBlast's time
+        jump): a deadline driver then gives the wait the game's short delay, not a whole turn."""
+        return False
+
     def result(self, state: StateT) -> Result:
         """Where the game stands. The default suits a game without a setup phase; games with one,
         or with endings worth naming, override it."""

@@ -141,6 +141,10 @@ class SpaceBlast(GameRules[GameState, Order]):
     def view_for(self, state: GameState, viewer: Audience) -> JSON:
         return view_for(state, viewer)
 
+    def interlude(self, state: GameState) -> bool:
+        """A time jump's wait (SB-17, **D**): its holders answer before a short GM-set deadline."""
+        return state.status == RUNNING and state.phase == JUMP
+
     def waiting_on(self, state: GameState) -> tuple[str, ...]:
         """SB-19: players with a living ship not ready yet (each once, SB-15); during a time jump,
         the holders who have not answered."""

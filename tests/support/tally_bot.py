@@ -87,7 +87,8 @@ for _language, _words in {
     add_strings(_language, {
         **_strings("tl", "tally", _words), **_strings("ts", "sealed", _words), **_strings("td", "duel", _words),
         "cmd.ts.ready": _words["order"], "opt.ts.new.turn_hours": _words["name"],
-        "opt.ts.new.reminders": _words["name"], "opt.td.new.clock_hours": _words["name"],
+        "opt.ts.new.reminders": _words["name"], "opt.ts.new.interlude_minutes": _words["name"],
+        "opt.td.new.clock_hours": _words["name"],
         "opt.td.new.timeout": _words["name"], "cmd.td.challenge": _words["order"],
         "opt.td.challenge.level": _words["name"],
         "event.sealed.submitted": "{actor} ✉", "event.sealed.bid": "{actor}: {n}",

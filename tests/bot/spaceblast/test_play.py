@@ -5,6 +5,7 @@ the turn's animation."""
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import logging
 
@@ -164,6 +165,53 @@ def test_a_time_jump_shows_its_holder_every_order_then_takes_the_change(store) -
     assert done.ok  # the holder answered: nobody is awaited any more, so the turn resolves at once
     revealed = next(m for m in done.messages if m.key == "event.spaceblast.revealed")
     assert revealed.params["orders"]["Ann"].split()[0] == "left"  # the changed order is the one played
+
+
+class _Posts:
+    """Turn hooks that keep what the timers post."""
+
+    def __init__(self) -> None:
+        self.posts: list[Reply] = []
+
+    def on_turn_post(self, game, reply: Reply) -> None:
+        self.posts.append(reply)
+
+    def on_gm_alert(self, game, reply: Reply) -> None:
+        self.posts.append(reply)
+
+
+def test_sb17_a_time_jump_waits_its_short_deadline_only_then_plays_the_orders_as_they_stand(store) -> None:
+    """**D** the holder answers before a short GM-set deadline (`interlude_minutes`), not a whole turn."""
+    from bot.drivers import timer_handlers
+    from bot.service import Attachment
+    from bot.store.timers import game_timers
+    from bot.timers import TimerRunner
+
+    service = GameService(store, seed_source=lambda: 5)
+    setup = (b'[setup]\nradius = 5\nvariants = ["powers"]\n'
+             b'[[setup.ships]]\nid = "Ann"\nat = "E5"\nfacing = "E"\npowers = ["timejump"]\n'
+             b'[[setup.ships]]\nid = "Bob"\nat = "E8"\nfacing = "W"\n')
+    assert service.handle(GM, "sb new", {"name": "Jump", "setup": Attachment("jump.toml", setup),
+                                         "turn_hours": 24, "interlude_minutes": 15}).ok
+    for member, ship in ((ANN, "Ann"), (BOB, "Bob")):
+        assert service.handle(GM, "gm replace", {"character": ship, "user": member.user_id}).ok
+    service.handle(ANN, "sb order", {"text": "power timejump"})
+    service.handle(BOB, "sb order", {"text": "brake missile"})
+    service.handle(ANN, "sb ready", {})
+    before = service.clock()
+    assert "event.spaceblast.time_jump_wait" in keys(service.handle(BOB, "sb ready", {}))
+    game = service.store.game_in_channel(GUILD, CHANNEL)
+    deadline = {t.kind: t for t in game_timers(store, game.id)}["deadline"]
+    assert before + dt.timedelta(minutes=15) <= deadline.due_at <= service.clock() + dt.timedelta(minutes=15)
+    assert "15" in " ".join(shown(Reply((m,))) for m in service.handle(ANN, "game info", {}).messages)
+
+    hooks = _Posts()
+    TimerRunner(store, timer_handlers(service, hooks), clock=service.clock).run_due(deadline.due_at)
+    [post] = hooks.posts  # the holder never answered: the turn plays Ann's order unchanged
+    revealed = next(m for m in post.messages if m.key == "event.spaceblast.revealed")
+    assert revealed.params["orders"]["Ann"] == "power timejump"
+    after = {t.kind: t for t in game_timers(store, game.id)}["deadline"]
+    assert after.due_at >= deadline.due_at + dt.timedelta(hours=23)  # the next turn has its whole length
 
 
 def test_an_export_before_the_reveal_holds_no_order_and_after_it_every_one(svc: GameService) -> None:
