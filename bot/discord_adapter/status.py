@@ -4,9 +4,11 @@ Discord rate-limits message edits, and a busy game changes every few seconds; so
 marks the game as dirty, and one refresh per debounce period posts the latest text (skipped when
 it did not change). What must survive a crash is in the database:
 
-- the dirty mark (`status_dirty`), written by `Store.commit` in the change's own transaction (and
-  again by `touch` for what changes the status without a commit, such as a post sent): a bot killed
-  after the commit — before its reply, or within the debounce — refreshes the message when READY again;
+- the dirty mark: the game's `updated_at`, stamped by `Store.commit` in the change's own transaction
+  and compared with how far the message shows the game, plus `status_dirty` rows (`touch`: a new game
+  before its first message, what changes the status without a commit such as a post sent): a bot
+  killed after the commit — before its reply, or within the debounce — refreshes the message when
+  READY again;
 - the message id, stored as soon as Discord made the message and before it is pinned: a refused pin
   (too many pins, 30003; no permission, 50013; a server error) never leads to a new message per
   change — a refusal is remembered and not asked again, a server error is retried at the next refresh;
@@ -103,7 +105,7 @@ class StatusBoard:
         if found is not None and self._posted.get(game_id) != found[1]:
             channel_id, content = found
             try:
-                await self._post(game_id, channel_id, content)
+                await self._post(game_id, channel_id, content, seen)
             except discord.Forbidden as err:  # the bot may not see or write there: kept for a restart
                 log.warning("status message of game %s not updated: %s", game_id, err)
                 return
@@ -123,7 +125,7 @@ class StatusBoard:
         log.warning("status message of game %s not updated (%s): retry in %.0f s", game_id, err, delay)
         self._schedule(game_id, delay, mark=False)
 
-    async def _post(self, game_id: int, channel_id: int, content: str) -> None:
+    async def _post(self, game_id: int, channel_id: int, content: str, seen: dt.datetime) -> None:
         channel = self.client.get_channel(channel_id) or await self.client.fetch_channel(channel_id)
         assert isinstance(channel, discord.abc.Messageable)
         none = discord.AllowedMentions.none()
@@ -140,7 +142,7 @@ class StatusBoard:
                 return
         message = await channel.send(content, allowed_mentions=none)
         # stored before the pin: whatever happens to the pin, the next change edits this message
-        await asyncio.to_thread(keep_status_message, self.store, game_id, channel_id, message.id)
+        await asyncio.to_thread(keep_status_message, self.store, game_id, channel_id, message.id, seen)
         await self._pin(game_id, message)
 
     async def _pin(self, game_id: int, message: discord.Message | discord.PartialMessage) -> None:

@@ -1,8 +1,8 @@
 """What the Discord adapter keeps between runs besides games: which status messages are stale, how
 far a status message's pin got, and the hash of the commands last synced to each scope.
 
-Each is a fact a restarted process must find: a status refresh that a crash interrupted within its
-debounce is still owed; a pin Discord refused is not asked for again at every change; commands whose
+Each is a fact a restarted process must find: a status refresh that a crash interrupted (after the
+change's commit, before its reply or within the debounce) is still owed; a pin Discord refused is not asked for again at every change; commands whose
 payload did not change are not published again (Discord limits command creation per day).
 """
 
@@ -13,15 +13,15 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import Connection
 
 from bot.store.db import writer
-from bot.store.models import CommandSync, StatusDirty, StatusMessage
+from bot.store.models import CommandSync, GameRow, StatusDirty, StatusMessage
 
 if TYPE_CHECKING:
     from bot.store.repo import Store
 
 _DIRTY = StatusDirty.__table__  # type: ignore[attr-defined]
+_GAMES = GameRow.__table__  # type: ignore[attr-defined]
 _STATUS = StatusMessage.__table__  # type: ignore[attr-defined]
 _SYNCS = CommandSync.__table__  # type: ignore[attr-defined]
 PIN_STATES = ("pending", "pinned", "refused")
@@ -39,31 +39,42 @@ def mark_status_dirty(store: Store, game_id: int) -> dt.datetime:
     """The game changed: its status message is owed a refresh (kept if the process dies first). Each
     mark gets a later time, so a refresh that started before it does not clear it."""
     now = _now()
+    statement = _insert(store, _DIRTY).values(game_id=game_id, since=now)  # type: ignore[attr-defined]
     with writer(store.engine).begin() as connection:
-        mark_dirty_in(connection, game_id, now)
+        connection.execute(statement.on_conflict_do_update(index_elements=["game_id"], set_={"since": now}))
     return now
 
 
-def mark_dirty_in(connection: Connection, game_id: int, now: dt.datetime) -> None:
-    """The mark, written in the caller's transaction: `Store.commit` writes it with the change itself,
-    so no crash between a change's commit and its reply can leave the status message stale for good."""
-    dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
-    statement = dialect.insert(_DIRTY).values(game_id=game_id, since=now)
-    connection.execute(statement.on_conflict_do_update(index_elements=["game_id"], set_={"since": now}))
+#: Games changed since their status message last showed them. `Store.commit` stamps the game's
+#: `updated_at` in the change's own transaction, so this mark costs an order no statement of its own
+#: and no crash after the commit can lose it; `status_messages.updated_at` is how far the message shows.
+_STALE = (
+    select(_GAMES.c.id.label("game_id"), _GAMES.c.updated_at.label("since"))
+    .join(_STATUS, _STATUS.c.game_id == _GAMES.c.id)
+    .where(_GAMES.c.updated_at > _STATUS.c.updated_at)
+)
 
 
 def dirty_games(store: Store) -> dict[int, dt.datetime]:
-    """Every game whose status message is owed a refresh, with the time of its latest mark."""
+    """Every game whose status message is owed a refresh — marked (`mark_status_dirty`), or changed
+    since its message last showed it — with the time of its latest mark or change."""
     with store.engine.connect() as connection:
-        return {row.game_id: row.since for row in connection.execute(select(_DIRTY).order_by(_DIRTY.c.game_id))}
+        found: dict[int, dt.datetime] = {}
+        for row in [*connection.execute(select(_DIRTY)), *connection.execute(_STALE)]:
+            found[row.game_id] = max(found.get(row.game_id, row.since), row.since)
+        return dict(sorted(found.items()))
 
 
 def clear_status_dirty(store: Store, game_id: int, seen: dt.datetime) -> bool:
-    """The refresh that read the game after the mark of `seen` is done: the mark goes, unless a later
-    change marked it again meanwhile (then False, and that change's refresh is still owed)."""
+    """The refresh that read the game at `seen` is done: its marks up to then go, and the message shows
+    the game as of `seen`. False when a later change is still owed a refresh (it marked or changed the
+    game after `seen`)."""
     with writer(store.engine).begin() as connection:
-        result = connection.execute(delete(_DIRTY).where(_DIRTY.c.game_id == game_id, _DIRTY.c.since <= seen))
-        return bool(result.rowcount)
+        connection.execute(delete(_DIRTY).where(_DIRTY.c.game_id == game_id, _DIRTY.c.since <= seen))
+        connection.execute(update(_STATUS).where(_STATUS.c.game_id == game_id, _STATUS.c.updated_at < seen)
+                           .values(updated_at=seen))
+        later = connection.execute(select(_DIRTY.c.game_id).where(_DIRTY.c.game_id == game_id)).first()
+        return later is None and connection.execute(_STALE.where(_GAMES.c.id == game_id)).first() is None
 
 
 def status_pin(store: Store, game_id: int) -> str | None:
@@ -93,10 +104,11 @@ def set_synced_hash(store: Store, scope: str, payload_hash: str) -> None:
             index_elements=["scope"], set_={"payload_hash": payload_hash, "synced_at": now}))
 
 
-def keep_status_message(store: Store, game_id: int, channel_id: int, message_id: int) -> None:
+def keep_status_message(store: Store, game_id: int, channel_id: int, message_id: int, shown: dt.datetime) -> None:
     """The game's status message, stored as soon as Discord made it and before it is pinned: whatever
-    the pin's fate, every later change edits this message instead of posting another."""
-    values = {"channel_id": channel_id, "message_id": message_id, "updated_at": _now(), "pin": "pending"}
+    the pin's fate, every later change edits this message instead of posting another. `shown`: when
+    its text was read (a change after that is still owed a refresh)."""
+    values = {"channel_id": channel_id, "message_id": message_id, "updated_at": shown, "pin": "pending"}
     statement = _insert(store, _STATUS).values(game_id=game_id, **values)  # type: ignore[attr-defined]
     with writer(store.engine).begin() as connection:
         connection.execute(statement.on_conflict_do_update(index_elements=["game_id"], set_=values))

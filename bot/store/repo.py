@@ -29,7 +29,6 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import col
 
 from bot.store.db import SQLITE_BEGIN, make_engine, upgrade
-from bot.store.discord_state import mark_dirty_in
 from bot.store.models import (
     GAME_STATUSES,
     PING_POLICIES,
@@ -402,7 +401,6 @@ class Store:
             self._append(connection, row.id, entries, payloads, now, first_seq=1)
             self._replace_seats(connection, row.id, [SeatRecord(row.id, *seat) for seat in seats], ())
             self._take_claims(connection, row.id, None, claims(row.id), now)
-            mark_dirty_in(connection, row.id, now)  # its status message is owed, whatever happens next
         return _game_record(row)
 
     def get_game(self, game_id: int) -> GameRecord | None:
@@ -477,9 +475,9 @@ class Store:
 
         `claims` are keys of once-only effects this change performs (``draw:<game>:<date>:<index>``):
         if one is already taken the whole change is refused with `AlreadyClaimed`. `outbox` are the
-        channel posts the change causes (`bot.store.outbox`), written in its transaction, as is the
-        game's status-dirty mark (`bot.store.discord_state`): a crash right after the commit still
-        leaves the status message's refresh owed.
+        channel posts the change causes (`bot.store.outbox`), written in its transaction; its
+        `updated_at` is the status message's "needs refresh" mark (`discord_state.dirty_games`), so a
+        crash right after the commit still leaves that refresh owed.
 
         An order's commit is two statements: the guarded UPDATE returning the new row, and the
         log INSERT numbering its entry in SQL (seats and claims add theirs only when given).
@@ -514,7 +512,6 @@ class Store:
             self._replace_seats(connection, game_id, seats_set, seats_removed)
             self._take_claims(connection, game_id, expected_version, claims, now)
             insert_posts(connection, outbox, now)  # the posts this change causes: kept or lost with it
-            mark_dirty_in(connection, game_id, now)  # and the status message's refresh it is owed
             return _game_record(row)
 
     @staticmethod
