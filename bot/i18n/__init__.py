@@ -83,6 +83,23 @@ def placeholders(template: str) -> set[str]:
     return {field for _, field, _, _ in string.Formatter().parse(template) if field}
 
 
+def command_name(path: str, language: str) -> str:
+    """A command as a reader of `language` types it (``/partie plateau``): the names Discord shows
+    them, from the ``name.group.*`` and ``name.sub.*`` keys (a group's own ``name.sub.<group>.<sub>``
+    first), the English word where there is none."""
+    words = catalog(language)
+    group, _, sub = path.partition(" ")
+    local = [words.get(f"name.group.{group}", group)]
+    if sub:
+        local.append(words.get(f"name.sub.{group}.{sub}") or words.get(f"name.sub.{sub}", sub))
+    return " ".join(local)
+
+
+def option_name(option: str, language: str) -> str:
+    """An option's name as a reader of `language` types it (``nom:``)."""
+    return catalog(language).get(f"name.option.{option}", option)
+
+
 def translate(key: str, language: str, params: Mapping[str, Any] | None = None) -> str:
     """The text of `key` in `language` (English, then the key itself, when it is missing)."""
     template = catalog(language).get(key) or catalog("en").get(key) or key

@@ -6,6 +6,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.games import entry_for, games, presenter_for
+from bot.i18n import command_name, option_name
 from bot.service.commands import Option, command, completer, table
 from bot.service.context import Context
 from bot.service.core import GameService
@@ -105,35 +106,36 @@ SHARED_EXAMPLES: dict[str, dict[str, str]] = {
 _SAMPLE_NAMES = {"name": "Ann", "character": "Ann", "target": "Bob", "shooter": "Ann", "cell": "E5", "to": "E5",
                  "text": "…", "reason": "lag", "date": "2025-03-01"}
 _SAMPLE_TYPES = {"boolean": "true", "user": "@ann", "role": "@gm", "attachment": "file.toml"}
-#: options only a button sets (a confirmation carries the game's version): not for typing
-_BUTTON_OPTIONS = frozenset({"confirm"})
 
 
 @command("game help")
 def game_help(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
-    """Every command with its options (``[optional:]``) and an example one can type as it is."""
+    """Every command with its options (``[optional:]``) and an example one can type as it is, in
+    the names the reader's Discord shows (French players type ``/partie plateau``)."""
+    language = svc.language(ctx)
     examples = dict(SHARED_EXAMPLES)
     for entry in games():
         examples.update(presenter_for(entry.kind).examples)
     lines = [Message("game.help.header")]
     for path, cmd in sorted(table().items()):
-        typed = [opt for opt in cmd.options if opt.name not in _BUTTON_OPTIONS]
-        options = [Message("game.help.required" if opt.required else "game.help.optional", {"name": opt.name})
-                   for opt in typed]
-        sample = example(path, typed, examples.get(path, {}))
+        typed = [opt for opt in cmd.options if not opt.internal]
+        options = [Message("game.help.required" if opt.required else "game.help.optional",
+                           {"name": option_name(opt.name, language)}) for opt in typed]
+        sample = example(path, typed, examples.get(path, {}), language)
         lines.append(Message("game.help.entry" if typed else "game.help.bare",
-                             {"command": "/" + path, "options": options or "", "example": sample,
-                              "description": Message(cmd.description_key)}))
+                             {"command": "/" + command_name(path, language), "options": options or "",
+                              "example": sample, "description": Message(cmd.description_key)}))
     return Reply(tuple(lines), visibility=Visibility.PRIVATE)
 
 
-def example(path: str, options: list[Option], given: dict[str, str]) -> str:
+def example(path: str, options: list[Option], given: dict[str, str], language: str = "en") -> str:
     """A line one could type: the command, its required options and those the examples give."""
-    words = ["/" + path]
+    words = ["/" + command_name(path, language)]
     for opt in options:
         if opt.name in given or opt.required:
             value = given.get(opt.name) or _sample(opt)
-            words.append(f'{opt.name}:"{value}"' if " " in value or ";" in value else f"{opt.name}:{value}")
+            name = option_name(opt.name, language)
+            words.append(f'{name}:"{value}"' if " " in value or ";" in value else f"{name}:{value}")
     return " ".join(words)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import logging
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -118,7 +119,14 @@ def test_the_help_shows_each_commands_options_and_an_example_that_runs(sqlite_st
     assert set(entries) == {"/" + path for path in table()}
     move = translate(entries["/sc move"].key, "en", entries["/sc move"].params)
     assert move.startswith("• `/sc move` to: [drop:] — ") and move.endswith("e.g. `/sc move to:E5`")
-    assert "ex. `/sc move to:E5`" in translate(entries["/sc move"].key, "fr", entries["/sc move"].params)
+    french = ok(svc.handle(replace(CID, locale="fr"), "game help", {}))  # a French Discord client
+    local = {m.params["command"]: translate(m.key, "fr", m.params) for m in french.messages[1:]}
+    assert local["/partie plateau"].startswith("• `/partie plateau` [autour:] — ")
+    assert local["/sc rejoindre"].endswith("ex. `/sc rejoindre nom:Ann équipe:1 rôle:soldier`")
+    for command, text in local.items():  # the console takes the French names as Discord shows them
+        line = text.split("ex. `")[-1].rstrip("`") if "ex. `" in text else command
+        if "file:" not in line and "fichier:" not in line and "setup:" not in line and "config:" not in line:
+            assert "/" + parse_command(line, tmp_path).command in entries, line
     for command, message in entries.items():
         if "example" not in message.params or message.key == "game.help.bare":
             continue

@@ -98,6 +98,12 @@ def turn_posts(fake: FakeDiscord, table: Table, draw: Draw) -> list[Call]:
     return [c for c in channel_posts(fake, table) if header(table, draw) in c.json["content"]]
 
 
+def turn_sends(fake: FakeDiscord, table: Table, draw: Draw) -> list[Call]:
+    """Every request that sent `draw`'s turn post, resends with the same nonce included."""
+    return [c for c in fake.calls_to("POST", rf"/channels/{table.channel.id}/messages")
+            if c.status == 200 and header(table, draw) in c.json["content"]]
+
+
 def wait_turn_post(fake: FakeDiscord, table: Table, draw: Draw) -> Call:
     """The turn post of `draw`, once the bot has posted it in the channel."""
     posts = fake.wait_until(lambda: turn_posts(fake, table, draw), timeout=WAIT_TIMEOUT, abort=table.bot.died,
