@@ -10,12 +10,14 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.drivers import driver_of
+from bot.games import presenter_for
 from bot.service.commands import Option, command
 from bot.service.context import Context
 from bot.service.core import GameService, derive_status, effective_inputs, replay_inputs, require_not_finished
 from bot.service.export_doc import encode_export, export_document, read_export
 from bot.service.lifecycle import validate_name
 from bot.service.replies import Attachment, Button, Message, Reply, ServiceError, Visibility
+from bot.service.scene import scene_of
 from bot.service.secrecy import reader_of, sealed_seqs
 from bot.store.repo import GameRecord, NewEntry, SeatRecord, StaleWrite
 from engine import registry
@@ -87,7 +89,9 @@ def gm_end(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     if not confirmed(game, opts):
         return confirmation(game, "end", "gm end", {}, name=game.name)
     _mark(svc, ctx, game, "end", "finished", {})
-    return Reply.say("gm.ended", name=game.name)
+    ended = svc.store.get_game(game.id) or game  # the game's recap, as a game ended by its rules posts it
+    recap = presenter_for(ended.kind).recap(registry.get(ended.kind), scene_of(svc, ended, svc.language(ctx)))
+    return Reply((Message("gm.ended", {"name": game.name}),), files=recap.files)
 
 
 @command("gm kick", Option("user", "user", required=True), Option("confirm", "integer"), gm_only=True)

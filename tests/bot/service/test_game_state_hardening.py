@@ -49,7 +49,8 @@ def confirmed(service, ctx, path, **options):
 def test_an_ended_game_takes_no_change_and_stays_finished(svc):  # noqa: F811
     started(svc)
     ok(svc.handle(GM, "sc set", {"character": "Cid", "ap": 5, "reason": "test"}))
-    ok(confirmed(svc, GM, "gm end"))
+    ended = ok(confirmed(svc, GM, "gm end"))
+    assert [f.filename for f in ended.files] == ["recap.png"]  # the recap a game ended by its rules posts
     before = snapshot(svc)
     assert before[0].status == "finished"
     refusals = {
