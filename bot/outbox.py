@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import datetime as dt
 import logging
 import time
@@ -230,11 +231,9 @@ class OutboxSender(Generic[Part]):
                 log.exception("outbox pass failed: next one in %s s", BACKOFF_FIRST)
                 delay = BACKOFF_FIRST
             delay = IDLE_LOOK_SECONDS if delay is None else min(delay, IDLE_LOOK_SECONDS)
-            if delay > 0:
-                try:
+            if delay > 0:  # until woken by a new post, or the delay is up (a timeout is the usual end)
+                with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), timeout=delay)
-                except TimeoutError:
-                    pass
 
     # -- one pass --
     async def drain(self) -> float | None:

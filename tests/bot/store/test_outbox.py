@@ -83,7 +83,6 @@ class FakeChannels:
 
     def __init__(self) -> None:
         self.sent: list[tuple[int, str, str]] = []  # channel, text, nonce
-        self.failures: list[Exception] = []
         self.failing: dict[int, Exception] = {}  # channel -> its next send's failure
         self.ids = iter(range(1000, 2000))
         self.crash_at: int | None = None
@@ -92,8 +91,6 @@ class FakeChannels:
         return [m.key for m in decode_reply(record.payload).messages] * record.payload.get("parts", 1)
 
     async def send_part(self, record: rows.OutboxRecord, index: int, part: str) -> int:
-        if self.failures:
-            raise self.failures.pop(0)
         if record.channel_id in self.failing:
             raise self.failing.pop(record.channel_id)
         if index == self.crash_at:
@@ -125,7 +122,7 @@ def test_each_channel_keeps_its_order_and_a_failure_waits_its_back_off(sqlite_st
     game = make_game(sqlite_store)
     rows.enqueue(sqlite_store, [post(game, "a1", 1), post(game, "b1", 2), post(game, "a2", 1)])
     channels, now = FakeChannels(), [dt.datetime.now(dt.UTC)]
-    channels.failures = [OSError("network")]  # the first send fails
+    channels.failing = {1: OSError("network")}  # channel 1's first send fails (channels go side by side)
     delay = asyncio.run(sender(sqlite_store, channels, now).drain())
     # channel 1's head failed: its next post waits behind it; channel 2 went on
     assert [(c, t) for c, t, _ in channels.sent] == [(2, "b1")]
@@ -195,3 +192,30 @@ def test_the_limiter_keeps_to_its_rate(monkeypatch: pytest.MonkeyPatch) -> None:
     asyncio.run(run())
     assert clock[0] == pytest.approx(0.4), "5 sends at 10/s with a burst of 1 take 0.4 s"
     assert len(waits) == 4
+
+
+def test_an_idle_sender_finds_posts_another_process_wrote_without_waking_it(
+    sqlite_store: Store, make_game: MakeGame, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Processes share one outbox: a post written (then orphaned) by another process, whose wake-up
+    never reaches this one, is still sent by this idle sender within its idle look."""
+    import bot.outbox
+
+    monkeypatch.setattr(bot.outbox, "IDLE_LOOK_SECONDS", 0.05)
+    game = make_game(sqlite_store)
+    channels, now = FakeChannels(), [dt.datetime.now(dt.UTC)]
+
+    async def run() -> None:
+        idle = sender(sqlite_store, channels, now)
+        idle.start()
+        await asyncio.sleep(0.1)  # the outbox is empty: the sender is idle
+        await asyncio.to_thread(rows.enqueue, sqlite_store, [post(game, "from elsewhere", 1)])
+        now[0] = dt.datetime.now(dt.UTC)  # the sender's clock: the post is due
+        for _ in range(100):
+            if channels.sent:
+                break
+            await asyncio.sleep(0.02)
+        await idle.close()
+
+    asyncio.run(run())
+    assert [(c, t) for c, t, _ in channels.sent] == [(1, "from elsewhere")]
