@@ -6,6 +6,7 @@ stay independent by playing in their own channel. Tests that kill or fault the b
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,14 +18,15 @@ from tests.e2e.botproc import BotProcess, write_config
 from tests.e2e.campaign import Campaign
 from tests.e2e.fdj_file import FdjFile
 from tests.e2e.table import Table
+from tests.fake_discord.clock import Clock
 from tests.fake_discord.payloads import Member
 from tests.fake_discord.server import FakeDiscord
 
 
 @contextmanager
-def checked_fake(shards: int = 1) -> Iterator[FakeDiscord]:
+def checked_fake(shards: int = 1, *, clock: Clock = time.time) -> Iterator[FakeDiscord]:
     """A fake Discord whose every answer, once the test is done, must have been valid by the spec."""
-    with FakeDiscord(shards=shards) as server:
+    with FakeDiscord(shards=shards, clock=clock) as server:
         yield server
     assert server.invalid_answers == [], "the fake answered outside Discord's spec:\n" + "\n".join(
         server.invalid_answers[:5])
