@@ -15,7 +15,7 @@ from bot.store import Store
 from bot.store import outbox as rows
 from bot.store.discord_state import dirty_games
 from tests.e2e.botproc import BotProcess, write_config
-from tests.e2e.campaign import WAIT_TIMEOUT, header, pinned_status, turn_posts, wait_turn_post
+from tests.e2e.campaign import WAIT_TIMEOUT, header, pinned_status, turn_sends, wait_turn_post
 from tests.e2e.conftest import add_gm, checked_fake
 from tests.e2e.fdj_file import past_evenings
 from tests.e2e.lobby import started, started_before
@@ -107,7 +107,7 @@ def test_a_post_discord_took_when_the_bot_died_is_not_posted_twice(campaign):
     bot.start()
     eventually(lambda: not unsent(bot), "the post marked sent", timeout=WAIT_TIMEOUT + LEASE.total_seconds())
     assert turn_messages(fake, table, draw) == [first], "one message: the resend was recognised by its nonce"
-    sends = turn_posts(fake, table, draw)
+    sends = turn_sends(fake, table, draw)
     assert len(sends) == 2 and {c.json["nonce"] for c in sends} == {owed.nonce(0)}
 
 
