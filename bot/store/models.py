@@ -116,7 +116,11 @@ class Seat(SQLModel, table=True):
 
 class LogEntry(SQLModel, table=True):
     __tablename__ = "game_log"
-    __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_game_log_game_seq"),)
+    __table_args__ = (
+        UniqueConstraint("game_id", "seq", name="uq_game_log_game_seq"),
+        # the undo and reveal entries a history page or an undo preview reads, without the whole log
+        Index("ix_game_log_game_kind_seq", "game_id", "kind", "seq"),
+    )
 
     id: int | None = Field(default=None, sa_column=Column(Integer, primary_key=True, autoincrement=True))
     game_id: int = _column(Integer, ForeignKey("games.id", ondelete="CASCADE", name="fk_game_log_game_id"))
