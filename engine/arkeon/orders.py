@@ -45,6 +45,7 @@ from engine.arkeon.pieces import (
     TRIPLE,
     cell_name,
 )
+from engine.core.batch import segments
 from engine.core.errors import OrderError
 from engine.core.hexgrid import Direction, Hex
 
@@ -80,7 +81,6 @@ _DIRECTIONS = {**{d.name: d for d in Direction}, "O": Direction.W, "NO": Directi
 #: the kinds an order may name: never the base, which is never placed nor swapped
 ORDER_KINDS: tuple[str, ...] = (BASIC, *ADVANCED)
 
-_TOKEN_RE = re.compile(r";|[^\s;]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,16 +161,7 @@ def _parse_one(tokens: _Tokens) -> Order:
 
 def parse_orders(text: str) -> tuple[Order, ...]:
     """Parse a `;` batch (empty segments ignored); it must hold at least one order."""
-    segments: list[list[tuple[str, int]]] = [[]]
-    ends: list[int] = []
-    for match in _TOKEN_RE.finditer(text):
-        if match.group() == ";":
-            ends.append(match.start())
-            segments.append([])
-        else:
-            segments[-1].append((match.group(), match.start()))
-    ends.append(len(text))
-    orders = tuple(_parse_one(_Tokens(words, end)) for words, end in zip(segments, ends, strict=True) if words)
+    orders = tuple(_parse_one(_Tokens(words, end)) for words, end in segments(text))
     if not orders:
         raise OrderError("bad_syntax", expected="arkeon_order", got="end", position=len(text))
     return orders

@@ -29,6 +29,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from engine.core.batch import segments
 from engine.core.errors import OrderError
 from engine.core.hexgrid import Direction, Hex
 from engine.hexarena.geometry import BOARD, cell_name
@@ -66,7 +67,6 @@ _ALIASES = {
 VERBS: dict[str, str] = {**{verb: verb for verb in GRAMMAR}, **_ALIASES}
 _DIRECTION_ALIASES = {**{d.name: d for d in Direction}, "O": Direction.W, "NO": Direction.NW, "SO": Direction.SW}
 _EXPECTED = {"cell": "cell", "direction": "hex_direction"}
-_TOKEN_RE = re.compile(r";|[^\s;]+")
 _CELL_RE = re.compile(r"[a-z][0-9]{1,3}", re.ASCII | re.IGNORECASE)
 
 
@@ -120,16 +120,7 @@ def _parse_action(tokens: list[tuple[str, int]], end: int) -> Action:
 
 def parse_turn(text: str) -> Turn:
     """One turn; empty segments between `;` are ignored, but a turn holds at least one action."""
-    segments: list[list[tuple[str, int]]] = [[]]
-    ends: list[int] = []
-    for match in _TOKEN_RE.finditer(text):
-        if match.group() == ";":
-            ends.append(match.start())
-            segments.append([])
-        else:
-            segments[-1].append((match.group(), match.start()))
-    ends.append(len(text))
-    actions = tuple(_parse_action(tokens, end) for tokens, end in zip(segments, ends, strict=True) if tokens)
+    actions = tuple(_parse_action(tokens, end) for tokens, end in segments(text))
     if not actions:
         raise OrderError("bad_syntax", expected="action", got="end", position=len(text))
     return Turn(actions)

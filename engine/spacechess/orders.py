@@ -35,6 +35,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from engine.core.batch import segments
 from engine.core.errors import OrderError
 from engine.core.squaregrid import Cell, format_cell, parse_cell
 from engine.spacechess.ruleset import ITEMS, WEAPONS
@@ -94,7 +95,6 @@ _DIRECTION_ALIASES = {**{d: d for d in DIRECTIONS}, "O": "W", "NO": "NW", "SO": 
 _DROP_WORDS = frozenset({"drop", "lache"})
 _DROPPABLE = frozenset(ITEMS) | frozenset(WEAPONS)
 
-_TOKEN_RE = re.compile(r";|[^\s;]+")
 _CELL_RE = re.compile(r"[a-z][0-9]+", re.ASCII | re.IGNORECASE)
 
 
@@ -194,18 +194,7 @@ def _parse_one(tokens: _Tokens) -> Order:
 
 def parse_orders(text: str) -> tuple[Order, ...]:
     """Parse a `;` batch; empty segments are ignored but the batch must hold at least one order."""
-    segments: list[list[tuple[str, int]]] = [[]]
-    ends: list[int] = []
-    for match in _TOKEN_RE.finditer(text):
-        if match.group() == ";":
-            ends.append(match.start())
-            segments.append([])
-        else:
-            segments[-1].append((match.group(), match.start()))
-    ends.append(len(text))
-    orders = tuple(
-        _parse_one(_Tokens(tokens, end)) for tokens, end in zip(segments, ends, strict=True) if tokens
-    )
+    orders = tuple(_parse_one(_Tokens(tokens, end)) for tokens, end in segments(text))
     if not orders:
         raise OrderError("bad_syntax", expected="order", got="end", position=len(text))
     return orders
