@@ -22,16 +22,21 @@ import os
 import re
 import shlex
 import sys
+import time
 import unicodedata
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from bot.i18n import LANGUAGES, catalog, language_of, translate
-from bot.service import Attachment, Button, Context, GameService, Reply, Select, Visibility
+from bot.service import Attachment, Button, Context, Message, Reply, Select, Visibility
 from bot.service.commands import table, unknown_command
+from bot.service.progress import PROGRESS_SECONDS, Throttle
+
+if TYPE_CHECKING:  # the service's module imports the store and SQLAlchemy: the prompt comes first
+    from bot.service import GameService
 
 CONSOLE_GUILD = 1
 
@@ -56,6 +61,7 @@ class ParsedLine:
     command: str
     options: dict[str, Any]
     shown_to: int | None = None  # a click or pick: the member the button or menu was shown to
+    names: dict[int, str] = field(default_factory=dict)  # the members and roles named, by the id they became
 
 
 _OPTION = re.compile(r"^([^\W\d][\w-]*):(.*)$", re.DOTALL)
@@ -80,6 +86,7 @@ def parse_command(text: str, base_dir: Path) -> ParsedLine:
         refusal = unknown_command(" ".join(typed))
         raise LineError(refusal.key, **refusal.params)
     options: dict[str, Any] = {}
+    names: dict[int, str] = {}
     for token in rest:
         match = _OPTION.match(token)
         if not match:
@@ -92,6 +99,7 @@ def parse_command(text: str, base_dir: Path) -> ParsedLine:
         opt = table()[path].option(name)
         if opt is not None and opt.type in ("user", "role") and _is_name(value):
             options[name] = stable_id(opt.type, value.removeprefix("@"))
+            names[options[name]] = "@" + value.removeprefix("@")
         elif opt is not None and opt.type == "attachment":
             file = (base_dir / value).expanduser()
             try:
@@ -100,7 +108,7 @@ def parse_command(text: str, base_dir: Path) -> ParsedLine:
                 raise LineError("console.cannot_read_file", file=value, reason=err.strerror) from None
         else:
             options[name] = value
-    return ParsedLine(path, options)
+    return ParsedLine(path, options, names=names)
 
 
 def _fold(word: str) -> str:
@@ -152,7 +160,9 @@ class Console:
     stream: TextIO = field(default_factory=lambda: sys.stdout)
     #: images in a folder per game and run (``OUT/<game>/<run>/``), never over an earlier run's
     per_run: bool = False
-    run: str = field(default_factory=lambda: dt.datetime.now().strftime("%Y%m%d-%H%M%S"))
+    run: str = field(default_factory=lambda: run_name(dt.datetime.now()))
+    #: long work (a replay) prints how far it is at most once per this many seconds, after as long
+    progress_seconds: float = PROGRESS_SECONDS
     _names: dict[int, str] = field(default_factory=dict)
     _image_count: int = 0
     _folders: dict[str, tuple[Path, int]] = field(default_factory=dict)  # game folder → run folder, images so far
@@ -203,6 +213,8 @@ class Console:
         except LineError as err:
             self._print(f"! {translate(err.key, self.service.language(ctx), err.params)}")
             return False
+        self._names.update(parsed.names)
+        ctx = replace(ctx, progress=self._progress(ctx))
         reply = self.service.handle(ctx, parsed.command, parsed.options, shown_to=parsed.shown_to)
         self.show(ctx, reply)
         return reply.ok
@@ -226,6 +238,17 @@ class Console:
         if not select.min_values <= len(values) <= select.max_values or not set(values) <= known:
             raise LineError("console.bad_pick", count=select.max_values, choices=sorted(known))
         return ParsedLine(select.command, {**select.options, select.option: ",".join(values)}, select.shown_to)
+
+    def _progress(self, ctx: Context) -> Callable[[Message], None]:
+        """One command's progress lines, printed as ``… line`` once the work has lasted
+        `progress_seconds`, then at most once per as long: quick work prints none."""
+        throttle = Throttle(self.progress_seconds, last=time.monotonic())
+
+        def report(message: Message) -> None:
+            if throttle.due():
+                self._print("… " + translate(message.key, self.service.language(ctx), message.params))
+
+        return report
 
     def run_lines(self, lines: Iterable[str]) -> int:
         """Run a script; the number of refused lines."""
@@ -253,7 +276,8 @@ class Console:
             self._print(f"  [{title}] pick {number} … ({select.max_values}): {values}")
         for button in reply.buttons:
             label = translate(button.label.key, language, button.label.params)
-            opts = " ".join(f"{k}:{shlex.quote(str(v))}" for k, v in button.options.items())
+            opts = " ".join(f"{k}:{shlex.quote(str(self._option_words(button.command, k, v)))}"
+                            for k, v in button.options.items())
             self._print(f"  [{label}] → /{button.command} {opts}".rstrip())
         for file in reply.files:
             path = self._image_path(ctx, file.filename)
@@ -282,6 +306,14 @@ class Console:
         self._folders[name] = (folder, count + 1)
         return folder / f"{count + 1:04d}-{filename}"
 
+    def _option_words(self, command: str, option: str, value: Any) -> Any:
+        """A button's option as the console would type it: a member or role by the name it was given
+        in this session (``user:@ann``), not by the id that name became; other values as they are."""
+        opt = table()[command].option(option) if command in table() else None
+        if opt is not None and opt.type in ("user", "role") and isinstance(value, int):
+            return self._names.get(value, value)
+        return value
+
     def _names_for_ids(self, text: str) -> str:
         """Mentions as the names typed in this session, Discord timestamps as local times."""
         text = re.sub(r"<[@#](\d+)>", lambda m: self._names.get(int(m.group(1)), m.group(0)), text)
@@ -290,6 +322,11 @@ class Console:
 
     def _print(self, text: str) -> None:
         print(text, file=self.stream, flush=True)
+
+
+def run_name(started: dt.datetime) -> str:
+    """A session's image folder name: the time it started (``20240304-201500``)."""
+    return started.strftime("%Y%m%d-%H%M%S")
 
 
 def _slug(name: str) -> str:

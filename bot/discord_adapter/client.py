@@ -7,6 +7,7 @@ by a semaphore; a reply that takes longer than Discord's patience is preceded by
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import logging
 import re
@@ -17,7 +18,14 @@ import yarl
 from discord import app_commands
 
 from bot.config import Settings
-from bot.discord_adapter.answers import UPLOAD_SECONDS, downloaded, new_error_id, seconds_left, tell_failure
+from bot.discord_adapter.answers import (
+    UPLOAD_SECONDS,
+    ProgressEdits,
+    downloaded,
+    new_error_id,
+    seconds_left,
+    tell_failure,
+)
 from bot.discord_adapter.payload import install_commands
 from bot.discord_adapter.posts import ChannelPoster, chunks
 from bot.discord_adapter.status import StatusBoard
@@ -39,6 +47,7 @@ from bot.service import (
     Visibility,
 )
 from bot.service.commands import pack_options, unpack_options
+from bot.service.progress import PROGRESS_SECONDS
 from bot.store.outbox import OutboxRecord, enqueue
 from bot.store.repo import GameRecord
 from bot.timers import TimerRunner, TimerScheduler
@@ -175,6 +184,8 @@ class GameBot(discord.AutoShardedClient):
         self.workers = asyncio.Semaphore(settings.render.workers)
         #: how long a command may run before the bot defers (an attribute so tests can force deferral)
         self.direct_reply_seconds = DIRECT_REPLY_SECONDS
+        #: at most one progress edit of a deferred answer per this many seconds (tests set 0)
+        self.progress_seconds = PROGRESS_SECONDS
         self.status_board = StatusBoard(self, service, settings.bot.status_debounce_seconds)
         self.scheduler: DrawScheduler | None = None
         self.timers: TimerScheduler | None = None
@@ -272,10 +283,17 @@ class GameBot(discord.AutoShardedClient):
         update of its own message, so that a reply replacing the form can still edit it. The clock
         is Discord's: it started at the interaction's creation, and runs through the service, the
         rendering and (for a reply with files) the upload. If the answer cannot be sent, the member
-        still gets a private notice with an error id (`answers.tell_failure`).
+        still gets a private notice with an error id (`answers.tell_failure`). Long work (a replay)
+        shows its progress meanwhile by editing a slash command's "thinking…" (`ProgressEdits`).
         """
         ctx = context_of(interaction)
         component = shown_to is not None
+        progress: ProgressEdits | None = None
+        if not component:  # a component's deferral shows nothing to edit: its message is the form
+            plain = ctx
+            progress = ProgressEdits(interaction, asyncio.get_running_loop(), lambda: self.service.language(plain),
+                                     self.progress_seconds)
+            ctx = dataclasses.replace(ctx, progress=progress.report)
         reply: Reply | None = None
         try:
             task = asyncio.ensure_future(self._prepared(ctx, path, options, shown_to))
@@ -287,7 +305,11 @@ class GameBot(discord.AutoShardedClient):
                 deferred = True
             if deferred:
                 await interaction.response.defer(thinking=not component)
+                if progress is not None:
+                    progress.opened()
                 reply, rendered = await task
+            if progress is not None:
+                await progress.settle()
             if component:
                 await self.send_component_reply(interaction, ctx, reply, deferred, rendered)
             else:

@@ -26,6 +26,7 @@ from engine.core.protocol import PUBLIC, Audience, Event, GameRules
 
 if TYPE_CHECKING:
     from bot.service.commands import Option
+    from bot.service.progress import Progress
     from bot.service.scene import Scene
     from bot.store.repo import LogRecord
 
@@ -119,8 +120,9 @@ class Presenter:
         """``/game recap`` and the end-of-game post: charts of the game from `scene.history`."""
         return Reply((Message("game.recap.none", {"name": scene.name}),), visibility=Visibility.PRIVATE)
 
-    def replay(self, rules: GameRules, scene: Scene) -> Reply:
-        """``/game replay``: the game so far as an animation, from `scene.history`."""
+    def replay(self, rules: GameRules, scene: Scene, progress: Progress | None = None) -> Reply:
+        """``/game replay``: the game so far as an animation, from `scene.history`; a game that draws
+        one tells `progress` each frame drawn (done, total), for the member waiting on it."""
         return Reply((Message("game.replay.none", {"name": scene.name}),), visibility=Visibility.PRIVATE)
 
 

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.service.progress import Report
 
 
 @dataclass(frozen=True)
@@ -14,3 +18,5 @@ class Context:
     locale: str | None = None  # the user's client locale, e.g. "fr" or "en-US"
     manage_server: bool = False  # the platform says this member may manage the server
     role_ids: frozenset[int] = field(default_factory=frozenset)
+    #: where long work shows how far it is (`bot.service.progress`); None: the adapter shows nothing
+    progress: Report | None = field(default=None, compare=False, repr=False)

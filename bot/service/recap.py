@@ -13,6 +13,7 @@ from bot.games import presenter_for
 from bot.service.commands import command
 from bot.service.context import Context
 from bot.service.core import GameService
+from bot.service.progress import progress_line
 from bot.service.replies import Reply
 from bot.service.scene import scene_of
 from engine import registry
@@ -28,6 +29,9 @@ def game_recap(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
 @command("game replay")
 def game_replay(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     """The whole game so far as an animated GIF, within Discord's attachment size. Rendering many
-    frames takes seconds: the Discord adapter defers (the "thinking…" the member sees) first."""
+    frames takes seconds: the Discord adapter defers (the "thinking…" the member sees) first, and
+    the frames drawn so far are shown as they come (`ctx.progress`)."""
     game = svc.channel_game(ctx)
-    return presenter_for(game.kind).replay(registry.get(game.kind), scene_of(svc, game, svc.language(ctx)))
+    progress = progress_line(ctx.progress, "game.replay.progress", name=game.name)
+    return presenter_for(game.kind).replay(registry.get(game.kind), scene_of(svc, game, svc.language(ctx)),
+                                           progress=progress)

@@ -90,7 +90,7 @@ def test_an_undone_entry_stays_readable_and_says_so(svc: GameService) -> None:
 
 def test_every_input_kind_of_every_game_reads_without_json() -> None:
     """Each game's input kinds, and the service's bookkeeping, through its presenter's words; only a
-    game whose bot side is still being written may fall back on the generic "kind (values)"."""
+    test-only game may fall back on the generic "kind (values)"."""
     bookkeeping = {"create": {"name": "X", "kind": "k", "options": {}}, "pause": {}, "resume": {}, "end": {},
                    "kick": {"user": 5}, "replace": {"user": 5}, "undo": {"seqs": [3, 4]},
                    "import": {"file": "x.json", "name": "X"}}
@@ -107,7 +107,7 @@ def test_every_input_kind_of_every_game_reads_without_json() -> None:
             for actor, user in (("Ann", 2), (None, 1), (None, None)):
                 record = LogRecord(1, 1, kind, actor, user, payloads.get(kind) or bookkeeping.get(kind) or {}, when)
                 message = entry_words(presenter, rules, record)
-                if entry.kind in ("spacechess", "spaceblast", "arkeon"):
+                if entry.kind in ("spacechess", "spaceblast", "arkeon", "hexarena"):
                     assert message.key != "history.input", (entry.kind, kind)
                 for language in LANGUAGES:
                     text = translate(message.key, language, message.params)

@@ -9,14 +9,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.games import Presenter, register_presenter
+from bot.games.hexarena import history
 from bot.service.commands import Option
 from bot.service.replies import Attachment, Message, Reply
 from engine.core.errors import OrderError
 from engine.core.protocol import PUBLIC, Audience, Event, GameRules
 from engine.hexarena.geometry import BASE, BOARD, SIDES, other
+
+if TYPE_CHECKING:
+    from bot.store.repo import LogRecord
 
 VARIANTS = ("base", "blitz", "alpha", "omega")
 SIDE_MARKS = {"red": "🔴", "blue": "🔵"}
@@ -154,6 +158,19 @@ class HexArenaPresenter(Presenter):
                         {**{key: word_value(key, value) for key, value in event.params.items()},
                          **_fragments(event.kind, event.params)})
                 for event in events]
+
+    history_events = True  # a turn reads by its ships ("Red fighter 1"), which only its events name
+
+    def history_line(self, rules: GameRules, entry: LogRecord, events: Sequence[Event], author: Message) -> Message:
+        """A turn as what each action did, in the past, naming its author; anything else in the
+        shared words, with the computer's side (an author, a clock run out) named as it reads."""
+        author = history.author_words(entry, author)
+        line = history.order_line(entry, events, author, lambda evs: self.describe(rules, evs))
+        if line is not None:
+            return line
+        said = super().history_line(rules, entry, events, author)
+        return Message(said.key, {**said.params, **{key: word_value(key, value) for key, value in said.params.items()
+                                                    if key == "actor" and value in SIDES}})
 
     def refusal_params(self, err: OrderError) -> dict[str, Any]:
         """Ships, sides and types in a refusal in words ("Red fighter 2", not ``red_fighter2``)."""

@@ -22,6 +22,7 @@ from renders.spacechess.board import render_board
 from renders.spacechess.sheet import render_sheet
 
 if TYPE_CHECKING:
+    from bot.service.progress import Progress
     from bot.service.scene import Scene
     from bot.store.repo import LogRecord
 
@@ -193,8 +194,8 @@ class SpaceChessPresenter(Presenter):
     def recap(self, rules: GameRules, scene: Scene) -> Reply:
         return recap_reply(rules, scene)
 
-    def replay(self, rules: GameRules, scene: Scene) -> Reply:
-        made = boards.replay_gif(rules, scene, self._describer(rules))
+    def replay(self, rules: GameRules, scene: Scene, progress: Progress | None = None) -> Reply:
+        made = boards.replay_gif(rules, scene, self._describer(rules), progress=progress)
         if made is None:
             return Reply((Message("game.replay.empty", {"name": scene.name}),), visibility=Visibility.PRIVATE)
         picture, held = made

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.games.spacechess.pictures import caption, picture_labels, words
+from bot.service.progress import Progress
 from bot.service.replies import Attachment, Message
 from bot.service.scene import Scene
 from engine.core.errors import OrderError
@@ -123,20 +124,22 @@ def move_preview(rules: GameRules, state: GameState, scene: Scene, path: Sequenc
 
 
 def replay_gif(rules: GameRules, scene: Scene, describe: Describe, limit: int = ATTACHMENT_LIMIT,
-               progress: Callable[[str, int], None] | None = None) -> tuple[Attachment, Mapping[str, Any]] | None:
+               progress: Progress | None = None) -> tuple[Attachment, Mapping[str, Any]] | None:
     """The game so far as a GIF: the board after each draw and each action, captioned; None before
-    anything happened on the board. Returns the attachment and what it holds (frames, scale)."""
+    anything happened on the board. Returns the attachment and what it holds (frames, scale).
+    Drawing the frames is the long part of a long game: `progress` hears each one (done, total)."""
     history = scene.history() if scene.history is not None else ()
     steps = [step for step in history if any(e.kind in REPLAY_EVENTS for e in step.events)]
     if not steps:
         return None
     labels = picture_labels(scene.language)
     frames = []
-    for step in steps:
+    for done, step in enumerate(steps, start=1):
         view = rules.view(step.state)
         image, _ = board_image(view, step.state.game_map, overlay=overlay_for(step.events),
                                caption=caption(scene, view, step.events, describe, with_next=False), labels=labels)
         frames.append(image)
-    data, kept, scale = bounded_gif(frames, limit, progress=progress)
+        if progress is not None:
+            progress(done, len(steps))
+    data, kept, scale = bounded_gif(frames, limit)
     return Attachment("replay.gif", data), {"steps": len(steps), "frames": kept, "scale": round(scale * 100)}
-
