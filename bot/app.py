@@ -1,16 +1,25 @@
-"""Wiring shared by every entry point: settings → logging, store, service."""
+"""Wiring shared by every entry point: settings → logging, store, service.
+
+The settings and the logging come first and cost little; the service is what is slow to open
+(SQLAlchemy, the schema check, every game's modules): `open_service` imports them when it is called,
+and `open_service_soon` opens it on a thread of its own, so that the console shows its prompt while it
+loads and the first command waits only for what is left of it (issue 14).
+"""
 
 from __future__ import annotations
 
 import logging
 import sys
+import threading
+from concurrent.futures import Future
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.cli_failures import CliFailure
 from bot.config import Settings, load_settings, resolve_config_path
-from bot.games import GameSetupError, check_games
-from bot.service import GameService
-from bot.store.repo import Store
+
+if TYPE_CHECKING:
+    from bot.service import GameService
 
 
 def settings_from(config: Path | None) -> Settings:
@@ -42,9 +51,33 @@ def _log_file(path: Path) -> logging.Handler:
 def open_service(settings: Settings) -> GameService:
     """The store (migrated to the latest schema) and the service on top of it, once every game of
     the list is found whole (a game missing a part is a failure at start, not an empty board later)."""
+    from bot.games import GameSetupError, check_games
+    from bot.service import GameService
+    from bot.store.repo import Store
+
     try:
         check_games()
     except GameSetupError as err:
         raise CliFailure(str(err)) from err
     store = Store(settings.database.url)
     return GameService(store, default_language=settings.bot.language)
+
+
+def open_service_soon(settings: Settings) -> Future[GameService]:
+    """`open_service` on a thread of its own, started now: its result, or its failure (raised again by
+    `Future.result`, so a bad database or a broken game ends the command as it would have at once).
+
+    The caller must have imported what it needs before, and wait for the result before importing
+    more: the thread imports most of the bot, and two threads importing modules that import each
+    other can see one another's modules half made. The thread is not a daemon: quitting at the
+    prompt waits for it, so a migration is never cut short."""
+    opened: Future[GameService] = Future()
+
+    def run() -> None:
+        try:
+            opened.set_result(open_service(settings))
+        except BaseException as err:  # noqa: BLE001 - handed to the waiting thread, which raises it
+            opened.set_exception(err)
+
+    threading.Thread(target=run, name="open-service").start()
+    return opened

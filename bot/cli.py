@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from bot.config import Settings
+    from bot.console import Console
+    from bot.service import GameService
     from bot.store.draws import SaveReport
     from bot.store.repo import Store
     from draws import Draw
@@ -194,19 +196,29 @@ def _commands(args: argparse.Namespace) -> int:
 
 
 def _console(args: argparse.Namespace, settings: Settings) -> int:
+    """A script runs on the service opened first. At the keyboard, the service opens on a thread
+    while the prompt is shown (`open_service_soon`: SQLAlchemy, the schema check and every game take
+    about a second, the prompt a fraction of that); the first line typed waits for what is left, and
+    a failure to open ends the session as it would have before the prompt."""
+    import datetime as dt
     import logging
 
-    from bot.app import open_service
-    from bot.console import Console, history_file, line_editing, system_language
+    from bot.app import open_service, open_service_soon
+    from bot.console import Console, history_file, line_editing, run_name, system_language
 
     if not args.verbose:  # the replies are the console's output: a log line after each would bury them
         for handler in logging.getLogger().handlers:
             if type(handler) is logging.StreamHandler:
                 handler.setLevel(logging.WARNING)
     admins = frozenset(name.strip().lower() for name in args.admins.split(",") if name.strip())
-    console = Console(open_service(settings), out_dir=args.out, admins=admins,
-                      language=args.lang or system_language(), per_run=True)
+    started = run_name(dt.datetime.now())
+
+    def console_on(service: GameService) -> Console:
+        return Console(service, out_dir=args.out, admins=admins, language=args.lang or system_language(),
+                       per_run=True, run=started)
+
     if args.script is not None:
+        console = console_on(open_service(settings))
         console.base_dir = args.script.resolve().parent
         try:
             lines = args.script.read_text(encoding="utf-8").splitlines()
@@ -215,15 +227,25 @@ def _console(args: argparse.Namespace, settings: Settings) -> int:
             return 2
         refused = console.run_lines(lines)
         return 1 if refused else 0
+    opening = open_service_soon(settings)
     line_editing(history_file())
     print("Space Chess console — type slash commands, e.g. `as alice /sc join name:Alice team:1 role:general`; Ctrl-D quits.")
+    session: Console | None = None
     while True:
         try:
-            line = input(f"[#{console.channel} @{console.user}] ")
+            line = input(_prompt(session or Console))
         except EOFError:
             print()
+            opening.result()  # a database or a game that cannot open fails the session, typed into or not
             return 0
-        console.run_line(line)
+        session = session or console_on(opening.result())
+        session.run_line(line)
+
+
+def _prompt(console: Console | type[Console]) -> str:
+    """``[#channel @user] ``: where the session types, or before it has opened, where a new one
+    starts (the class's defaults)."""
+    return f"[#{console.channel} @{console.user}] "
 
 
 def _db_upgrade(settings: Settings) -> int:

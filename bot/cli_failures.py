@@ -15,9 +15,10 @@ import sys
 import traceback
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, DBAPIError
+if TYPE_CHECKING:
+    from sqlalchemy.exc import DBAPIError
 
 #: the exit status of a command that failed for a reason outside the bot (status 2: bad usage or config)
 FAILED = 1
@@ -71,8 +72,16 @@ def database_errors(url: str) -> Iterator[None]:
     the database, its password hidden."""
     try:
         yield
-    except DBAPIError as err:
+    except _database_failure() as err:
         raise CliFailure(f"cannot use the database {_shown_url(url)}: {database_reason(err)}") from err
+
+
+def _database_failure() -> type[DBAPIError]:
+    """SQLAlchemy's driver error, imported once something failed (an ``except`` clause is evaluated
+    then): the command line loads SQLAlchemy only with the command that opens the database."""
+    from sqlalchemy.exc import DBAPIError
+
+    return DBAPIError
 
 
 def database_reason(err: DBAPIError) -> str:
@@ -84,6 +93,9 @@ def database_reason(err: DBAPIError) -> str:
 
 def _shown_url(url: str) -> str:
     """The URL as typed, unless it holds a password (rendering would also escape a SQLite URI's `:`)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
     try:
         parsed = make_url(url)
     except ArgumentError:

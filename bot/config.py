@@ -17,14 +17,10 @@ from collections.abc import Mapping
 from datetime import time
 from pathlib import Path
 from typing import Annotated, Any, Literal
-from urllib.parse import urlsplit
+from urllib.parse import quote, unquote, urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator
-from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import ArgumentError
-
-from engine.spacechess.maps import MAP_NAMES
 
 TOKEN_ENV = "SPACECHESS_TOKEN"
 DATABASE_URL_ENV = "SPACECHESS_DATABASE_URL"
@@ -42,6 +38,11 @@ DEFAULT_DRAW_URLS = (
 _ENV_KEYS = {("bot", "token"): TOKEN_ENV, ("database", "url"): DATABASE_URL_ENV}
 _DATABASE_BACKENDS = ("sqlite", "postgresql", "postgres")
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+#: The start of a database URL as SQLAlchemy's `make_url` reads it (``driver[+dbapi]://``), and a SQLite
+#: file URL's parts. The config reads its URLs itself: importing SQLAlchemy costs more than the
+#: console's whole start-up budget, and only the store needs it (issue 14).
+_URL_SCHEME = re.compile(r"([\w+]+)://")
+_SQLITE_FILE_URL = re.compile(r"(?P<head>sqlite(?:\+\w+)?:///)(?P<database>[^?]*)(?P<query>\?.*)?\Z", re.DOTALL)
 
 
 class ConfigError(Exception):
@@ -126,10 +127,9 @@ class DatabaseSettings(_Section):
     def _known_backend(cls, value: str) -> str:
         if not value.strip():
             return value  # reported as a missing value by _check_required
-        try:
-            backend = make_url(value).get_backend_name()
-        except ArgumentError as exc:
-            raise ValueError(f"not a database URL ({exc})") from exc
+        backend = _backend(value)
+        if backend is None:
+            raise ValueError("not a database URL (expected BACKEND://..., e.g. sqlite:///bot.sqlite)")
         if backend not in _DATABASE_BACKENDS:
             raise ValueError(f"the URL scheme must be sqlite or postgresql, not {backend!r}")
         return value
@@ -200,7 +200,10 @@ class GameSettings(_Section):
     @field_validator("default_map")
     @classmethod
     def _known_map(cls, value: str) -> str:
-        """A map the bot ships: a typo here would otherwise surface as a refusal at each /sc new."""
+        """A map the bot ships: a typo here would otherwise surface as a refusal at each /sc new. The
+        maps are imported here, only when the file names one: they come with Space Chess's rules."""
+        from engine.spacechess.maps import MAP_NAMES
+
         if value not in MAP_NAMES:
             raise ValueError(f"unknown map name; known maps: {', '.join(MAP_NAMES)}")
         return value
@@ -379,7 +382,7 @@ def _check_shards(settings: Settings, file: str) -> None:
         raise ConfigError(file, "bot.shard_ids", f"bad value: shard {outside[0]} does not exist with "
                           f"bot.shard_count = {bot.shard_count} (ids go from 0 to {bot.shard_count - 1})")
     partial = bool(bot.shard_ids) and len(bot.shard_ids) < bot.shard_count
-    if partial and make_url(settings.database.url).get_backend_name() == "sqlite":
+    if partial and _backend(settings.database.url) == "sqlite":
         raise ConfigError(file, "bot.shard_ids", "bad value: the other shards run in other processes, which "
                           "must share one PostgreSQL database (database.url is SQLite)")
 
@@ -398,10 +401,20 @@ def _resolve_paths(settings: Settings, base: Path, *, url_from_file: bool) -> Se
     return settings.model_copy(update={"database": database, "draws": draws, "logging": logs})
 
 
+def _backend(url: str) -> str | None:
+    """The backend a database URL names (``sqlite`` for ``sqlite+pysqlite:///x``), as SQLAlchemy's
+    `URL.get_backend_name` says it; None for what SQLAlchemy could not read as a URL."""
+    match = _URL_SCHEME.match(url)
+    return match.group(1).partition("+")[0] if match else None
+
+
 def _sqlite_next_to(url: str, base: Path) -> str:
-    parsed: URL = make_url(url)
-    if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
+    """A SQLite file URL with its relative path made absolute under `base` (quoted as SQLAlchemy
+    renders a path); any other URL, an in-memory or ``file:`` database, or an absolute path, as it is."""
+    match = _SQLITE_FILE_URL.match(url)
+    if match is None:
         return url
-    if parsed.database.startswith("file:") or Path(parsed.database).is_absolute():
+    database = unquote(match["database"])
+    if not database or database == ":memory:" or database.startswith("file:") or Path(database).is_absolute():
         return url
-    return parsed.set(database=str((base / parsed.database).resolve())).render_as_string(hide_password=False)
+    return match["head"] + quote(str((base / database).resolve()), safe=" +/") + (match["query"] or "")
