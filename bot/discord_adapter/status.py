@@ -8,7 +8,8 @@ it did not change). What must survive a crash is in the database:
   and compared with how far the message shows the game, plus `status_dirty` rows (`touch`: a new game
   before its first message, what changes the status without a commit such as a post sent): a bot
   killed after the commit — before its reply, or within the debounce — refreshes the message when
-  READY again;
+  READY again; a game under way with no message at all (created just before the crash, its mark
+  never written) gets its first one then too;
 - the message id, stored as soon as Discord made the message and before it is pinned: a refused pin
   (too many pins, 30003; no permission, 50013; a server error) never leads to a new message per
   change — a refusal is remembered and not asked again, a server error is retried at the next refresh;
@@ -44,6 +45,8 @@ CONTENT_LIMIT = 2000
 PIN_REFUSALS = frozenset({30003, 50013, 50001})
 #: first and longest wait before retrying a refresh Discord refused for now (an old message's edits, 5xx)
 RETRY_FIRST, RETRY_MAX = 60.0, 900.0
+#: the games whose channel shows a status message (a finished one keeps the one it has)
+UNDER_WAY = ("setup", "running", "paused")
 
 
 class StatusBoard:
@@ -67,9 +70,20 @@ class StatusBoard:
         self._schedule(game_id, self.debounce_seconds, mark=True)
 
     async def resume(self) -> None:
-        """Refresh every status message a previous run marked and did not refresh (it stopped first)."""
-        for game_id in await asyncio.to_thread(dirty_games, self.store):
+        """Refresh every status message a previous run owed: marked or changed since it was posted,
+        and not refreshed (the run stopped first) — or never posted, for a game of this process's
+        servers created just before a crash, whose mark the stopped run never got to write."""
+        held = {guild.id for guild in self.client.guilds}  # another shard's process posts the others'
+        owed = set(await asyncio.to_thread(dirty_games, self.store))
+        owed |= await asyncio.to_thread(self._unposted, held)
+        for game_id in sorted(owed):
             self._schedule(game_id, 0.0, mark=False)
+
+    def _unposted(self, guild_ids: set[int]) -> set[int]:
+        """The games under way in these servers' channels that have no status message yet; runs in a thread."""
+        return {game.id for batch in self.store.iter_games(statuses=UNDER_WAY) for game in batch
+                if game.guild_id in guild_ids and game.channel_id is not None
+                and self.store.status_message(game.id) is None}
 
     def _schedule(self, game_id: int, delay: float, *, mark: bool) -> None:
         # a refresh already planned reads the game after this change: its mark (written when it was

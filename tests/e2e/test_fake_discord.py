@@ -364,6 +364,7 @@ def test_invalid_messages_are_refused_with_discords_error_tree(server, body, whe
         node = node[key]
     assert code in [e["code"] for e in node["_errors"]], error["errors"]
     assert server.channel_messages(channel) == [], "a refused post leaves nothing behind"
+    assert server.invalid_answers == [], "the error tree is in Discord's shape (string codes per field)"
 
 
 def test_integer_snowflakes_are_accepted(server):

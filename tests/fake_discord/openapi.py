@@ -7,9 +7,11 @@ and the spec uses a small subset of JSON Schema (type, const, enum, properties, 
 lengths, bounds, oneOf/anyOf/allOf, $ref, pattern, uniqueItems, additionalProperties, min/max
 properties): :func:`errors` implements exactly that subset.
 
-Two deliberate readings: a snowflake may be an integer (Discord accepts ``"users": [123]``, and
-discord.py sends some ids as integers); and ``oneOf`` is read as ``anyOf``, as Discord's own
-unions overlap (a null branch next to an object whose fields are all optional).
+Three deliberate readings: a snowflake may be an integer (Discord accepts ``"users": [123]``, and
+discord.py sends some ids as integers); ``oneOf`` is read as ``anyOf``, as Discord's own unions
+overlap (a null branch next to an object whose fields are all optional); and the errors of a field
+in a 50035 error tree carry string codes (``"BASE_TYPE_REQUIRED"``), as Discord sends and documents
+them, where the spec reuses its integer-coded `Error`.
 """
 
 from __future__ import annotations
@@ -24,6 +26,14 @@ from typing import Any
 
 SPEC_PATH = Path(__file__).resolve().parents[3] / "shared" / "data" / "discord" / "openapi.json"
 SNOWFLAKE_REF = "#/components/schemas/SnowflakeType"
+INNER_ERRORS_REF = "#/components/schemas/InnerErrors"
+#: A field's errors in Discord's error tree, as Discord sends them (string codes).
+_INNER_ERRORS = {
+    "type": "object", "required": ["_errors"], "additionalProperties": False,
+    "properties": {"_errors": {"type": "array", "items": {
+        "type": "object", "required": ["code", "message"],
+        "properties": {"code": {"type": "string"}, "message": {"type": "string"}}}}},
+}
 _PYTHON_TYPES = {"object": dict, "array": list, "string": str, "boolean": bool, "null": type(None)}
 
 #: One problem: where (keys and list indexes), Discord's error code, a sentence.
@@ -55,6 +65,8 @@ def errors(schema: Mapping[str, Any], value: Any, where: tuple[str, ...] = ()) -
     if "$ref" in schema:
         if schema["$ref"] == SNOWFLAKE_REF and isinstance(value, int) and not isinstance(value, bool) and value >= 0:
             return []
+        if schema["$ref"] == INNER_ERRORS_REF:
+            return errors(_INNER_ERRORS, value, where)
         found = errors(resolve(schema["$ref"]), value, where)
         rest = {k: v for k, v in schema.items() if k != "$ref"}
         return found + (errors(rest, value, where) if rest else [])
@@ -200,9 +212,7 @@ def _templates() -> Iterator[tuple[str, re.Pattern[str], Mapping[str, Any]]]:
 
 
 @functools.cache
-def operation(method: str, path: str) -> Operation | None:
-    """The operation serving `method path` (path after /api/v10); a literal segment wins over a
-    parameter (``messages/@original`` over ``messages/{message_id}``)."""
+def _operation(method: str, path: str) -> Operation | None:
     matches = [(template, methods) for template, pattern, methods in _templates()
                if pattern.fullmatch(path) and method.lower() in methods]
     if not matches:
@@ -211,15 +221,37 @@ def operation(method: str, path: str) -> Operation | None:
     return Operation(method, template, methods[method.lower()])
 
 
+def operation(method: str, path: str) -> Operation | None:
+    """The operation serving `method path` (path after /api/v10); a literal segment wins over a
+    parameter (``messages/@original`` over ``messages/{message_id}``)."""
+    return _operation(method, _ID_SEGMENT.sub("/0", path))
+
+
+#: Ids in a path, and snowflakes in a JSON text: which id it is changes nothing to a check, so paths
+#: and bodies alike in all but their ids share one check (a bot's login syncs the same commands).
+_ID_SEGMENT = re.compile(r"/\d+(?=/|$)")
+_SNOWFLAKE_TEXT = re.compile(r'"[1-9][0-9]{14,19}"')
+
+
+def _canonical(value: Any) -> str:
+    return _SNOWFLAKE_TEXT.sub('"1"', json.dumps(value, sort_keys=True))
+
+
 def request_problems(method: str, path: str, body: Any, content_type: str) -> list[Problem]:
     """What the spec refuses in a request body (no problem for a route it does not describe)."""
     found = operation(method, path)
     schema = None if found is None else found.request_schema(content_type)
-    if schema is None or body is None and content_type.startswith("multipart/"):
+    if found is None or schema is None or body is None and content_type.startswith("multipart/"):
         return []
+    return list(_request_problems(method, found.template, content_type, _canonical(body)))
+
+
+@functools.lru_cache(maxsize=512)
+def _request_problems(method: str, template: str, content_type: str, text: str) -> tuple[Problem, ...]:
+    schema = _operation(method, template).request_schema(content_type)  # type: ignore[union-attr]
     if "allOf" in schema and content_type.startswith("multipart/"):
         schema = schema["allOf"][0]  # the files[n] parts are checked by the fake itself
-    return errors(schema, body)
+    return tuple(errors(schema, json.loads(text)))
 
 
 def response_problems(method: str, path: str, status: int, body: Any) -> list[Problem]:
@@ -229,7 +261,13 @@ def response_problems(method: str, path: str, status: int, body: Any) -> list[Pr
         return [((), "NO_OPERATION", f"the spec has no {method} {path}")]
     if status >= 500:
         return []  # the spec describes no server error (they come from Discord's proxies, in any shape)
-    schema = found.response_schema(status)
+    return list(_response_problems(method, found.template, status, _canonical(body)))
+
+
+@functools.lru_cache(maxsize=512)
+def _response_problems(method: str, template: str, status: int, text: str) -> tuple[Problem, ...]:
+    schema = _operation(method, template).response_schema(status)  # type: ignore[union-attr]
+    body = json.loads(text)
     if schema is None:
-        return [] if body is None else [((), "NO_BODY", f"a {status} answer to {method} {found.template} has no body")]
-    return errors(schema, body)
+        return () if body is None else (((), "NO_BODY", f"a {status} answer to {method} {template} has no body"),)
+    return tuple(errors(schema, body))

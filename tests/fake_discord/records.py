@@ -1,14 +1,11 @@
-"""What the fake Discord records and answers: calls, faults, interactions, API errors."""
+"""What the fake Discord records and answers: calls, faults, interactions, API errors (no transport here)."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
-
-from aiohttp import web
 
 
 @dataclass(frozen=True)
@@ -17,11 +14,6 @@ class UploadedFile:
     filename: str
     content_type: str
     data: bytes
-
-
-#: A request's decoded body and uploaded files, read once by the recording middleware.
-BODY = web.RequestKey("body", object)
-FILES = web.RequestKey("files", tuple)
 
 
 @dataclass(frozen=True)
@@ -35,6 +27,7 @@ class Call:
     files: tuple[UploadedFile, ...]
     status: int
     answer: Any = None  # the JSON the fake answered
+    injected: bool = False  # a fault the test asked for (`fail`), not a refusal of Discord's rules
 
     def matches(self, method: str, pattern: str) -> bool:
         return self.method == method and re.fullmatch(pattern, self.path) is not None
@@ -42,7 +35,7 @@ class Call:
 
 @dataclass
 class Fault:
-    """Answer the next `left` matching requests with `status` instead of serving them."""
+    """Answer the next `left` matching requests with `status` (and the JSON `code`) instead of serving them."""
 
     method: str
     pattern: str
@@ -50,6 +43,7 @@ class Fault:
     retry_after: float
     left: int
     scope: str = "user"
+    code: int = 0
 
 
 @dataclass
@@ -88,8 +82,3 @@ class ApiError(Exception):
             body.update(retry_after=round(self.retry_after, 3), **{"global": False})
         return body
 
-
-def json_response(data: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> web.Response:
-    # discord.py decodes JSON only when the Content-Type is exactly application/json (no charset)
-    all_headers = {"Content-Type": "application/json", **(headers or {})}
-    return web.Response(body=json.dumps(data).encode(), status=status, headers=all_headers)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
 from discord.webhook.async_ import AsyncWebhookAdapter
@@ -14,11 +14,14 @@ from tests.bot.discord.lobby import GM_ROLE
 
 
 @pytest.fixture
-def recorder(monkeypatch: pytest.MonkeyPatch) -> DiscordRecorder:
-    """Every webhook request (interaction responses, followups, @original) goes to the recorder."""
+def recorder(monkeypatch: pytest.MonkeyPatch) -> Iterator[DiscordRecorder]:
+    """Every webhook request (interaction responses, followups, @original) goes to the recorder; once
+    the test is done, every answer the fake Discord gave must have been valid by the spec."""
     recording = DiscordRecorder()
     monkeypatch.setattr(AsyncWebhookAdapter, "request", recording.webhook_request)
-    return recording
+    yield recording
+    invalid = recording.core.invalid_answers
+    assert invalid == [], "the fake answered outside Discord's spec:\n" + "\n".join(invalid[:5])
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ from bot.service import GameService
 from tests.bot.discord.harness import BotHarness, DiscordRecorder, Exchange
 from tests.bot.discord.lobby import ANN, BOB, CID, GM, accepted, run
 from tests.bot.discord.payloads import CHANNEL_ID, GUILD_ID, Member, click
-from tests.fake_discord.payloads import _with_ids
 
 SELECT, UPDATE_MESSAGE = 3, 7
 
@@ -24,15 +23,11 @@ def pick(message: dict[str, Any], index: int, values: list[str], member: Member 
 
 
 def form_of(exchange: Exchange) -> dict[str, Any]:
-    """The message a form answer drew: a new reply, or the update of the component's message."""
+    """The message a form answer drew, as Discord holds it (a new reply, or the component's message
+    updated): only a message Discord holds can be clicked again."""
     [call] = [c for c in exchange.calls if c.is_callback]
-    data = call.body.get("data") or {}
-    return {"id": "1", "channel_id": "1", "content": data.get("content", ""),
-            "components": _with_ids(data.get("components") or []),
-            "flags": data.get("flags", 0), "type": 0, "author": {"id": "1", "username": "bot", "discriminator": "0"},
-            "attachments": [], "embeds": [], "mentions": [], "mention_roles": [], "pinned": False,
-            "mention_everyone": False, "tts": False, "timestamp": "2026-11-30T00:00:00+00:00",
-            "edited_timestamp": None}
+    assert call.sent is not None, f"callback {call.callback_type} drew no message"
+    return call.sent
 
 
 def callback_type(exchange: Exchange) -> int:
