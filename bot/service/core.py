@@ -19,6 +19,7 @@ from typing import Any
 from bot.drivers import driver_of
 from bot.games import entry_for, games, presenter_for
 from bot.i18n import catalog, language_of
+from bot.service.checkpoints import Checkpoints
 from bot.service.commands import COMPLETERS, MAX_CHOICES, READS_FILLED, coerce_options, table, unknown_command
 from bot.service.computers import computers_of, play_computers
 from bot.service.context import Context
@@ -64,6 +65,8 @@ class GameService:
         self.seed_source = seed_source
         #: called when a game's timers change, so that a running timer scheduler re-plans at once
         self.timer_listeners: list[Callable[[], None]] = []
+        #: replayed states of the games asked about lately: a history page replays only its stretch
+        self.checkpoints = Checkpoints()
 
     def timers_changed(self) -> None:
         for listener in self.timer_listeners:

@@ -10,6 +10,7 @@ from typing import Any
 from bot.drivers import driver_named
 from bot.games import GameEntry, entry_for, presenter_for
 from bot.i18n import Count
+from bot.service.checkpoints import replayed_events
 from bot.service.commands import Option, command, table
 from bot.service.computers import computer_module, computers_of
 from bot.service.context import Context
@@ -18,7 +19,6 @@ from bot.service.history import author_of, entry_words
 from bot.service.logpage import undo_targets
 from bot.service.orders import register_order_command
 from bot.service.replies import Attachment, Button, Message, Reply, ServiceError, Visibility
-from bot.service.scene import history_of
 from bot.service.secrecy import reader_of
 from bot.store.repo import GameRecord, LogRecord, NewEntry, SeatRecord, StaleWrite
 from engine import registry
@@ -230,7 +230,7 @@ def gm_undo(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         raise ServiceError("error.nothing_to_undo")
     reader = reader_of(svc, ctx, game)
     presenter = presenter_for(game.kind)
-    events = {step.seq: step.events for step in history_of(game, svc)} if presenter.history_events else {}
+    events = replayed_events(svc, game, [e.seq for e in targets]) if presenter.history_events else {}
     summary = [Message("gm.undo.entry", {"seq": e.seq, "text": entry_words(presenter, rules, e, events.get(e.seq, ()))
                                          if reader.reads(rules, e, sealed)
                                          else Message("history.sealed", {"author": author_of(rules, e)})})
@@ -243,10 +243,11 @@ def gm_undo(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
                      visibility=Visibility.PRIVATE)
     if opts["confirm"] != game.version:
         raise ServiceError("error.stale_confirmation")
-    entries = svc.store.log(game.id)
-    state = svc.replay(game, entries, skip=[e.seq for e in targets])
+    state = svc.checkpoints.state_without(svc, game, [e.seq for e in targets])
     removed = [e.actor for e in targets if e.kind == "join" and e.actor]
-    restored = _seats_back(svc, game, entries, [e for e in targets if e.kind == "leave"], removed)
+    leaves = [e for e in targets if e.kind == "leave"]
+    holders = svc.store.log(game.id, kinds={"join", "replace"}) if leaves else []
+    restored = _seats_back(svc, game, holders, leaves, removed)
     try:
         svc.store.commit(
             game.id,
@@ -265,8 +266,9 @@ def gm_undo(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
 def _seats_back(svc: GameService, game: GameRecord, entries: list[LogRecord], leaves: list[LogRecord],
                 removed: list[str]) -> list[SeatRecord]:
     """Undoing a leave (or a kick before the start) gives the character back to the member who held
-    it then: the one who joined as it, or the last one `/gm replace` handed it to. Refused when that
-    member holds another seat that this undo does not free."""
+    it then: the one who joined as it, or the last one `/gm replace` handed it to (`entries`: the
+    log's joins and replacements). Refused when that member holds another seat that this undo does
+    not free."""
     seats = []
     for leave in leaves:
         owner = None

@@ -7,13 +7,14 @@ from typing import Any
 
 from bot.games import entry_for, games, presenter_for
 from bot.i18n import command_name, option_name
+from bot.service.checkpoints import replayed_events
 from bot.service.commands import Option, command, completer, table
 from bot.service.context import Context
 from bot.service.core import GameService
 from bot.service.history import author_of, entry_words
 from bot.service.logpage import history_page
 from bot.service.replies import Message, Reply, ServiceError, Visibility
-from bot.service.scene import history_of, scene_of
+from bot.service.scene import scene_of
 from bot.service.secrecy import Reader, reader_of
 from engine import registry
 from engine.core.errors import SetupError
@@ -80,7 +81,7 @@ def game_history(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     sealed, undone, page, pages = listing.sealed, listing.undone, listing.page, listing.pages
     newest_first = listing.entries
     reader = reader_of(svc, ctx, game)
-    events = {step.seq: step.events for step in history_of(game, svc)} if presenter.history_events else {}
+    events = replayed_events(svc, game, [e.seq for e in newest_first]) if presenter.history_events else {}
     lines = [Message("game.history.header", {"name": game.name, "page": page, "pages": pages})]
     for entry in newest_first:
         params = {"seq": entry.seq, "time": f"<t:{int(entry.created_at.timestamp())}:R>"}
