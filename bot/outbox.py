@@ -80,26 +80,68 @@ def _decode(value: Any) -> Any:
     return value
 
 
-def encode_reply(reply: Reply) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Drawing:
+    """A post's pictures as what draws them — the game's state and the public events of the moment,
+    and the picture's context — drawn when the post is sent rather than when it is made. A draw pass
+    then commits each game's draw in a few milliseconds whatever the number of games, and the boards
+    are drawn at the pace Discord takes the posts (docs/platform.md, "The outbox", says why)."""
+
+    kind: str
+    state: Mapping[str, Any]
+    events: tuple[Mapping[str, Any], ...]
+    name: str
+    language: str
+    next: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "state": dict(self.state), "events": [dict(e) for e in self.events],
+                "name": self.name, "language": self.language, "next": self.next}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Drawing:
+        return cls(data["kind"], data["state"], tuple(data["events"]), data["name"], data["language"],
+                   data.get("next", ""))
+
+    def render(self) -> tuple[Attachment, ...]:
+        # the games and their renderers load only in a process that draws (they import Pillow)
+        from bot.games import presenter_for
+        from bot.service.scene import Scene
+        from engine import registry
+        from engine.core.protocol import Event
+
+        rules = registry.get(self.kind)
+        events = [Event(event["kind"], event.get("params", {})) for event in self.events]
+        scene = Scene(self.name, self.language, self.next)
+        return tuple(presenter_for(self.kind).images_for(rules, rules.from_json(self.state), events, scene))
+
+
+def encode_reply(reply: Reply, drawing: Drawing | None = None) -> dict[str, Any]:
     """What a post needs to be sent later by any process: its messages (catalog keys, so it is said
-    in the server's language of the moment it is sent), who it may ping, and its rendered images
-    (docs/platform.md, "The outbox", says why the bytes rather than what drew them)."""
-    return {
+    in the server's language of the moment it is sent), who it may ping, its images rendered, and
+    the `drawing` of the images still to draw."""
+    payload = {
         "messages": [_encode(message) for message in reply.messages],
         "mentions": list(reply.mentions),
         "files": [{"filename": f.filename, "data": base64.b64encode(f.data).decode("ascii")} for f in reply.files],
     }
+    if drawing is not None:
+        payload["drawing"] = drawing.to_json()
+    return payload
 
 
 def decode_reply(payload: Mapping[str, Any]) -> Reply:
+    """The post as it is sent: a `drawing` is drawn now, its pictures after the rendered ones."""
     messages = tuple(_decode(message) for message in payload.get("messages", []))
     files = tuple(Attachment(f["filename"], base64.b64decode(f["data"])) for f in payload.get("files", []))
+    if payload.get("drawing") is not None:
+        files += Drawing.from_json(payload["drawing"]).render()
     return Reply(messages, files=files, mentions=tuple(int(u) for u in payload.get("mentions", [])))
 
 
-def post_of(game: GameRecord, reply: Reply, kind: str = TURN_POST) -> NewPost:
+def post_of(game: GameRecord, reply: Reply, kind: str = TURN_POST, drawing: Drawing | None = None) -> NewPost:
     """The outbox row of a post in `game`'s channel, to write with the change that causes it."""
-    return NewPost(channel_id=game.channel_id, kind=kind, payload=encode_reply(reply), game_id=game.id,
+    return NewPost(channel_id=game.channel_id, kind=kind, payload=encode_reply(reply, drawing), game_id=game.id,
                    guild_id=game.guild_id)
 
 

@@ -87,7 +87,7 @@ class ChannelPoster:
 
     async def render(self, post: OutboxRecord) -> list[PostPart]:
         """The post's messages in the server's language now; a GM alert pings the GM role first."""
-        reply = decode_reply(post.payload)
+        reply = await asyncio.to_thread(decode_reply, post.payload)  # its board may be drawn now
         language = await asyncio.to_thread(self.service.server_language, post.guild_id)
         lines = [translate(m.key, language, m.params) for m in reply.messages]
         roles: list[discord.Object] = []

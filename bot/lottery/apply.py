@@ -29,13 +29,20 @@ from dataclasses import dataclass
 
 from bot.drivers import TurnHooks
 from bot.lottery import is_lottery_game
-from bot.lottery.turn_post import build_turn_post
-from bot.outbox import announce, post_of
+from bot.lottery.turn_post import build_turn_post, later_drawing
+from bot.outbox import Drawing, announce, post_of
 from bot.service.core import Applied, GameService, derive_status, public_events
 from bot.service.replies import Reply
 from bot.service.scene import Step, scene_of
-from bot.store.draws import applied_evenings, draw_claim_key, started_at, stored_draws
-from bot.store.repo import AlreadyClaimed, GameRecord, NewEntry, StaleWrite
+from bot.store.draws import (
+    applied_evenings,
+    applied_evenings_of,
+    draw_claim_key,
+    started_at,
+    started_at_of,
+    stored_draws,
+)
+from bot.store.repo import AlreadyClaimed, GameRecord, NewEntry, SeatRecord, StaleWrite, Store
 from draws import FDJ_LOTO, Draw, DrawSchedule, counts_for_game, game_numbers, manual_source
 from engine import registry
 from engine.core.errors import OrderError
@@ -97,33 +104,28 @@ class DrawApplier:
         _APPLIERS[service] = self
 
     # -- which draws -------------------------------------------------------------------------------
-    def pending(self, game: GameRecord, extra: Iterable[Draw] = (),
-                stored: dict[dt.date, list[Draw]] | None = None) -> list[Draw]:
+    def pending(self, game: GameRecord, extra: Iterable[Draw] = (), facts: DrawFacts | None = None) -> list[Draw]:
         """The draws `game` should get now, in draw order (rule in the module docstring).
 
-        `stored` keeps the stored draws read for a given date during one pass over many games: most
-        games wait for the same draws, so they are read and parsed once, not once per game.
-        """
-        start = started_at(self.store, game)
-        applied = applied_evenings(self.store, game.id)
+        `facts` are the reads of a pass over many games (`DrawFacts.preload`); without, they are made
+        for this game alone."""
+        facts = facts if facts is not None else DrawFacts(self.store, self.source)
+        start = facts.started(game)
+        applied = facts.applied(game.id)
         last = applied[-1] if applied else None
         since = self.schedule.local_date(start) if last is None else max(self.schedule.local_date(start), last[0])
         if game.options.get("draws") == "manual":  # a "manual" game only gets /gm draw entries
             automatic = []
         else:
-            stored = {} if stored is None else stored
-            if since not in stored:
-                stored[since] = stored_draws(self.store, source=self.source, since=since)
-            automatic = [d for d in stored[since] if counts_for_game(d) and self.schedule.at(d.date) > start]
+            automatic = [d for d in facts.automatic(since) if counts_for_game(d) and self.schedule.at(d.date) > start]
         chosen: dict[tuple[object, int], Draw] = {}
-        typed = stored_draws(self.store, source=manual_source(str(game.id)), since=since)
-        for draw in [*extra, *typed, *automatic]:  # a manual entry stands in for the evening's automatic draw
-            chosen.setdefault(draw.key, draw)
+        for draw in [*extra, *facts.manual(game.id, since), *automatic]:  # a manual entry stands in for the
+            chosen.setdefault(draw.key, draw)                          # evening's automatic draw
         return sorted((d for d in chosen.values() if last is None or d.key > last), key=lambda d: d.key)
 
     # -- applying ----------------------------------------------------------------------------------
     def apply_draw(self, game: GameRecord, draw: Draw, *, user_id: int | None = None,
-                   post: bool = False) -> TurnPost | None:
+                   post: bool = False, facts: DrawFacts | None = None) -> TurnPost | None:
         """Apply one draw to one game; None when the game already has it or is not running any more.
 
         The turn post is made from the outcome before the commit; with `post` it is written to the
@@ -142,7 +144,8 @@ class DrawApplier:
                 return None
             outcome = rules.apply_input(rules.from_json(game.state), "draw", None, payload)
             outcome, entries = self._with_limit(game, outcome, [NewEntry("draw", None, user_id, payload)], draw)
-            reply = self._post(Applied(game, outcome, rules), draw)
+            reply, drawing = self._post(Applied(game, outcome, rules), draw, facts or DrawFacts(self.store, self.source),
+                                        later=post)
             try:
                 committed = self.store.commit(
                     game.id,
@@ -151,7 +154,7 @@ class DrawApplier:
                     entries=entries,
                     status=derive_status(rules, outcome.state, game.status),
                     claims=[draw_claim_key(game.id, draw.date, draw.index)],
-                    outbox=[post_of(game, reply)] if post else (),
+                    outbox=[post_of(game, reply, drawing=drawing)] if post else (),
                 )
             except AlreadyClaimed:
                 return None
@@ -218,16 +221,21 @@ class DrawApplier:
             return committed, final
         return None
 
-    def _post(self, applied: Applied, draw: Draw) -> Reply:
+    def _post(self, applied: Applied, draw: Draw, facts: DrawFacts, *, later: bool) -> tuple[Reply, Drawing | None]:
+        """The turn post; with `later` (it goes to the outbox) its board as a drawing, drawn when it is
+        sent, when the post allows it (`later_drawing`)."""
         game = applied.game
         policy = self.store.guild_settings(game.guild_id).ping_policy if game.guild_id is not None else "players"
         pending = Step(-1, "draw", None, tuple(public_events(applied.outcome.events)), applied.outcome.state)
-        return build_turn_post(applied, draw, seats=self.store.seats(game.id), ping_policy=policy,
-                               scene=scene_of(self.service, game, pending=(pending,)))
+        scene = scene_of(self.service, game, pending=(pending,))
+        drawing = later_drawing(applied, scene) if later else None
+        reply = build_turn_post(applied, draw, seats=facts.seats(game.id), ping_policy=policy, scene=scene,
+                                pictures=drawing is None)
+        return reply, drawing
 
     def apply_pending(
         self, game: GameRecord, extra: Sequence[Draw] = (), *, deliver: bool = True, user_id: int | None = None,
-        stored: dict[dt.date, list[Draw]] | None = None,
+        facts: DrawFacts | None = None,
     ) -> list[TurnPost]:
         """Every pending draw of `game` in order; with `deliver` (and hooks) each turn post goes to the
         outbox with its draw's commit and is announced at once, so no crash loses one.
@@ -235,10 +243,12 @@ class DrawApplier:
         A deferred draw ends the pass for this game: applying a later one would leave a gap that
         `pending` (which looks after the last applied draw) would never fill."""
         posts = []
-        for draw in self.pending(game, extra, stored):
+        facts = facts if facts is not None else DrawFacts(self.store, self.source)
+        for draw in self.pending(game, extra, facts):
             outboxed = deliver and self.hooks is not None
             try:
-                post = self.apply_draw(game, draw, user_id=user_id if draw in extra else None, post=outboxed)
+                post = self.apply_draw(game, draw, user_id=user_id if draw in extra else None, post=outboxed,
+                                       facts=facts)
             except DrawDeferred as deferred:
                 log.warning("%s: left for the next poll, with the draws after it", deferred)
                 break
@@ -257,21 +267,24 @@ class DrawApplier:
         return list(self.apply_each())
 
     def apply_each(self) -> Iterator[TurnPost]:
-        """`apply_all` as a stream: running games are read a batch at a time and each turn post is
-        handed on as soon as it is made, so a pass over any number of games holds one batch of
-        records, not every record and every post's image (the poll keeps none of them)."""
-        stored: dict[dt.date, list[Draw]] = {}
+        """`apply_all` as a stream: running games are read a batch at a time, what deciding their draws
+        needs is read for the whole batch in a few statements on one connection, and each turn post is
+        handed on as soon as it is made, so a pass over any number of games holds one batch of records,
+        not every record and every post's image (the poll keeps none of them)."""
+        facts = DrawFacts(self.store, self.source)
         for batch in self.store.iter_games(statuses=("running",), batch=GAMES_PER_BATCH):
-            for game in batch:
-                if not is_lottery_game(game.kind):
-                    continue
-                try:
-                    with self.store.request():  # one connection for the game's reads and commits
-                        posts = self.apply_pending(game, stored=stored)
-                except OrderError as err:  # one broken game must not keep the others from their draw
-                    log.error("game=%s: the engine refused a draw: %s %s", game.id, err.code, err.params)
-                    continue
-                yield from posts
+            games = [game for game in batch if is_lottery_game(game.kind)]
+            if not games:
+                continue
+            with self.store.request():  # one connection for the batch's reads and its games' commits
+                facts.preload(games)
+                for game in games:
+                    try:
+                        posts = self.apply_pending(game, facts=facts)
+                    except OrderError as err:  # one broken game must not keep the others from their draw
+                        log.error("game=%s: the engine refused a draw: %s %s", game.id, err.code, err.params)
+                        continue
+                    yield from posts
 
     def catch_up(self, game_id: int, *, deliver: bool = True) -> list[TurnPost]:
         """For `/gm resume`: the draws a paused game missed, applied in order now that it runs again."""
@@ -279,6 +292,58 @@ class DrawApplier:
         if game is None or not is_lottery_game(game.kind) or game.status != "running":
             return []
         return self.apply_pending(game, deliver=deliver)
+
+
+class DrawFacts:
+    """What deciding and posting a game's draws reads: when it started, the draws it got, the game
+    master's entries for it and its seats. Read per game on demand, or for a whole batch of games in a
+    few statements (`preload`), so that a pass over thousands of games costs a few reads per batch
+    and one commit per game. The automatic draws since a date are read once for the whole pass: most
+    games wait for the same draws."""
+
+    def __init__(self, store: Store, source: str) -> None:
+        self.store = store
+        self.source = source
+        self._automatic: dict[dt.date, list[Draw]] = {}
+        self._started: dict[int, dt.datetime] = {}
+        self._applied: dict[int, list[tuple[dt.date, int]]] = {}
+        self._manual: dict[int, list[Draw]] = {}
+        self._seats: dict[int, list[SeatRecord]] = {}
+
+    def preload(self, games: Sequence[GameRecord]) -> None:
+        """Read what `games` need at once; what an earlier batch read is dropped (memory stays one batch)."""
+        ids = [game.id for game in games]
+        self._started = started_at_of(self.store, games)
+        self._applied = applied_evenings_of(self.store, ids)
+        self._seats = self.store.seats_of(ids)
+        owners = {manual_source(str(game_id)): game_id for game_id in ids}
+        self._manual = {game_id: [] for game_id in ids}
+        for draw in stored_draws(self.store, sources=list(owners)):
+            self._manual[owners[draw.source]].append(draw)
+
+    def started(self, game: GameRecord) -> dt.datetime:
+        found = self._started.get(game.id)
+        return found if found is not None else started_at(self.store, game)
+
+    def applied(self, game_id: int) -> list[tuple[dt.date, int]]:
+        found = self._applied.get(game_id)
+        return found if found is not None else applied_evenings(self.store, game_id)
+
+    def manual(self, game_id: int, since: dt.date) -> list[Draw]:
+        """The game master's `/gm draw` entries for the game, from `since` on."""
+        found = self._manual.get(game_id)
+        if found is None:
+            return stored_draws(self.store, source=manual_source(str(game_id)), since=since)
+        return [draw for draw in found if draw.date >= since]
+
+    def automatic(self, since: dt.date) -> list[Draw]:
+        if since not in self._automatic:
+            self._automatic[since] = stored_draws(self.store, source=self.source, since=since)
+        return self._automatic[since]
+
+    def seats(self, game_id: int) -> list[SeatRecord]:
+        found = self._seats.get(game_id)
+        return found if found is not None else self.store.seats(game_id)
 
 
 _APPLIERS: weakref.WeakKeyDictionary[GameService, DrawApplier] = weakref.WeakKeyDictionary()

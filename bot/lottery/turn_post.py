@@ -13,6 +13,7 @@ from typing import Any, TextIO
 from bot.games import presenter_for
 from bot.games.spacechess import award_lines
 from bot.i18n import translate
+from bot.outbox import Drawing
 from bot.service.computers import computers_of
 from bot.service.core import Applied, public_events
 from bot.service.game_over import game_over
@@ -65,10 +66,12 @@ def draw_header(draw: Draw) -> Message:
 
 
 def build_turn_post(
-    applied: Applied, draw: Draw, *, seats: Sequence[SeatRecord], ping_policy: str, scene: Scene | None = None
+    applied: Applied, draw: Draw, *, seats: Sequence[SeatRecord], ping_policy: str, scene: Scene | None = None,
+    pictures: bool = True,
 ) -> Reply:
     """Header, one line per character (the engine's own breakdown), then anything else the draw caused
-    (an ending), the board image and the pings."""
+    (an ending), the board image (unless `pictures` is false: `later_drawing` draws it when the post
+    is sent) and the pings."""
     game = applied.game
     presenter = presenter_for(game.kind)
     messages = [Message("turn.title", {"name": game.name, "turn": applied.rules.view(applied.outcome.state)["turn"]}),
@@ -93,8 +96,18 @@ def build_turn_post(
     mentions = gainers + end.mentions
     # the board says which game, which turn, the draw's numbers and the next draw (`scene`)
     files = tuple(presenter.images_for(applied.rules, applied.outcome.state, public_events(applied.outcome.events),
-                                       scene or Scene(game.name)))
+                                       scene or Scene(game.name))) if pictures else ()
     return Reply(tuple(messages), files=files, mentions=mentions)
+
+
+def later_drawing(applied: Applied, scene: Scene) -> Drawing | None:
+    """The turn post's board as a `Drawing`, to draw when the post is sent; None when the draw ends the
+    game, whose pictures (the recap with them) need the game's whole history, read now."""
+    events = public_events(applied.outcome.events)
+    if any(event.kind == "game_over" for event in events):
+        return None
+    return Drawing(applied.game.kind, applied.rules.to_json(applied.outcome.state),
+                   tuple(event.to_json() for event in events), scene.name, scene.language, scene.next)
 
 
 def draw_missing_alert(game: GameRecord, date: str, hours: int) -> Reply:

@@ -14,7 +14,7 @@ from bot.games import presenter_for
 from bot.service.commands import Option, command
 from bot.service.context import Context
 from bot.service.core import GameService, derive_status, effective_inputs, replay_inputs, require_not_finished
-from bot.service.export_doc import encode_export, export_document, read_export
+from bot.service.export_doc import collector_paused, encode_export, export_document, read_export
 from bot.service.lifecycle import validate_name
 from bot.service.replies import Attachment, Button, Message, Reply, ServiceError, Visibility
 from bot.service.scene import scene_of
@@ -145,11 +145,12 @@ def gm_export(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     read are left out (an import then replays the game as if they were not given yet)."""
     game = svc.channel_game(ctx)
     rules = registry.get(game.kind)
-    entries = svc.store.log(game.id)
-    sealed, reader = sealed_seqs(rules, entries), reader_of(svc, ctx, game)
-    kept = [entry for entry in entries if reader.reads(rules, entry, sealed)]
-    document = export_document(game, kept, svc.store.seats(game.id), rules.view(rules.from_json(game.state)))
-    data = encode_export(document)
+    with collector_paused():
+        entries = svc.store.log(game.id)
+        sealed, reader = sealed_seqs(rules, entries), reader_of(svc, ctx, game)
+        kept = [entry for entry in entries if reader.reads(rules, entry, sealed)]
+        document = export_document(game, kept, svc.store.seats(game.id), rules.view(rules.from_json(game.state)))
+        data = encode_export(document)
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M")
     messages = [Message("gm.exported", {"name": game.name})]
     if len(kept) < len(entries):  # the turn's secret orders stay their owners' until the reveal
@@ -164,6 +165,11 @@ def gm_import(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     """Recreate an exported game in this channel: its log is replayed from its setup, and it keeps its
     options, status, seats (`/gm replace` hands a character to a member of this server) and history.
     The draws it already got are claimed with it, so it never gets them again."""
+    with collector_paused():
+        return _import(svc, ctx, opts)
+
+
+def _import(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     current = svc.store.game_in_channel(ctx.guild_id, ctx.channel_id)
     if current is not None and current.status != "finished":
         raise ServiceError("error.channel_has_game")
@@ -184,8 +190,7 @@ def gm_import(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         kind=export.kind, name=name, guild_id=ctx.guild_id, channel_id=ctx.channel_id, setup=export.setup,
         state=rules.to_json(state), seed=export.seed, created_by=ctx.user_id, status=status,
         options=export.options,
-        entries=[*(NewEntry(e.kind, e.actor, e.user_id, e.payload, e.created_at) for e in export.log),
-                 NewEntry("import", None, ctx.user_id, {"file": file.filename, "name": name})],
+        entries=[*export.log, NewEntry("import", None, ctx.user_id, {"file": file.filename, "name": name})],
         seats=[(s.user_id, s.actor, s.mute_pings) for s in export.seats],
         claims=lambda game_id: driver_of(export.kind).claims_of_log(game_id, export.log),
     )

@@ -6,6 +6,10 @@ off and the "begin" event emits BEGIN itself, so that write transactions can ask
 That takes the write lock up front: two writers queue on the busy timeout instead of one failing with
 "database is locked" when it upgrades a read snapshot that went stale.
 
+PostgreSQL gets the same treatment: the driver runs in autocommit and the "begin" event sends BEGIN,
+so a read of one statement (the "NONE" mode, most of a command's reads) is one round trip instead of
+BEGIN, the read and COMMIT — while every transaction still starts with an explicit BEGIN.
+
 PostgreSQL connections are not pinged at every checkout (`pool_pre_ping` costs a round trip per
 command): a connection is pinged only when it comes back from more than `IDLE_PING_SECONDS` idle,
 the time a server restart or a firewall dropping idle sockets needs to bite. A connection that dies
@@ -32,8 +36,9 @@ if TYPE_CHECKING:
 
 #: Seconds a SQLite writer waits for the lock held by another writer before giving up.
 SQLITE_BUSY_TIMEOUT = 30.0
-#: Execution option read by the SQLite "begin" listener: "DEFERRED" (default) or "IMMEDIATE".
-SQLITE_BEGIN = "sqlite_begin"
+#: Execution option read by the "begin" listener: "DEFERRED" (default), "IMMEDIATE" (SQLite takes the
+#: write lock at BEGIN) or "NONE" (a single-statement read in the driver's autocommit: no BEGIN at all).
+BEGIN_MODE = "begin_mode"
 #: pg_advisory_xact_lock key serialising migrations of several processes starting at once.
 _MIGRATION_LOCK = 0x5C_C0_DB
 #: A pooled PostgreSQL connection idle longer than this is pinged before use (see the module docstring).
@@ -53,10 +58,12 @@ def make_engine(url: str, *, echo: bool = False) -> Engine:
     if make_url(url).get_backend_name() != "sqlite":
         engine = create_engine(url, echo=echo)
         _ping_when_idle(engine)
+        event.listen(engine, "connect", _configure_postgresql_connection)
+        event.listen(engine, "begin", _begin_transaction)
         return engine
     engine = create_engine(url, echo=echo, connect_args={"timeout": SQLITE_BUSY_TIMEOUT})
     event.listen(engine, "connect", _configure_sqlite_connection)
-    event.listen(engine, "begin", _begin_sqlite_transaction)
+    event.listen(engine, "begin", _begin_transaction)
     return engine
 
 
@@ -83,7 +90,7 @@ def _ping_when_idle(engine: Engine) -> None:
 
 
 def _configure_sqlite_connection(dbapi_connection: Any, _record: Any) -> None:
-    dbapi_connection.isolation_level = None  # no implicit BEGIN: _begin_sqlite_transaction emits it
+    dbapi_connection.isolation_level = None  # no implicit BEGIN: _begin_transaction emits it
     cursor = dbapi_connection.cursor()
     try:
         cursor.execute(f"PRAGMA busy_timeout={int(SQLITE_BUSY_TIMEOUT * 1000)}")
@@ -108,17 +115,22 @@ def _switch_to_wal(cursor: Any) -> None:
             time.sleep(0.02)
 
 
-def _begin_sqlite_transaction(connection: Connection) -> None:
-    """BEGIN DEFERRED or IMMEDIATE; "NONE" (a read of one statement) runs in SQLite's autocommit mode,
-    where the statement is its own transaction: one snapshot, and no BEGIN to send."""
-    mode = connection.get_execution_options().get(SQLITE_BEGIN, "DEFERRED")
-    if mode != "NONE":
-        connection.exec_driver_sql(f"BEGIN {mode}")
+def _configure_postgresql_connection(dbapi_connection: Any, _record: Any) -> None:
+    dbapi_connection.autocommit = True  # no implicit BEGIN: _begin_transaction emits it
+
+
+def _begin_transaction(connection: Connection) -> None:
+    """BEGIN (on SQLite DEFERRED or IMMEDIATE); "NONE" (a read of one statement) runs in the driver's
+    autocommit mode, where the statement is its own transaction: one snapshot, and no BEGIN to send."""
+    mode = connection.get_execution_options().get(BEGIN_MODE, "DEFERRED")
+    if mode == "NONE":
+        return
+    connection.exec_driver_sql(f"BEGIN {mode}" if connection.dialect.name == "sqlite" else "BEGIN")
 
 
 def writer(engine: Engine) -> Engine:
     """The same engine, whose transactions take the SQLite write lock at BEGIN (no-op elsewhere)."""
-    return engine.execution_options(**{SQLITE_BEGIN: "IMMEDIATE"})
+    return engine.execution_options(**{BEGIN_MODE: "IMMEDIATE"})
 
 
 def _alembic_config(connection: Connection | None = None) -> Config:

@@ -106,10 +106,12 @@ def _conflicts(store: Store, draws: Sequence[Draw]) -> tuple[DrawConflict, ...]:
 
 
 def stored_draws(
-    store: Store, *, source: str | None = None, since: dt.date | None = None, last: int | None = None
+    store: Store, *, source: str | None = None, since: dt.date | None = None, last: int | None = None,
+    sources: Sequence[str] | None = None,
 ) -> list[Draw]:
-    """Stored draws in draw order (date, index); `last` keeps only the newest ones."""
-    records = store.draws(source=source, since=since)
+    """Stored draws in draw order (date, index), of one `source` or any of `sources`; `last` keeps only
+    the newest ones."""
+    records = store.draws(source=source, since=since, sources=sources)
     if last is not None:
         records = records[-last:] if last > 0 else []
     return [Draw.from_json(record.data) for record in records]
@@ -117,20 +119,29 @@ def stored_draws(
 
 def applied_evenings(store: Store, game_id: int) -> list[tuple[dt.date, int]]:
     """The (date, index) of every draw the game got, oldest first, read from its claims."""
-    prefix = f"{DRAW_CLAIM}:{game_id}:"
-    query = select(Claim.key).where(col(Claim.game_id) == game_id, col(Claim.key).startswith(prefix))
-    keys = [row.key for row in store._fetch(query)]  # on the caller's request connection, if any
-    evenings = []
-    for key in keys:
-        date_text, index_text = key.removeprefix(prefix).split(":")
-        evenings.append((dt.date.fromisoformat(date_text), int(index_text)))
-    return sorted(evenings)
+    return applied_evenings_of(store, [game_id])[game_id]
+
+
+def applied_evenings_of(store: Store, game_ids: Sequence[int]) -> dict[int, list[tuple[dt.date, int]]]:
+    """`applied_evenings` of many games in one statement (a draw pass reads a batch of games at once)."""
+    query = select(Claim.game_id, Claim.key).where(
+        col(Claim.game_id).in_(list(game_ids)), col(Claim.key).startswith(f"{DRAW_CLAIM}:"))
+    found: dict[int, list[tuple[dt.date, int]]] = {game_id: [] for game_id in game_ids}
+    for row in store._fetch(query):  # on the caller's request connection, if any
+        date_text, index_text = row.key.removeprefix(f"{DRAW_CLAIM}:{row.game_id}:").split(":")
+        found[row.game_id].append((dt.date.fromisoformat(date_text), int(index_text)))
+    return {game_id: sorted(evenings) for game_id, evenings in found.items()}
 
 
 def started_at(store: Store, game: GameRecord) -> dt.datetime:
     """When the game began to run: its `start` input, or its creation for a game created running."""
-    query = select(func.min(LogEntry.created_at).label("started")).where(
-        LogEntry.game_id == game.id, LogEntry.kind == "start")
-    rows = store._fetch(query)
-    started = rows[0].started if rows else None
-    return game.created_at if started is None else started
+    return started_at_of(store, [game])[game.id]
+
+
+def started_at_of(store: Store, games: Sequence[GameRecord]) -> dict[int, dt.datetime]:
+    """`started_at` of many games in one statement."""
+    query = (select(LogEntry.game_id, func.min(LogEntry.created_at).label("started"))
+             .where(col(LogEntry.game_id).in_([game.id for game in games]), LogEntry.kind == "start")
+             .group_by(LogEntry.game_id))
+    found = {row.game_id: row.started for row in store._fetch(query)}
+    return {game.id: found.get(game.id) or game.created_at for game in games}

@@ -144,8 +144,9 @@ def record_part(store: Store, post: OutboxRecord, message_id: int) -> OutboxReco
 
 
 def mark_sent(store: Store, post: OutboxRecord, now: dt.datetime | None = None) -> None:
-    """Done: the rendered files are dropped (the row stays a while as the record of what was posted)."""
-    payload = {key: value for key, value in post.payload.items() if key != "files"}
+    """Done: the pictures are dropped, drawn or to draw (the row stays a while as the record of what was
+    posted)."""
+    payload = {key: value for key, value in post.payload.items() if key not in ("files", "drawing")}
     with writer(store.engine).begin() as connection:
         connection.execute(update(_OUTBOX).where(_OUTBOX.c.id == post.id).values(
             sent_at=now or _now(), payload=payload, last_error=None))

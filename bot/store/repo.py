@@ -22,13 +22,27 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import BigInteger, Integer, String, delete, func, insert, literal, select, text, update
+from sqlalchemy import (
+    BigInteger,
+    Integer,
+    String,
+    Text,
+    bindparam,
+    cast,
+    delete,
+    func,
+    insert,
+    select,
+    text,
+    type_coerce,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Row
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col
 
-from bot.store.db import SQLITE_BEGIN, make_engine, upgrade
+from bot.store.db import BEGIN_MODE, make_engine, upgrade
 from bot.store.models import (
     GAME_STATUSES,
     PING_POLICIES,
@@ -197,18 +211,6 @@ def _seat_record(row: Seat) -> SeatRecord:
     return SeatRecord(game_id=row.game_id, user_id=row.user_id, actor=row.actor, mute_pings=row.mute_pings)
 
 
-def _log_record(row: LogEntry) -> LogRecord:
-    return LogRecord(
-        game_id=row.game_id,
-        seq=row.seq,
-        kind=row.kind,
-        actor=row.actor,
-        user_id=row.user_id,
-        payload=row.payload,
-        created_at=row.created_at,
-    )
-
-
 def _draw_record(row: DrawRow) -> DrawRecord:
     return DrawRecord(
         source=row.source, date=row.draw_date, index=row.draw_index, data=row.data, stored_at=row.stored_at
@@ -234,8 +236,6 @@ class _Scope(threading.local):
     memo: dict[tuple[Any, ...], Any] | None = None
 
 
-#: Entries inserted per statement by a bulk append (an import): far below SQLite's bound parameters.
-_BULK_ROWS = 500
 #: Entries read per step when walking the log from its end (undo listings).
 _WALK_STEP = 64
 
@@ -243,20 +243,115 @@ _GAMES, _SEATS, _LOG, _CLAIMS = (
     GameRow.__table__, Seat.__table__, LogEntry.__table__, Claim.__table__  # type: ignore[attr-defined]
 )
 
+# --- statements built once ----------------------------------------------------------------------------
+# A draw pass or an order runs these once per commit: built here, SQLAlchemy compiles each once per
+# connection's dialect and reuses it, instead of building and hashing a new statement every time.
 
-_BULK_LOG_INSERT = text(
-    "INSERT INTO game_log (game_id, seq, kind, actor, user_id, payload, created_at) "
-    "VALUES (:game_id, :seq, :kind, :actor, :user_id, :payload, :created_at)"
+#: one log entry after the game's last one, numbered by the INSERT itself
+_APPEND_ENTRY = insert(_LOG).from_select(
+    ["game_id", "seq", "kind", "actor", "user_id", "payload", "created_at"],
+    select(
+        bindparam("game_id", type_=Integer),
+        select(func.coalesce(func.max(_LOG.c.seq), 0) + 1).where(_LOG.c.game_id == bindparam("game_id"))
+        .scalar_subquery(),
+        bindparam("kind", type_=String), bindparam("actor", type_=String), bindparam("user_id", type_=BigInteger),
+        bindparam("payload", type_=_LOG.c.payload.type), bindparam("created_at", type_=_LOG.c.created_at.type),
+    ),
 )
 
+#: claims taken unless already held, answering the keys it took (a held key is left out)
+_TAKE_CLAIM = {
+    name: dialect.insert(_CLAIMS).on_conflict_do_nothing(index_elements=[_CLAIMS.c.key]).returning(_CLAIMS.c.key)
+    for name, dialect in (("sqlite", sqlite), ("postgresql", postgresql))
+}
 
-def _stored_time(moment: datetime, naive: bool) -> datetime | str:
-    """What `UTCDateTime` binds: aware UTC, or on SQLite naive UTC in SQLAlchemy's own text format (so
-    that times compare as text the same way); a naive time is refused the same way."""
+
+# --- the log in bulk --------------------------------------------------------------------------------
+# A whole log (an export, an import, a replay) is 10,000 rows for a long campaign: SQLAlchemy's
+# per-row processing (a regex per time on SQLite, a Python call per value) and one bound statement
+# per row would cost far more than the database does. Reads take the payload as its JSON text and the
+# time as the driver gives it, decoded in C; writes send the rows as one JSON array, unpacked by the
+# database in one INSERT ... SELECT.
+
+#: the log's columns as the driver reads them: the payload as JSON text, the time without processing
+#: (SQLite: SQLAlchemy's naive UTC text; PostgreSQL: an aware datetime), both read by `_log_records`
+_LOG_READ = select(
+    _LOG.c.game_id, _LOG.c.seq, _LOG.c.kind, _LOG.c.actor, _LOG.c.user_id,
+    cast(_LOG.c.payload, Text).label("payload"), type_coerce(_LOG.c.created_at, String).label("created_at"),
+)
+
+#: what each row of `_LOG_FROM_JSON` holds, in this order
+_LOG_FIELDS = ("seq", "kind", "actor", "user_id", "payload", "created_at")
+#: the entries of the JSON array `:rows` inserted as rows of `:game_id`: on SQLite each row is an
+#: array of `_LOG_FIELDS` (read by index, cheaper there than by key); on PostgreSQL an object, since
+#: json_to_recordset parses each once where every `->` on a json value would parse it again
+_LOG_FROM_JSON = {
+    "sqlite": text(
+        "INSERT INTO game_log (game_id, seq, kind, actor, user_id, payload, created_at) "
+        "SELECT :game_id, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), "
+        "json_extract(value, '$[3]'), json_extract(value, '$[4]'), json_extract(value, '$[5]') "
+        "FROM json_each(:rows)"
+    ),
+    "postgresql": text(
+        "INSERT INTO game_log (game_id, seq, kind, actor, user_id, payload, created_at) "
+        "SELECT :game_id, r.seq, r.kind, r.actor, r.user_id, r.payload, r.created_at "
+        "FROM json_to_recordset(CAST(:rows AS json)) "
+        "AS r(seq integer, kind text, actor text, user_id bigint, payload json, created_at timestamptz)"
+    ),
+}
+
+
+def _stored_time(moment: datetime, naive: bool) -> str:
+    """The text of what `UTCDateTime` binds: on SQLite naive UTC in SQLAlchemy's own format (so that
+    times compare as text the same way), elsewhere ISO 8601 in UTC; a naive time is refused the same way."""
     if moment.tzinfo is None:
         raise ValueError(f"naive datetime {moment!r}: the store keeps aware UTC times only")
     moment = moment.astimezone(UTC)
-    return moment.strftime("%Y-%m-%d %H:%M:%S.%f") if naive else moment
+    return moment.replace(tzinfo=None).isoformat(" ", "microseconds") if naive else moment.isoformat()
+
+
+def _utc(stored: datetime | str) -> datetime:
+    """A time of `_LOG_READ` as `UTCDateTime` reads it: aware, in UTC."""
+    moment = datetime.fromisoformat(stored) if isinstance(stored, str) else stored
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def _log_records(rows: Sequence[Row[Any]]) -> list[LogRecord]:
+    """The records of rows read by `_LOG_READ`; their payloads decoded as one JSON array, in one call."""
+    payloads = json.loads(f"[{','.join(row.payload for row in rows)}]")
+    return [LogRecord(game_id, seq, kind, actor, user_id, payload, _utc(created_at))
+            for (game_id, seq, kind, actor, user_id, _, created_at), payload in zip(rows, payloads, strict=True)]
+
+
+def _json_checked(values: Sequence[Any], what: Callable[[int], str]) -> list[dict[str, Any]]:
+    """Values to be written as JSON and never handed back (a new game's log payloads; `what(i)` names
+    the i-th), checked as `_json_copy` checks them with one round trip in C for the lot rather than
+    one per value: the values themselves when the lot comes back equal (JSON writes them as it writes
+    their copies), else each one's `_json_copy`, which raises the precise error (or turns tuples into
+    lists)."""
+    values = list(values)
+    if all(isinstance(value, dict) for value in values):
+        try:
+            same = json.loads(json.dumps(values, allow_nan=False)) == values
+        except (TypeError, ValueError):
+            same = False
+        if same:
+            return values
+    return [_json_copy(value, what(index)) for index, value in enumerate(values)]
+
+
+def _insert_log(connection: Connection, game_id: int, first_seq: int, entries: Sequence[NewEntry | LogRecord],
+                payloads: Sequence[dict[str, Any]], now: datetime) -> None:
+    """Entries numbered from `first_seq`, in one statement whatever their number. The payloads are
+    checked already (`_json_checked`), encoded here with the rest in one call."""
+    dialect = connection.dialect.name
+    naive = dialect == "sqlite"
+    rows: list[Any] = [[first_seq + offset, entry.kind, entry.actor, entry.user_id, payload,
+                        _stored_time(entry.created_at or now, naive)]
+                       for offset, (entry, payload) in enumerate(zip(entries, payloads, strict=True))]
+    if dialect == "postgresql":
+        rows = [dict(zip(_LOG_FIELDS, row, strict=True)) for row in rows]
+    connection.execute(_LOG_FROM_JSON[dialect], {"game_id": game_id, "rows": json.dumps(rows, allow_nan=False)})
 
 
 class Store:
@@ -312,8 +407,8 @@ class Store:
         connection = self.engine.connect() if own else scope.connection
         assert connection is not None
         try:
-            # a read is one statement: on SQLite it needs no BEGIN (see db._begin_sqlite_transaction)
-            connection.execution_options(**{SQLITE_BEGIN: "IMMEDIATE" if write else "NONE"})
+            # a read is one statement: it needs no BEGIN (see db._begin_transaction)
+            connection.execution_options(**{BEGIN_MODE: "IMMEDIATE" if write else "NONE"})
             with connection.begin():
                 yield connection
         except IntegrityError as exc:
@@ -360,7 +455,7 @@ class Store:
 
     def _fetch(self, query: Any) -> list[Any]:
         with self._tx(write=False) as connection:
-            return list(connection.execute(query))
+            return list(connection.execute(query).all())
 
     # --- games ------------------------------------------------------------------------------------
 
@@ -376,7 +471,7 @@ class Store:
         seed: int,
         created_by: int | None,
         status: str = "setup",
-        entries: Sequence[NewEntry] = (),
+        entries: Sequence[NewEntry | LogRecord] = (),
         options: dict[str, Any] | None = None,
         seats: Sequence[tuple[int, str, bool]] = (),
         claims: Callable[[int], Sequence[str]] = lambda _game_id: (),
@@ -386,9 +481,10 @@ class Store:
         An imported game comes with its seats (user, actor, mute) and the claims of the effects it
         already had (`claims` maps the new game's id to their keys: the draws it got), all in the
         same transaction, so no crash can leave it without the claims that keep it from getting
-        those draws a second time. Its log goes in a few multi-row INSERTs, not one per entry."""
+        those draws a second time. Its log (an exported log's records as they are, numbered anew)
+        goes in in one INSERT, whatever its length."""
         _check_status(status)
-        payloads = [_json_copy(entry.payload, f"entry {entry.kind!r} payload") for entry in entries]
+        payloads = _json_checked([entry.payload for entry in entries], lambda i: f"entry {entries[i].kind!r} payload")
         now = _now()
         values = {
             "kind": kind, "guild_id": guild_id, "channel_id": channel_id, "name": name, "status": status,
@@ -527,7 +623,7 @@ class Store:
     def _append(
         connection: Connection,
         game_id: int,
-        entries: Sequence[NewEntry],
+        entries: Sequence[NewEntry | LogRecord],
         payloads: Sequence[dict[str, Any]],
         now: datetime,
         first_seq: int | None = None,
@@ -537,31 +633,15 @@ class Store:
         if not entries:
             return
         if first_seq is None and len(entries) == 1:
-            entry, payload = entries[0], payloads[0]
-            last = select(func.coalesce(func.max(_LOG.c.seq), 0) + 1).where(_LOG.c.game_id == game_id)
-            row = select(
-                literal(game_id, Integer), last.scalar_subquery(), literal(entry.kind, String),
-                literal(entry.actor, String), literal(entry.user_id, BigInteger),
-                literal(payload, _LOG.c.payload.type), literal(entry.created_at or now, _LOG.c.created_at.type),
-            )
-            columns = ["game_id", "seq", "kind", "actor", "user_id", "payload", "created_at"]
-            connection.execute(insert(_LOG).from_select(columns, row))
+            entry = entries[0]
+            connection.execute(_APPEND_ENTRY, {"game_id": game_id, "kind": entry.kind, "actor": entry.actor,
+                                               "user_id": entry.user_id, "payload": payloads[0],
+                                               "created_at": entry.created_at or now})
             return
         if first_seq is None:
             last = connection.execute(select(func.max(_LOG.c.seq)).where(_LOG.c.game_id == game_id)).scalar()
             first_seq = (last or 0) + 1
-        # a long log (an import) skips SQLAlchemy's per-row type processing: the payloads are JSON
-        # text already checked by _json_copy, the times stored as the UTCDateTime column stores them
-        naive = connection.dialect.name == "sqlite"
-        dumps = json.dumps
-        rows = [
-            {"game_id": game_id, "seq": first_seq + offset, "kind": entry.kind, "actor": entry.actor,
-             "user_id": entry.user_id, "payload": dumps(payload, ensure_ascii=False),
-             "created_at": _stored_time(entry.created_at or now, naive)}
-            for offset, (entry, payload) in enumerate(zip(entries, payloads, strict=True))
-        ]
-        for start in range(0, len(rows), _BULK_ROWS):
-            connection.execute(_BULK_LOG_INSERT, rows[start:start + _BULK_ROWS])
+        _insert_log(connection, game_id, first_seq, entries, payloads, now)
 
     @staticmethod
     def _replace_seats(
@@ -586,15 +666,16 @@ class Store:
         keys: Sequence[str],
         now: datetime,
     ) -> None:
-        """Look first for a clear AlreadyClaimed; a racing insert still fails on the key (as a Conflict)."""
+        """One statement: the keys nobody holds are taken, and any key already held refuses the whole
+        change with `AlreadyClaimed` (its transaction rolls back, the keys it took with it)."""
         if not keys:
             return
-        taken = connection.execute(select(_CLAIMS.c.key).where(_CLAIMS.c.key.in_(list(keys)))).scalars().all()
-        if taken:
-            raise AlreadyClaimed(game_id, expected_version, sorted(taken))
-        connection.execute(insert(_CLAIMS), [
-            {"key": key, "game_id": game_id, "claimed_at": now} for key in dict.fromkeys(keys)
-        ])
+        wanted = list(dict.fromkeys(keys))
+        taking = _TAKE_CLAIM[connection.dialect.name]
+        taken = set(connection.execute(taking, [{"key": key, "game_id": game_id, "claimed_at": now}
+                                                for key in wanted]).scalars())
+        if len(taken) < len(wanted):
+            raise AlreadyClaimed(game_id, expected_version, sorted(set(wanted) - taken))
 
     # --- log and seats ----------------------------------------------------------------------------
 
@@ -603,14 +684,14 @@ class Store:
         """The game's log in seq order; `kinds` keeps only entries of those kinds (the undo entries
         and reveals a page of history needs, without reading every other entry)."""
         query = (
-            select(_LOG)
+            _LOG_READ
             .where(_LOG.c.game_id == game_id, _LOG.c.seq > after_seq)
             .order_by(_LOG.c.seq)
             .limit(limit)
         )
         if kinds is not None:
             query = query.where(_LOG.c.kind.in_(sorted(kinds)))
-        return [_log_record(row) for row in self._fetch(query)]
+        return _log_records(self._fetch(query))
 
     def log_count(self, game_id: int) -> int:
         """How many entries the game's log holds, counted by the database."""
@@ -622,10 +703,10 @@ class Store:
         """`limit` entries, newest first, after skipping the `offset` newest: a history page costs the
         page (the (game_id, seq) unique index walks backwards), not the whole log."""
         query = (
-            select(_LOG).where(_LOG.c.game_id == game_id)
+            _LOG_READ.where(_LOG.c.game_id == game_id)
             .order_by(_LOG.c.seq.desc()).offset(offset).limit(limit)
         )
-        return [_log_record(row) for row in self._fetch(query)]
+        return _log_records(self._fetch(query))
 
     def log_newest(self, game_id: int, *, kinds: Collection[str], skip: Collection[int] = (),
                    count: int) -> list[LogRecord]:
@@ -636,21 +717,28 @@ class Store:
         skipped, step = set(skip), _WALK_STEP + count
         while len(found) < count:
             query = (
-                select(_LOG).where(_LOG.c.game_id == game_id, _LOG.c.kind.in_(sorted(kinds)))
+                _LOG_READ.where(_LOG.c.game_id == game_id, _LOG.c.kind.in_(sorted(kinds)))
                 .order_by(_LOG.c.seq.desc()).limit(step)
             )
             if before is not None:
                 query = query.where(_LOG.c.seq < before)
             rows = self._fetch(query)
-            found += [r for r in map(_log_record, rows) if r.seq not in skipped][:count - len(found)]
+            found += [r for r in _log_records(rows) if r.seq not in skipped][:count - len(found)]
             if len(rows) < step:
                 break
             before = rows[-1].seq
         return found[::-1]
 
     def seats(self, game_id: int) -> list[SeatRecord]:
-        query = select(_SEATS).where(_SEATS.c.game_id == game_id).order_by(_SEATS.c.actor)
-        return [_seat_record(row) for row in self._fetch(query)]
+        return self.seats_of([game_id])[game_id]
+
+    def seats_of(self, game_ids: Collection[int]) -> dict[int, list[SeatRecord]]:
+        """The seats of many games in one statement, each game's by actor."""
+        found: dict[int, list[SeatRecord]] = {game_id: [] for game_id in game_ids}
+        query = select(_SEATS).where(_SEATS.c.game_id.in_(sorted(found))).order_by(_SEATS.c.game_id, _SEATS.c.actor)
+        for row in self._fetch(query):
+            found[row.game_id].append(_seat_record(row))
+        return found
 
     def seat_of_user(self, game_id: int, user_id: int) -> SeatRecord | None:
         def read() -> SeatRecord | None:
@@ -722,13 +810,17 @@ class Store:
         return _draw_record(rows[0]) if rows else None
 
     def draws(
-        self, *, source: str | None = None, since: date | None = None, until: date | None = None
+        self, *, source: str | None = None, since: date | None = None, until: date | None = None,
+        sources: Collection[str] | None = None,
     ) -> list[DrawRecord]:
-        """Stored draws in draw order, optionally of one source and within [since, until]."""
+        """Stored draws in draw order, optionally of one source (or of any of `sources`) and within
+        [since, until]."""
         table = DrawRow.__table__  # type: ignore[attr-defined]
         query = select(table).order_by(table.c.draw_date, table.c.draw_index, table.c.source)
         if source is not None:
             query = query.where(table.c.source == source)
+        if sources is not None:
+            query = query.where(table.c.source.in_(sorted(sources)))
         if since is not None:
             query = query.where(table.c.draw_date >= since)
         if until is not None:

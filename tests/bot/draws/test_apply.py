@@ -10,12 +10,17 @@ from dataclasses import replace
 import pytest
 from sqlalchemy import update
 
+from bot.games import presenter_for
 from bot.lottery.apply import DrawApplier, applier_for
+from bot.outbox import Drawing, decode_reply
 from bot.service import GameService, Message
+from bot.service.scene import Scene
 from bot.store import NewEntry, SeatRecord, Store
 from bot.store.draws import applied_evenings, save_draws, started_at
 from bot.store.models import GameRow, LogEntry
+from bot.store.outbox import unsent
 from engine import registry
+from engine.core.protocol import Event
 from tests.bot.draws.games import GUILD, RecordingHooks, draw, make_running_game
 
 
@@ -51,7 +56,8 @@ def test_turn_post_shows_the_engine_breakdown_new_ap_and_board(store: Store, ser
     save_draws(store, [draw("2024-03-06", (3, 12, 19, 33, 45))])
     hooks = RecordingHooks()
     [post] = DrawApplier(service, hooks=hooks).apply_all()
-    assert hooks.posts == [(game.id, post.reply)]
+    [(posted_in, delivered)] = hooks.posts
+    assert (posted_in, delivered.messages, delivered.mentions) == (game.id, post.reply.messages, post.reply.mentions)
     keys = [m.key for m in post.reply.messages]
     assert keys[:2] == ["turn.title", "turn.draw"]
     assert post.reply.messages[1].params == {"date": "2024-03-06", "numbers": "3 12 19 33 45"}
@@ -60,8 +66,30 @@ def test_turn_post_shows_the_engine_breakdown_new_ap_and_board(store: Store, ser
     assert gains["s11"]["hits"] == "c2: 12 · c5: 33"  # s11 holds cards 2 and 5
     assert (gains["s11"]["before"], gains["s11"]["after"], gains["s11"]["award"]) == (0, 2, 2)
     assert {cid: row["after"] for cid, row in gains.items()} == ap(store, game.id)
-    [board] = post.reply.files
+    [board] = delivered.files  # drawn when the post is delivered: the pass keeps no picture
     assert board.filename == "board.png" and board.data.startswith(b"\x89PNG")
+    assert post.reply.files == ()
+
+
+def test_a_turn_posts_board_drawn_at_delivery_is_the_board_of_the_draw(store: Store, service: GameService) -> None:
+    """The outboxed post keeps what draws its board (state and events of the draw), so the board drawn
+    when it is sent, after the game has moved on, is the one the draw made."""
+    game = make_running_game(store)
+    save_draws(store, [draw("2024-03-06", (3, 12, 19, 33, 45))])
+    undelivered = type("Undelivered", (), {"outbox_ready": lambda self: None})()
+    DrawApplier(service, hooks=undelivered).apply_all()
+    [row] = unsent(store)
+    assert row.payload["files"] == [] and row.payload["drawing"]["kind"] == "spacechess"
+    after_draw = store.get_game(game.id)
+    rules = registry.get(game.kind)
+    store.commit(game.id, after_draw.version, state=rules.to_json(rules.setup(game.setup, game.seed)), entries=[])
+    [board] = decode_reply(row.payload).files
+    drawing = Drawing.from_json(row.payload["drawing"])
+    scene = Scene(drawing.name, drawing.language, drawing.next)
+    events = [Event(e["kind"], e["params"]) for e in drawing.events]
+    expected = presenter_for(game.kind).images_for(rules, rules.from_json(after_draw.state), events, scene)
+    assert [board] == expected
+    assert board.data != presenter_for(game.kind).board(rules, rules.setup(game.setup, game.seed))[0].data
 
 
 @pytest.mark.parametrize(("policy", "pinged"), [("players", (4,)), ("all", (1, 3, 4)), ("none", ())])
