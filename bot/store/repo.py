@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
+from functools import cache
 from typing import Any
 
 from sqlalchemy import (
@@ -259,6 +260,31 @@ _APPEND_ENTRY = insert(_LOG).from_select(
     ),
 )
 
+#: the reads of every command: a game by id, a member's seat, a server's settings, a channel's game
+#: (whose guild and channel may be none: a direct message, the console)
+_GAME_BY_ID = select(_GAMES).where(_GAMES.c.id == bindparam("game_id"))
+_SEAT_OF_USER = select(_SEATS).where(_SEATS.c.game_id == bindparam("game_id"), _SEATS.c.user_id == bindparam("user_id"))
+_SETTINGS = GuildSettings.__table__  # type: ignore[attr-defined]
+_SETTINGS_OF = select(_SETTINGS).where(_SETTINGS.c.guild_id == bindparam("guild_id"))
+_GAME_IN_CHANNEL = {
+    (no_guild, no_channel): select(_GAMES)
+    .where(_GAMES.c.guild_id.is_(None) if no_guild else _GAMES.c.guild_id == bindparam("guild_id"))
+    .where(_GAMES.c.channel_id.is_(None) if no_channel else _GAMES.c.channel_id == bindparam("channel_id"))
+    .order_by(_GAMES.c.id.desc()).limit(1)
+    for no_guild in (False, True) for no_channel in (False, True)
+}
+
+@cache
+def _guarded_update(columns: tuple[str, ...]) -> Any:
+    """A commit's UPDATE of `columns` (bound as ``new_<column>``), the version bumped, guarded by the
+    version read: one statement per set of columns a commit may change."""
+    return (update(_GAMES)
+            .where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.version == bindparam("expected_version"))
+            .values(version=_GAMES.c.version + 1, **{name: bindparam(f"new_{name}", type_=_GAMES.c[name].type)
+                                                     for name in columns})
+            .returning(*_GAMES.c))
+
+
 #: claims taken unless already held, answering the keys it took (a held key is left out)
 _TAKE_CLAIM = {
     name: dialect.insert(_CLAIMS).on_conflict_do_nothing(index_elements=[_CLAIMS.c.key]).returning(_CLAIMS.c.key)
@@ -453,9 +479,9 @@ class Store:
             memo[key] = read()
         return memo[key]
 
-    def _fetch(self, query: Any) -> list[Any]:
+    def _fetch(self, query: Any, params: Mapping[str, Any] | None = None) -> list[Any]:
         with self._tx(write=False) as connection:
-            return list(connection.execute(query).all())
+            return list(connection.execute(query, params).all())
 
     # --- games ------------------------------------------------------------------------------------
 
@@ -500,7 +526,7 @@ class Store:
         return _game_record(row)
 
     def get_game(self, game_id: int) -> GameRecord | None:
-        rows = self._fetch(select(_GAMES).where(_GAMES.c.id == game_id))
+        rows = self._fetch(_GAME_BY_ID, {"game_id": game_id})
         return _game_record(rows[0]) if rows else None
 
     def game_in_channel(self, guild_id: int | None, channel_id: int | None) -> GameRecord | None:
@@ -508,14 +534,8 @@ class Store:
         (info, board, history, export) until a GM creates the next one there."""
 
         def read() -> GameRecord | None:
-            query = (
-                select(_GAMES)
-                .where(_GAMES.c.guild_id.is_(None) if guild_id is None else _GAMES.c.guild_id == guild_id)
-                .where(_GAMES.c.channel_id.is_(None) if channel_id is None else _GAMES.c.channel_id == channel_id)
-                .order_by(_GAMES.c.id.desc())
-                .limit(1)
-            )
-            rows = self._fetch(query)
+            query = _GAME_IN_CHANNEL[guild_id is None, channel_id is None]
+            rows = self._fetch(query, {"guild_id": guild_id, "channel_id": channel_id})
             return _game_record(rows[0]) if rows else None
 
         return self._remember(("channel", guild_id, channel_id), read)
@@ -584,21 +604,17 @@ class Store:
         payloads = [_json_copy(entry.payload, f"entry {entry.kind!r} payload") for entry in entries]
         self._check_seats(game_id, seats_set)
         now = _now()
-        values: dict[str, Any] = {"state": new_state, "version": _GAMES.c.version + 1, "updated_at": now}
+        changed = {"state": new_state, "updated_at": now}
         if status is not None:
-            values["status"] = status
+            changed["status"] = status
         if setup is not None:
-            values["setup"] = _json_copy(setup, "setup")
+            changed["setup"] = _json_copy(setup, "setup")
         if options is not None:
-            values["options"] = _json_copy(options, "options")
+            changed["options"] = _json_copy(options, "options")
         with self._tx(write=True, game_id=game_id, expected_version=expected_version) as connection:
-            guarded = (
-                update(_GAMES)
-                .where(_GAMES.c.id == game_id, _GAMES.c.version == expected_version)
-                .values(**values)
-                .returning(*_GAMES.c)
-            )
-            row = connection.execute(guarded).first()
+            guarded = _guarded_update(tuple(changed))
+            row = connection.execute(guarded, {"game_id": game_id, "expected_version": expected_version,
+                                               **{f"new_{name}": value for name, value in changed.items()}}).first()
             if row is None:
                 actual = connection.execute(select(_GAMES.c.version).where(_GAMES.c.id == game_id)).scalar()
                 raise StaleWrite(game_id, expected_version, actual)
@@ -742,7 +758,7 @@ class Store:
 
     def seat_of_user(self, game_id: int, user_id: int) -> SeatRecord | None:
         def read() -> SeatRecord | None:
-            rows = self._fetch(select(_SEATS).where(_SEATS.c.game_id == game_id, _SEATS.c.user_id == user_id))
+            rows = self._fetch(_SEAT_OF_USER, {"game_id": game_id, "user_id": user_id})
             return _seat_record(rows[0]) if rows else None
 
         return self._remember(("seat", game_id, user_id), read)
@@ -751,8 +767,7 @@ class Store:
 
     def guild_settings(self, guild_id: int) -> GuildSettingsRecord:
         def read() -> GuildSettingsRecord:
-            rows = self._fetch(select(GuildSettings.__table__).where(  # type: ignore[attr-defined]
-                GuildSettings.__table__.c.guild_id == guild_id))  # type: ignore[attr-defined]
+            rows = self._fetch(_SETTINGS_OF, {"guild_id": guild_id})
             return _settings_record(rows[0]) if rows else GuildSettingsRecord(guild_id)
 
         return self._remember(("settings", guild_id), read)
