@@ -59,7 +59,7 @@ def test_a_long_log_goes_in_in_one_statement_and_reads_back_as_given(
         after = datetime.now(UTC)
     finally:
         stop()
-    assert len(counted) == 1
+    assert len(counted) == (1 if store.dialect == "sqlite" else 0)  # PostgreSQL: one COPY, not an INSERT
     log = store.log(game.id)
     assert [(e.seq, e.kind, e.actor, e.user_id, e.payload) for e in log] == [
         (seq, e.kind, e.actor, e.user_id, e.payload) for seq, e in enumerate(entries, start=1)]
