@@ -15,6 +15,11 @@ it did not change). What must survive a crash is in the database:
   change — a refusal is remembered and not asked again, a server error is retried at the next refresh;
 - a message older than an hour has a stricter edit limit (30046): the refresh is retried later with
   back-off, never replaced by a new message. Only a deleted message (404) is posted anew.
+
+A draw changes every game at once: thousands of refreshes fall due together. Each request to Discord
+waits its turn at the board's own rate limiter (`STATUS_RATE_PER_SECOND`, beside the outbox's), so the
+bot stays under Discord's 50 requests a second instead of collecting 429 answers by the thousand —
+each of which counts towards the invalid requests for which Cloudflare bans a bot's address.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import logging
 import discord
 
 from bot.i18n import translate
+from bot.outbox import RateLimiter
 from bot.service.core import GameService
 from bot.service.status import status_messages
 from bot.store.discord_state import (
@@ -47,13 +53,18 @@ PIN_REFUSALS = frozenset({30003, 50013, 50001})
 RETRY_FIRST, RETRY_MAX = 60.0, 900.0
 #: the games whose channel shows a status message (a finished one keeps the one it has)
 UNDER_WAY = ("setup", "running", "paused")
+#: the status messages' share of Discord's 50 requests a second (the outbox has 20: the rest is left
+#: to the other requests, interaction answers being outside the global limit)
+STATUS_RATE_PER_SECOND = 20.0
 
 
 class StatusBoard:
-    def __init__(self, client: discord.Client, service: GameService, debounce_seconds: float) -> None:
+    def __init__(self, client: discord.Client, service: GameService, debounce_seconds: float,
+                 limiter: RateLimiter | None = None) -> None:
         self.client = client
         self.service = service
         self.debounce_seconds = debounce_seconds
+        self.limiter = limiter or RateLimiter(STATUS_RATE_PER_SECOND)
         self.retry_first = RETRY_FIRST
         self._pending: dict[int, asyncio.Task[None]] = {}
         self._posted: dict[int, str] = {}
@@ -140,13 +151,17 @@ class StatusBoard:
         self._schedule(game_id, delay, mark=False)
 
     async def _post(self, game_id: int, channel_id: int, content: str, seen: dt.datetime) -> None:
-        channel = self.client.get_channel(channel_id) or await self.client.fetch_channel(channel_id)
+        channel = self.client.get_channel(channel_id)
+        if channel is None:
+            await self.limiter.acquire()
+            channel = await self.client.fetch_channel(channel_id)
         assert isinstance(channel, discord.abc.Messageable)
         none = discord.AllowedMentions.none()
         message_id = await asyncio.to_thread(self.store.status_message, game_id)
         if message_id is not None:
             message = channel.get_partial_message(message_id)  # type: ignore[attr-defined]
             try:
+                await self.limiter.acquire()
                 await message.edit(content=content, allowed_mentions=none)
             except discord.NotFound:
                 log.info("status message of game %s was deleted; posting a new one", game_id)
@@ -154,6 +169,7 @@ class StatusBoard:
                 if await asyncio.to_thread(status_pin, self.store, game_id) == "pending":
                     await self._pin(game_id, message)
                 return
+        await self.limiter.acquire()
         message = await channel.send(content, allowed_mentions=none)
         # stored before the pin: whatever happens to the pin, the next change edits this message
         await asyncio.to_thread(keep_status_message, self.store, game_id, channel_id, message.id, seen)
@@ -162,6 +178,7 @@ class StatusBoard:
     async def _pin(self, game_id: int, message: discord.Message | discord.PartialMessage) -> None:
         """Pin it; a refusal is remembered (never asked again), a server error left for the next refresh."""
         try:
+            await self.limiter.acquire()
             await message.pin()
         except discord.HTTPException as err:
             if err.code in PIN_REFUSALS or isinstance(err, discord.Forbidden):

@@ -7,6 +7,7 @@ import asyncio
 import threading
 from collections.abc import Callable
 
+from bot.outbox import RateLimiter
 from bot.service import Context, GameService, Message, Reply
 from tests.bot.discord.harness import PNG_SIGNATURE, BotHarness, Call, DiscordRecorder
 from tests.bot.discord.lobby import GM, run, running
@@ -85,3 +86,35 @@ async def test_the_status_message_is_posted_pinned_then_edited_in_place(
     [edit] = channel_calls(recorder, "PATCH", f"/messages/{message_id}")[edits_before:]
     assert "· 8 PA ·" in edit.message["content"]  # the server language: French by default
     assert len(channel_calls(recorder, "POST", "/messages")) == 1
+
+
+class CountingLimiter(RateLimiter):
+    """A limiter that lets everything through at once and counts who asked."""
+
+    def __init__(self) -> None:
+        super().__init__(1000.0, burst=1000)
+        self.taken = 0
+
+    async def acquire(self) -> None:
+        self.taken += 1
+        await super().acquire()
+
+
+async def test_every_status_request_waits_its_turn_at_the_boards_rate_limiter(
+    harness: BotHarness, recorder: DiscordRecorder, service: GameService
+) -> None:
+    """After a draw every game's status message is due at once: each post, edit and pin goes through
+    the board's limiter, so the bot stays under Discord's rate instead of being answered 429."""
+    counting = CountingLimiter()
+    harness.bot.status_board.limiter = counting
+    harness.bot.status_board.debounce_seconds = 0.05
+    await running(harness)
+    await until(lambda: channel_calls(recorder, "PUT", "/pins/") != [])
+    await asyncio.sleep(0.3)  # the lobby's own refreshes settle
+    game = service.store.game_in_channel(GUILD_ID, CHANNEL_ID)
+    message_id = service.store.status_message(game.id)
+    made = [call for call in channel_calls(recorder, "POST", "/messages") if call.sent["id"] == str(message_id)]
+    edits = channel_calls(recorder, "PATCH", f"/messages/{message_id}")
+    pins = channel_calls(recorder, "PUT", "/pins/")
+    assert len(made) == 1 and len(pins) == 1
+    assert counting.taken == len(made) + len(edits) + len(pins)
