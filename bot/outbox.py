@@ -6,8 +6,9 @@ has an `outbox_ready` method) is only woken; any other (the console, tests) gets
 through `TurnHooks` at once (`flush`).
 
 `OutboxSender` is the Discord side, independent of discord.py: it sends the oldest owed post of each
-channel (so a channel's posts keep their order while channels do not wait for each other), under a
-global rate limiter that keeps the bot's own posts well below Discord's 50 requests a second, and puts
+channel (so a channel's posts keep their order while channels do not wait for each other), under the
+bot's rate limiter (shared with the status messages) that keeps it below Discord's 50 requests a
+second over all its processes, and puts
 a failed post off with exponential back-off (or the `retry_after` Discord gave). A part is sent with a
 nonce derived from the row, and its message id recorded before the next part: after a crash the
 post resumes where it stopped, and a part Discord had already taken is not posted twice.
@@ -37,8 +38,17 @@ if TYPE_CHECKING:
 log = logging.getLogger("spacechess.outbox")
 
 TURN_POST, GM_ALERT = "turn_post", "gm_alert"
-#: the outbox's own share of Discord's 50 requests/s per bot: interactions and status edits keep the rest
-RATE_PER_SECOND = 20.0
+#: the bot's own requests a second — its posts, status messages and pins, all processes together:
+#: Discord allows 50 per bot (answers to interactions aside), a few are left for the rest
+BOT_RATE_PER_SECOND = 45.0
+
+
+def process_rate(shard_count: int, shard_ids: Sequence[int]) -> float:
+    """This process's share of `BOT_RATE_PER_SECOND`: Discord counts a bot's requests over all its
+    processes, so each runs at the share of the shards it holds (all of them: the whole rate)."""
+    if shard_count <= 0 or not shard_ids:
+        return BOT_RATE_PER_SECOND
+    return BOT_RATE_PER_SECOND * len(shard_ids) / shard_count
 #: first and longest wait after a failed attempt (doubling in between)
 BACKOFF_FIRST, BACKOFF_MAX = 2.0, 300.0
 #: how long a process owns a post it is sending; after that another process (or itself, restarted
@@ -243,7 +253,7 @@ class OutboxSender(Generic[Part]):
         self.send_part = send_part
         self.classify = classify
         self.on_sent = on_sent
-        self.limiter = limiter or RateLimiter(RATE_PER_SECOND)
+        self.limiter = limiter or RateLimiter(BOT_RATE_PER_SECOND)
         self.clock = clock
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None

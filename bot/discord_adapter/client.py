@@ -33,7 +33,7 @@ from bot.discord_adapter.sync import sync_commands
 from bot.drivers import timer_handlers
 from bot.i18n import translate
 from bot.lottery.scheduler import DrawScheduler
-from bot.outbox import GM_ALERT, TURN_POST, post_of
+from bot.outbox import GM_ALERT, TURN_POST, RateLimiter, post_of, process_rate
 from bot.service import (
     Button,
     Choice,
@@ -186,11 +186,13 @@ class GameBot(discord.AutoShardedClient):
         self.direct_reply_seconds = DIRECT_REPLY_SECONDS
         #: at most one progress edit of a deferred answer per this many seconds (tests set 0)
         self.progress_seconds = PROGRESS_SECONDS
-        self.status_board = StatusBoard(self, service, settings.bot.status_debounce_seconds)
+        #: the bot's own requests (posts, status messages, pins) under Discord's rate, this process's share
+        self.limiter = RateLimiter(process_rate(settings.bot.shard_count, settings.bot.shard_ids))
+        self.status_board = StatusBoard(self, service, settings.bot.status_debounce_seconds, self.limiter)
         self.scheduler: DrawScheduler | None = None
         self.timers: TimerScheduler | None = None
         #: sends the outbox (turn posts, reminders, GM alerts) once READY; each post sent refreshes the status
-        self.poster = ChannelPoster(self, service, on_sent=self._posted)
+        self.poster = ChannelPoster(self, service, on_sent=self._posted, limiter=self.limiter)
 
     async def setup_hook(self) -> None:
         await self.install_commands()

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import discord
 
 from bot.i18n import translate
-from bot.outbox import GM_ALERT, Failure, OutboxSender, decode_reply
+from bot.outbox import GM_ALERT, Failure, OutboxSender, RateLimiter, decode_reply
 from bot.service.core import GameService
 from bot.service.replies import Attachment
 from bot.store.outbox import OutboxRecord
@@ -77,12 +77,12 @@ class ChannelPoster:
     """The outbox sender of one bot: `start` it once the gateway is READY (the channels are known)."""
 
     def __init__(self, client: discord.Client, service: GameService,
-                 on_sent: Callable[[OutboxRecord], None] | None = None) -> None:
+                 on_sent: Callable[[OutboxRecord], None] | None = None, limiter: RateLimiter | None = None) -> None:
         self.client = client
         self.service = service
         self.sender: OutboxSender[PostPart] = OutboxSender(
             service.store, render=self.render, send_part=self.send_part, classify=classify,
-            on_sent=on_sent or (lambda _post: None),
+            on_sent=on_sent or (lambda _post: None), limiter=limiter,
         )
 
     async def render(self, post: OutboxRecord) -> list[PostPart]:
@@ -104,7 +104,9 @@ class ChannelPoster:
 
     async def send_part(self, post: OutboxRecord, index: int, part: PostPart) -> int:
         assert post.channel_id is not None
-        channel = self.client.get_channel(post.channel_id) or await self.client.fetch_channel(post.channel_id)
+        # a channel of another shard's server is not in this process's cache: written to as it is
+        channel = self.client.get_channel(post.channel_id) or self.client.get_partial_messageable(
+            post.channel_id, guild_id=post.guild_id)
         assert isinstance(channel, discord.abc.Messageable)
         files = [discord.File(io.BytesIO(f.data), filename=f.filename) for f in part.files]
         message = await channel.send(part.content, files=files, allowed_mentions=part.mentions,

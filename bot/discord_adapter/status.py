@@ -17,9 +17,10 @@ it did not change). What must survive a crash is in the database:
   back-off, never replaced by a new message. Only a deleted message (404) is posted anew.
 
 A draw changes every game at once: thousands of refreshes fall due together. Each request to Discord
-waits its turn at the board's own rate limiter (`STATUS_RATE_PER_SECOND`, beside the outbox's), so the
+waits its turn at the bot's rate limiter, shared with the outbox (`bot.outbox.process_rate`), so the
 bot stays under Discord's 50 requests a second instead of collecting 429 answers by the thousand —
-each of which counts towards the invalid requests for which Cloudflare bans a bot's address.
+each of which counts towards the invalid requests for which Cloudflare bans a bot's address. A
+channel of another shard's server is written to without being fetched first (a partial messageable).
 """
 
 from __future__ import annotations
@@ -53,18 +54,15 @@ PIN_REFUSALS = frozenset({30003, 50013, 50001})
 RETRY_FIRST, RETRY_MAX = 60.0, 900.0
 #: the games whose channel shows a status message (a finished one keeps the one it has)
 UNDER_WAY = ("setup", "running", "paused")
-#: the status messages' share of Discord's 50 requests a second (the outbox has 20: the rest is left
-#: to the other requests, interaction answers being outside the global limit)
-STATUS_RATE_PER_SECOND = 20.0
 
 
 class StatusBoard:
     def __init__(self, client: discord.Client, service: GameService, debounce_seconds: float,
-                 limiter: RateLimiter | None = None) -> None:
+                 limiter: RateLimiter) -> None:
         self.client = client
         self.service = service
         self.debounce_seconds = debounce_seconds
-        self.limiter = limiter or RateLimiter(STATUS_RATE_PER_SECOND)
+        self.limiter = limiter
         self.retry_first = RETRY_FIRST
         self._pending: dict[int, asyncio.Task[None]] = {}
         self._posted: dict[int, str] = {}
@@ -151,10 +149,7 @@ class StatusBoard:
         self._schedule(game_id, delay, mark=False)
 
     async def _post(self, game_id: int, channel_id: int, content: str, seen: dt.datetime) -> None:
-        channel = self.client.get_channel(channel_id)
-        if channel is None:
-            await self.limiter.acquire()
-            channel = await self.client.fetch_channel(channel_id)
+        channel = self.client.get_channel(channel_id) or self.client.get_partial_messageable(channel_id)
         assert isinstance(channel, discord.abc.Messageable)
         none = discord.AllowedMentions.none()
         message_id = await asyncio.to_thread(self.store.status_message, game_id)

@@ -135,6 +135,8 @@ def test_three_shard_processes_answer_their_own_servers_and_finish_a_killed_ones
         awarded = draws_per_game(postgres_url)
         assert len(awarded) == len(channels) and set(awarded.values()) == {1}, awarded
         assert acknowledged_twice(fake) == []
+        # a process posting in another shard's server writes to the channel without fetching it first
+        assert fake.calls_to("GET", r"/channels/\d+") == []
 
 
 def test_each_server_reaches_only_the_gateway_session_of_its_shard() -> None:

@@ -12,7 +12,17 @@ from typing import Any
 import pytest
 
 from bot.i18n import Listing
-from bot.outbox import BACKOFF_FIRST, Failure, OutboxSender, RateLimiter, decode_reply, encode_reply, flush
+from bot.outbox import (
+    BACKOFF_FIRST,
+    BOT_RATE_PER_SECOND,
+    Failure,
+    OutboxSender,
+    RateLimiter,
+    decode_reply,
+    encode_reply,
+    flush,
+    process_rate,
+)
 from bot.service.replies import Attachment, Message, Reply
 from bot.store import GameRecord, NewEntry, StaleWrite, Store
 from bot.store import outbox as rows
@@ -219,3 +229,12 @@ def test_an_idle_sender_finds_posts_another_process_wrote_without_waking_it(
 
     asyncio.run(run())
     assert [(c, t) for c, t, _ in channels.sent] == [(1, "from elsewhere")]
+
+
+def test_each_process_sends_at_its_shards_share_of_the_bots_rate() -> None:
+    """Discord counts a bot's requests over all its processes: three processes of one shard each
+    together stay at the bot's rate."""
+    assert process_rate(0, []) == BOT_RATE_PER_SECOND
+    assert process_rate(3, [0, 1, 2]) == BOT_RATE_PER_SECOND
+    assert sum(process_rate(3, [shard]) for shard in range(3)) == pytest.approx(BOT_RATE_PER_SECOND)
+    assert process_rate(4, [0, 1]) == BOT_RATE_PER_SECOND / 2
