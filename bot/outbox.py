@@ -41,6 +41,9 @@ TURN_POST, GM_ALERT = "turn_post", "gm_alert"
 #: the bot's own requests a second — its posts, status messages and pins, all processes together:
 #: Discord allows 50 per bot (answers to interactions aside), a few are left for the rest
 BOT_RATE_PER_SECOND = 45.0
+#: requests a process may send at once after a quiet spell: Discord counts per second, so a burst of a
+#: second's worth from each process would overrun the rate when several wake together
+BOT_BURST = 5
 
 
 def process_rate(shard_count: int, shard_ids: Sequence[int]) -> float:

@@ -33,7 +33,7 @@ from bot.discord_adapter.sync import sync_commands
 from bot.drivers import timer_handlers
 from bot.i18n import translate
 from bot.lottery.scheduler import DrawScheduler
-from bot.outbox import GM_ALERT, TURN_POST, RateLimiter, post_of, process_rate
+from bot.outbox import BOT_BURST, GM_ALERT, TURN_POST, RateLimiter, post_of, process_rate
 from bot.service import (
     Button,
     Choice,
@@ -187,7 +187,7 @@ class GameBot(discord.AutoShardedClient):
         #: at most one progress edit of a deferred answer per this many seconds (tests set 0)
         self.progress_seconds = PROGRESS_SECONDS
         #: the bot's own requests (posts, status messages, pins) under Discord's rate, this process's share
-        self.limiter = RateLimiter(process_rate(settings.bot.shard_count, settings.bot.shard_ids))
+        self.limiter = RateLimiter(process_rate(settings.bot.shard_count, settings.bot.shard_ids), burst=BOT_BURST)
         self.status_board = StatusBoard(self, service, settings.bot.status_debounce_seconds, self.limiter)
         self.scheduler: DrawScheduler | None = None
         self.timers: TimerScheduler | None = None
