@@ -305,7 +305,18 @@ def bench_one_game(url: str, players: int, orders: int) -> dict[str, float]:
 def bench_spacechess_history(url: str, orders: int, repeat: int) -> dict[str, float]:
     """A Space Chess game of `orders` moves, built through the service: its history is worded from the
     events the log's replay gives, so a page replays the stretch before it from the process's
-    checkpoints (bot.service.checkpoints). The first look replays the whole log once ("cold")."""
+    checkpoints (bot.service.checkpoints). The first look replays the whole log once ("cold").
+    Measured in a process of its own: it leaves the images out, which the fan-out must not inherit."""
+    context = multiprocessing.get_context("fork")
+    results = context.Queue()
+    worker = context.Process(target=_spacechess_history_measured, args=(url, orders, repeat, results))
+    worker.start()
+    figures = results.get(timeout=1800)
+    worker.join()
+    return figures
+
+
+def _spacechess_history_measured(url: str, orders: int, repeat: int, results: Any) -> None:
     import bench_service_order as single
 
     from bot.service import Attachment, Context, GameService
@@ -328,12 +339,12 @@ def bench_spacechess_history(url: str, orders: int, repeat: int) -> dict[str, fl
     try:
         started = time.perf_counter()
         assert svc.handle(player, "game history", {}).ok
-        return {
+        results.put({
             f"sc_history_cold_ms@{size}": (time.perf_counter() - started) * 1000,
             f"sc_history_page1_ms@{size}": _timed(lambda: svc.handle(player, "game history", {}), repeat),
             f"sc_history_page20_ms@{size}": _timed(lambda: svc.handle(player, "game history", {"page": 20}), repeat),
             f"sc_undo_preview_ms@{size}": _timed(lambda: svc.handle(gm, "gm undo", {"n": 3}), repeat),
-        }
+        })
     finally:
         store.close()
 
