@@ -32,9 +32,6 @@ from bot.store import outbox as rows
 from bot.store.outbox import NewPost, OutboxRecord
 from bot.store.repo import GameRecord, Store
 
-if TYPE_CHECKING:
-    from bot.service.core import Applied, GameService
-
 log = logging.getLogger("spacechess.outbox")
 
 TURN_POST, GM_ALERT = "turn_post", "gm_alert"
@@ -156,22 +153,6 @@ def post_of(game: GameRecord, reply: Reply, kind: str = TURN_POST, drawing: Draw
     """The outbox row of a post in `game`'s channel, to write with the change that causes it."""
     return NewPost(channel_id=game.channel_id, kind=kind, payload=encode_reply(reply, drawing), game_id=game.id,
                    guild_id=game.guild_id)
-
-
-def outbox_of(svc: GameService) -> Callable[[Applied], list[NewPost]]:
-    """The channel post of an input the bot gives on its own (a deadline's resolution, a timeout),
-    made from the input's outcome before its commit so that the commit writes it."""
-    return lambda applied: [post_of(applied.game, svc.describe(applied))]
-
-
-def follow_up(svc: GameService, applied: Applied) -> None:
-    """What such an input caused after its commit (computer seats playing their next turn) is a
-    post of its own, after it."""
-    if not applied.posts:
-        return
-    files = next((post.files for post in reversed(applied.posts) if post.files), ())
-    messages = tuple(message for post in applied.posts for message in post.messages)
-    rows.enqueue(svc.store, [post_of(applied.game, Reply(messages, files=files))])
 
 
 # -- synchronous delivery through TurnHooks ------------------------------------------------------------

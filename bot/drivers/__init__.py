@@ -3,8 +3,9 @@
 Each game names its driver in `bot.games.GAMES`: the lottery (Space Chess: every Loto draw is a
 turn), a deadline (SpaceBlast: a turn resolves at a time, or once every living seat is ready), or a
 move clock (HexArena, Arkeon: the player to move has so long). A driver adds its own options to
-the game's ``new`` command, its lines to `/game info` and the status message, plans its timers
-after every input, and catches a resumed game up. The service calls these hooks and knows no driver.
+the game's ``new`` command, its lines to `/game info` and the status message, turns every change
+into its effects as data (timer plans, follow-up inputs: `TurnDriver.effects`), and catches a
+resumed game up. The service calls these hooks and knows no driver.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import importlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
+from bot.service.effects import Effects
 from bot.service.replies import Message, Reply
 
 if TYPE_CHECKING:
@@ -61,13 +63,16 @@ class TurnDriver:
     def on_created(self, svc: GameService, game: GameRecord) -> None:
         """A new game (created or imported): plan what it waits for from the start."""
 
-    def after_commit(self, svc: GameService, applied: Applied) -> list[Reply]:
-        """Plan, move or cancel the game's timers after an accepted input; what else it caused
-        (a turn resolved because every seat is ready) comes back as replies for the channel."""
-        return []
+    def effects(self, svc: GameService, change: Applied) -> Effects:
+        """What a change is about to cause, as data (`change.game` is the record as the commit will
+        leave it): the timers it sets, moves or cancels, written in its transaction, and the inputs
+        the bot gives after it (a turn resolved because every seat is ready). Every change comes
+        here, the GMs' (pause, resume, undo, kick...) as much as the players'."""
+        return Effects()
 
-    def on_resume(self, svc: GameService, game: GameRecord) -> list[Reply]:
-        """A paused game resumes: catch up what happened meanwhile, each as a channel post."""
+    def catch_up(self, svc: GameService, applied: Applied) -> list[Reply]:
+        """After a committed change: what happened meanwhile that the game gets now (the draws of a
+        pause, on resume), each as a channel post."""
         return []
 
     def timer_handlers(self, svc: GameService, hooks: TurnHooks) -> dict[str, TimerHandler]:

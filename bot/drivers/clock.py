@@ -13,19 +13,23 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.drivers import TimerHandler, TurnDriver, TurnHooks, plays_as
-from bot.outbox import GM_ALERT, announce, follow_up, outbox_of, post_of
+from bot.outbox import GM_ALERT, announce, post_of
 from bot.service.commands import Option
 from bot.service.core import Applied, GameService
+from bot.service.effects import Effects
 from bot.service.replies import Message, Reply
 from bot.service.status import discord_time
 from bot.store.repo import AlreadyClaimed, GameRecord
-from bot.store.timers import TimerRecord, cancel_timer, game_timers, set_timer
+from bot.store.timer_rows import TimerPlan
+from bot.store.timers import TimerRecord, game_timers, plan_timers
 from engine import registry
 from engine.core.errors import OrderError
 
 CLOCK, HALF = "clock", "clock_half"
 DEFAULT_CLOCK_HOURS = 48
 TIMEOUT_INPUT = "timeout"
+#: changes after which the player to move gets a whole clock again (the pause or the undo stopped it)
+FRESH_CLOCK = frozenset({"resume", "undo"})
 
 
 class ClockDriver(TurnDriver):
@@ -49,41 +53,36 @@ class ClockDriver(TurnDriver):
             return None
         return Message("status.next_clock", {"actor": timer.payload.get("actor"), "when": discord_time(timer.due_at)})
 
-    def after_commit(self, svc: GameService, applied: Applied) -> list[Reply]:
-        """The clock restarts for whoever is to move now; it stops when nobody is (an ended game)."""
-        game, rules, state = applied.game, applied.rules, applied.outcome.state
+    def effects(self, svc: GameService, change: Applied) -> Effects:
+        """The clock restarts for whoever is to move now and stops when nobody is (paused, ended);
+        after a resume or an undo the player to move gets a whole clock again."""
+        game, rules, state = change.game, change.rules, change.outcome.state
         movers = rules.waiting_on(state) if game.status == "running" else ()
         current = next((t for t in game_timers(svc.store, game.id) if t.kind == CLOCK), None)
         if not movers:
-            if current is not None:
-                self.clear(svc, game)
-            return []
-        if current is None or current.payload.get("actor") != movers[0]:
-            self.start(svc, game, movers[0], svc.clock() + dt.timedelta(hours=clock_hours(game)))
-        return []
+            return Effects(timers=self.stopped()) if current is not None else Effects()
+        if current is None or current.payload.get("actor") != movers[0] or change.kind in FRESH_CLOCK:
+            return Effects(timers=self.started(svc, movers[0], svc.clock() + dt.timedelta(hours=clock_hours(game))))
+        return Effects()
 
-    def start(self, svc: GameService, game: GameRecord, actor: str, due: dt.datetime) -> None:
+    def started(self, svc: GameService, actor: str, due: dt.datetime) -> tuple[TimerPlan, ...]:
+        """The clock of `actor` until `due`, with its half-time reminder."""
         now = svc.clock()
-        set_timer(svc.store, game.id, CLOCK, due, {"actor": actor})
         half = now + (due - now) / 2
-        set_timer(svc.store, game.id, HALF, half, {"actor": actor, "ends": due.isoformat()})
-        svc.timers_changed()
+        return (TimerPlan(CLOCK, due, {"actor": actor}), TimerPlan(HALF, half, {"actor": actor, "ends": due.isoformat()}))
 
-    def clear(self, svc: GameService, game: GameRecord) -> None:
-        for kind in (CLOCK, HALF):
-            cancel_timer(svc.store, game.id, kind)
-        svc.timers_changed()
+    @staticmethod
+    def stopped() -> tuple[TimerPlan, ...]:
+        return TimerPlan.cancel(CLOCK), TimerPlan.cancel(HALF)
 
     def on_created(self, svc: GameService, game: GameRecord) -> None:
-        self.on_resume(svc, game)  # an imported game mid-play: its player to move gets a whole clock
-
-    def on_resume(self, svc: GameService, game: GameRecord) -> list[Reply]:
-        """The player to move gets a whole clock again: the pause stopped it."""
+        """An imported game mid-play: its player to move gets a whole clock."""
         rules = registry.get(game.kind)
-        movers = rules.waiting_on(rules.from_json(game.state))
+        movers = rules.waiting_on(rules.from_json(game.state)) if game.status == "running" else ()
         if movers:
-            self.start(svc, game, movers[0], svc.clock() + dt.timedelta(hours=clock_hours(game)))
-        return []
+            plan_timers(svc.store, game.id, self.started(svc, movers[0], svc.clock() + dt.timedelta(
+                hours=clock_hours(game))))
+            svc.timers_changed()
 
     def forfeit(self, svc: GameService, game: GameRecord, actor: str, *, claim: str | None,
                 post: bool = False) -> Reply | None:
@@ -91,11 +90,9 @@ class ClockDriver(TurnDriver):
         With `post` (the clock ran out, no command) its channel post is written to the outbox with it."""
         try:
             applied = svc.apply_input(None, game, TIMEOUT_INPUT, None, {"actor": actor}, claims=[claim] if claim else (),
-                                      outbox=outbox_of(svc) if post else None)
+                                      post=post)
         except AlreadyClaimed:
             return None
-        if post:
-            follow_up(svc, applied)
         return svc.describe(applied)
 
     def timer_handlers(self, svc: GameService, hooks: TurnHooks) -> dict[str, TimerHandler]:

@@ -13,7 +13,8 @@ from bot.service.core import GameService
 from bot.service.gm import confirmation, confirmed
 from bot.service.replies import Message, Reply, ServiceError, Visibility
 from bot.service.status import discord_time
-from bot.store.timers import game_timers
+from bot.store.timers import game_timers, plan_timers
+from engine import registry
 
 
 @command("gm clock", Option("extend", "integer", min_value=1, max_value=43_200), Option("award", "boolean"),
@@ -26,18 +27,26 @@ def gm_clock(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         raise ServiceError("error.no_clock", kind=game.kind)
     if game.status != "running":
         raise ServiceError("error.not_running", status=Message(f"status.value.{game.status}"))
-    clock = next((t for t in game_timers(svc.store, game.id) if t.kind == CLOCK), None)
-    if clock is None:
+    rules = registry.get(game.kind)
+    movers = rules.waiting_on(rules.from_json(game.state))
+    if not movers:
         raise ServiceError("error.no_clock_running")
-    actor = clock.payload["actor"]
+    actor = movers[0]
+    # after a `timeout:alert` clock ran out, its timer is gone but the player is still to move: the
+    # remedies the alert recommends (extend, award) are exactly what the GM needs then
+    clock = next((t for t in game_timers(svc.store, game.id) if t.kind == CLOCK and t.payload.get("actor") == actor),
+                 None)
     if opts.get("award"):
         if not confirmed(game, opts):
             return confirmation(game, "award_clock", "gm clock", {"award": True}, name=game.name, actor=actor)
-        post = CLOCK_DRIVER.forfeit(svc, game, actor, claim=clock.claim_key)
+        post = CLOCK_DRIVER.forfeit(svc, game, actor, claim=clock.claim_key if clock else None)
         return post if post is not None else Reply.private("gm.clock_already")
     if "extend" in opts:
-        due = max(clock.due_at, svc.clock()) + dt.timedelta(minutes=opts["extend"])
-        CLOCK_DRIVER.start(svc, game, actor, due)
+        due = max(clock.due_at if clock else svc.clock(), svc.clock()) + dt.timedelta(minutes=opts["extend"])
+        plan_timers(svc.store, game.id, CLOCK_DRIVER.started(svc, actor, due))
+        svc.timers_changed()
         return Reply.say("gm.clock_extended", actor=actor, when=discord_time(due))
+    if clock is None:
+        return Reply((Message("gm.clock_ran_out", {"actor": actor}),), visibility=Visibility.PRIVATE)
     return Reply((Message("gm.clock", {"actor": actor, "when": discord_time(clock.due_at)}),),
                  visibility=Visibility.PRIVATE)

@@ -4,7 +4,8 @@ living seat is ready; reminders at the game master's offsets before it ping only
 The deadline and its reminders are timers in the database (`bot.store.timers`): every process
 rebuilds its schedule from them, and each firing is claimed, so a turn resolves once whatever the
 number of processes and restarts. The game's ``resolve`` input (its first `reveal_kinds`) is what
-a resolution applies; seats without orders get the game's own default (SB-6: straight ahead).
+a resolution applies (`GameRules.deadline_input`: SpaceBlast first opens a time jump's wait when a
+power asks for one); seats without orders get the game's own default (SB-6: straight ahead).
 """
 
 from __future__ import annotations
@@ -15,13 +16,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.drivers import TimerHandler, TurnDriver, TurnHooks, plays_as
-from bot.outbox import announce, follow_up, outbox_of, post_of
+from bot.outbox import announce, post_of
 from bot.service.commands import Option
 from bot.service.core import Applied, GameService
+from bot.service.effects import Effects, FollowUp
 from bot.service.replies import Message, Reply, ServiceError
 from bot.service.status import discord_time
 from bot.store.repo import AlreadyClaimed, GameRecord
-from bot.store.timers import TimerRecord, cancel_timer, game_timers, set_timer
+from bot.store.timer_rows import TimerPlan
+from bot.store.timers import TimerRecord, game_timers, plan_timers
 from engine import registry
 
 log = logging.getLogger("spacechess.deadlines")
@@ -31,6 +34,8 @@ MAX_REMINDERS = 3
 DEFAULT_TURN_HOURS = 24
 DEFAULT_REMINDERS = (2,)
 DEFAULT_INTERLUDE_MINUTES = 60
+#: changes after which the turn gets its whole length again (the pause or the undo stopped it)
+FRESH_TURN = frozenset({"resume", "undo"})
 
 
 def reminder_kind(number: int) -> str:
@@ -87,68 +92,53 @@ class DeadlineDriver(TurnDriver):
 
     def on_created(self, svc: GameService, game: GameRecord) -> None:
         if game.status == "running":
-            self.plan(svc, game, svc.clock())
+            plan_timers(svc.store, game.id, self.planned(game, svc.clock()))
+            svc.timers_changed()
 
-    def after_commit(self, svc: GameService, applied: Applied) -> list[Reply]:
+    def effects(self, svc: GameService, change: Applied) -> Effects:
         """The first deadline when the game starts running; the next one after each resolution (a
-        short one when the resolution stopped for an interlude: a time jump's answer); a resolution
-        at once when nobody is left to wait for; nothing left once it ends."""
-        game, rules, state = applied.game, applied.rules, applied.outcome.state
+        short one when the resolution stopped for an interlude: a time jump's answer); a whole turn
+        again after a resume or an undo (the pause or the undo stopped the turn's clock); the
+        resolution as a follow-up when nobody is left to wait for; nothing left once it ends."""
+        game, rules, state = change.game, change.rules, change.outcome.state
+        timers = game_timers(svc.store, game.id)
         if game.status == "finished":
-            self.clear(svc, game)
-            return []
+            return Effects(timers=tuple(TimerPlan.cancel(t.kind) for t in timers))
         if game.status != "running":
-            return []
-        resolved = applied.kind in rules.reveal_kinds
-        has_deadline = any(t.kind == DEADLINE for t in game_timers(svc.store, game.id))
-        if not has_deadline or resolved:
+            return Effects()
+        turn_step = change.kind in rules.deadline_kinds | rules.reveal_kinds | FRESH_TURN
+        if turn_step or not any(t.kind == DEADLINE for t in timers):
             now = svc.clock()
             short = now + dt.timedelta(minutes=interlude_minutes(game)) if rules.interlude(state) else None
-            self.plan(svc, game, now, short)
-            return []
+            return Effects(timers=self.planned(game, now, short))
         if not rules.waiting_on(state):
-            post = self.resolve(svc, game, claim=None)
-            return [post] if post is not None else []
-        return []
+            return Effects(follow_ups=(FollowUp(rules.deadline_input(state)),))
+        return Effects()
 
-    def plan(self, svc: GameService, game: GameRecord, now: dt.datetime, due: dt.datetime | None = None) -> None:
+    def planned(self, game: GameRecord, now: dt.datetime, due: dt.datetime | None = None) -> tuple[TimerPlan, ...]:
         """The turn's deadline (now + the turn's length unless `due` is given) and its reminders."""
         due = due or now + dt.timedelta(hours=turn_hours(game))
-        set_timer(svc.store, game.id, DEADLINE, due)
+        plans = [TimerPlan(DEADLINE, due)]
         reminders = game.options.get("reminders", [])
         for number in range(1, MAX_REMINDERS + 1):
             if number <= len(reminders) and due - dt.timedelta(hours=reminders[number - 1]) > now:
-                set_timer(svc.store, game.id, reminder_kind(number), due - dt.timedelta(hours=reminders[number - 1]),
-                          {"hours": reminders[number - 1]})
+                plans.append(TimerPlan(reminder_kind(number), due - dt.timedelta(hours=reminders[number - 1]),
+                                       {"hours": reminders[number - 1]}))
             else:
-                cancel_timer(svc.store, game.id, reminder_kind(number))
-        svc.timers_changed()
-
-    def clear(self, svc: GameService, game: GameRecord) -> None:
-        for timer in game_timers(svc.store, game.id):
-            cancel_timer(svc.store, game.id, timer.kind)
-        svc.timers_changed()
+                plans.append(TimerPlan.cancel(reminder_kind(number)))
+        return tuple(plans)
 
     def resolve(self, svc: GameService, game: GameRecord, *, claim: str | None, post: bool = False) -> Reply | None:
-        """Apply the game's resolution now (as the bot), once: the next deadline is planned by
-        `after_commit` of that input. None when another process already did it. With `post` (a
-        deadline, not a player's input) its channel post is written to the outbox with it."""
+        """Apply the game's resolution now (as the bot), once: the next deadline comes with it
+        (`effects`). None when another process already did it. With `post` (a deadline, not a
+        player's input) its channel post is written to the outbox with it."""
         rules = registry.get(game.kind)
-        kind = sorted(rules.reveal_kinds)[0]
+        kind = rules.deadline_input(rules.from_json(game.state))
         try:
-            applied = svc.apply_input(None, game, kind, None, {}, claims=[claim] if claim else (),
-                                      outbox=outbox_of(svc) if post else None)
+            applied = svc.apply_input(None, game, kind, None, {}, claims=[claim] if claim else (), post=post)
         except AlreadyClaimed:
             return None
-        if post:
-            follow_up(svc, applied)
         return svc.describe(applied)
-
-    def on_resume(self, svc: GameService, game: GameRecord) -> list[Reply]:
-        """The turn gets its whole length again: the pause stopped its clock."""
-        fresh = svc.store.get_game(game.id) or game
-        self.plan(svc, fresh, svc.clock())
-        return []
 
     def timer_handlers(self, svc: GameService, hooks: TurnHooks) -> dict[str, TimerHandler]:
         def on_deadline(timer: TimerRecord, now: dt.datetime) -> None:

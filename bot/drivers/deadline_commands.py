@@ -13,7 +13,7 @@ from bot.service.core import GameService
 from bot.service.gm import confirmation, confirmed
 from bot.service.replies import Message, Reply, ServiceError, Visibility
 from bot.service.status import discord_time
-from bot.store.timers import game_timers
+from bot.store.timers import game_timers, plan_timers
 
 
 def parse_moment(text: str) -> dt.datetime:
@@ -50,7 +50,8 @@ def gm_deadline(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
             due = (deadline.due_at if deadline else now) + dt.timedelta(minutes=opts["extend"])
         if due <= now:
             raise ServiceError("error.moment_past", when=discord_time(due))
-        DEADLINE_DRIVER.plan(svc, game, now, due=due)
+        plan_timers(svc.store, game.id, DEADLINE_DRIVER.planned(game, now, due=due))
+        svc.timers_changed()
         return Reply.say("gm.deadline_moved", name=game.name, when=discord_time(due))
     lines = [Message("gm.deadline", {"name": game.name, "when": discord_time(deadline.due_at) if deadline else None})]
     lines += [Message("gm.deadline_reminder", {"when": discord_time(t.due_at), "hours": t.payload.get("hours")})

@@ -11,7 +11,7 @@ from bot.drivers import TurnDriver
 from bot.i18n import Count
 from bot.lottery.apply import applier_for
 from bot.service.commands import Option
-from bot.service.core import GameService
+from bot.service.core import Applied, GameService
 from bot.service.replies import Message, Reply, ServiceError
 from bot.service.status import discord_time
 from bot.store.draws import draw_claim_key
@@ -84,9 +84,11 @@ class LotteryDriver(TurnDriver):
     def next_moment(self, svc: GameService, game: GameRecord, now: dt.datetime) -> Message | None:
         return Message("status.next_draw", {"next": discord_time(next_expected_draw(now, applier_for(svc).schedule))})
 
-    def on_resume(self, svc: GameService, game: GameRecord) -> list[Reply]:
-        """The draws published during the pause, applied now in order, each with its turn post."""
-        return [post.reply for post in applier_for(svc).catch_up(game.id, deliver=False)]
+    def catch_up(self, svc: GameService, applied: Applied) -> list[Reply]:
+        """On resume: the draws published during the pause, applied now in order, each with its turn post."""
+        if applied.kind != "resume" or applied.game.status != "running":
+            return []
+        return [post.reply for post in applier_for(svc).catch_up(applied.game.id, deliver=False)]
 
 
 LOTTERY = LotteryDriver()

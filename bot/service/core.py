@@ -19,15 +19,16 @@ from typing import Any
 from bot.drivers import driver_of
 from bot.games import entry_for, games, presenter_for
 from bot.i18n import catalog, language_of
+from bot.outbox import post_of
 from bot.service.checkpoints import Checkpoints
 from bot.service.commands import COMPLETERS, MAX_CHOICES, READS_FILLED, coerce_options, table, unknown_command
-from bot.service.computers import computers_of, play_computers
+from bot.service.computers import computer_inputs, computers_of
 from bot.service.context import Context
+from bot.service.effects import Effects
 from bot.service.game_over import Announcement, game_over
 from bot.service.refusals import order_refusal
 from bot.service.replies import Message, Reply, ServiceError, Visibility
 from bot.service.secrecy import Reader, reader_of, undone_seqs
-from bot.store.outbox import NewPost
 from bot.store.repo import AlreadyClaimed, GameRecord, LogRecord, NewEntry, SeatRecord, StaleWrite, Store
 from engine import registry
 from engine.core.errors import OrderError, SetupError
@@ -39,14 +40,20 @@ log = logging.getLogger("spacechess.commands")
 
 @dataclass(frozen=True)
 class Applied:
-    """An input the engine accepted and the store committed."""
+    """A change the engine accepted and the store committed (`game` is the committed record; a
+    driver planning the change's effects before the commit sees the record as it will be)."""
 
     game: GameRecord
     outcome: Outcome
     rules: GameRules
-    kind: str = ""  # the input's kind
-    #: what the game's turn driver did next because of it (a turn resolved once all were ready...)
+    kind: str = ""  # the change's kind: an input kind, or a bookkeeping kind (pause, undo...)
+    #: what followed from it, each applied through the pipeline after it (a turn resolved once all
+    #: were ready, a computer's move, draws caught up on resume): their public replies, in order
     posts: tuple[Reply, ...] = ()
+
+
+#: a safety net: inputs the bot gives in a row after one change (computers playing each other...)
+MAX_CHAIN = 500
 
 
 class GameService:
@@ -184,67 +191,141 @@ class GameService:
         seats_removed: Sequence[str] = (),
         check: Callable[[GameRecord], None] = lambda _g: None,
         claims: Sequence[str] = (),
-        computers: bool = True,
         options: Callable[[GameRecord], dict[str, Any]] | None = None,
-        outbox: Callable[[Applied], Sequence[NewPost]] | None = None,
+        state: Callable[[GameRecord], Any] | None = None,
+        status: str | None = None,
+        stale: str | None = None,
+        post: bool = False,
     ) -> Applied:
-        """Apply one input to the game and commit it; on a stale version, once more on the fresh game.
+        """The one path of every change to a game: a player's input, the bot's (a deadline, a
+        timeout, a computer's move), and every GM action (start, pause, resume, end, kick, replace,
+        undo, corrections). The engine applies an input of the game's `input_kinds` purely; a
+        bookkeeping kind (pause, kick, undo...) keeps the state, or takes `state` (an undo's replay),
+        and `status` forces the row's status (pause, resume, end). The game's driver then turns the
+        outcome into effects as data (`TurnDriver.effects`): its timers are written in the change's
+        own transaction with the log entry, snapshot, seats, options and `claims` (`AlreadyClaimed`
+        when another process did it first), and the inputs that follow (a turn every seat is ready
+        for, the computers' moves) are applied after it, one by one, through this same path. With
+        `post` (nobody to answer: a timer fired) every change's public reply is written to the outbox
+        in its own commit; else the follow-ups' replies come back in `Applied.posts` for the caller.
 
         `check` re-validates service-level preconditions on the fresh record at each attempt (the
         game may have been paused or finished by the writer that beat us). An ended game takes no
-        input at all, whatever its snapshot says (`/gm end` leaves the snapshot as it was).
-        Without `ctx` the bot itself gives the input (a turn driver's resolution, a timeout), with
-        `claims` taken in the same transaction so it happens once across processes
-        (`AlreadyClaimed` when another process did it first). Computer seats the game now waits
-        for then play (`bot.service.computers`), unless this is one of their own inputs.
-
-        The first attempt uses the record the caller read (no second read in the common case). The
-        retry reads the game again inside the transaction of its commit, holding it (a row lock on
-        PostgreSQL, the write lock on SQLite): players ordering at the same moment wait their turn
-        instead of being refused; `error.conflict` is left for a game that vanished or a unique key
-        taken meanwhile.
+        change at all. The first attempt uses the record the caller read; on a stale version the
+        change is tried once more on the game read again inside the transaction of its commit,
+        holding it (a row lock on PostgreSQL, the write lock on SQLite), so players ordering at the
+        same moment wait their turn — unless `stale` names the refusal to give instead (a GM's
+        confirmation was shown for the version it read). `error.conflict` is left for a game that
+        vanished or a unique key taken meanwhile.
         """
+        first = self._commit_change(ctx, game, kind, actor, payload, seats_set=seats_set, seats_removed=seats_removed,
+                                    check=check, claims=claims, options=options, state=state, status=status,
+                                    stale=stale, post=post)
+        posts: list[Reply] = []
+        queue = list(first[1].follow_ups)
+        current = first[0]
+        for _ in range(MAX_CHAIN):
+            if not queue:
+                queue = computer_inputs(self, current)
+                if not queue:
+                    break
+            follow = queue.pop(0)
+            try:
+                current, effects = self._commit_change(None, current.game, follow.kind, follow.actor, follow.payload, post=post)
+            except AlreadyClaimed:
+                break  # another process gave it first: its writer goes on from there
+            except (OrderError, ServiceError):
+                # a follow-up the game no longer takes (a computer's failure): the change that made it
+                # due is committed already, so its author must not read a refusal; a GM takes over
+                log.exception("game=%s: the bot's %s input failed; the game waits for a GM", game.id, follow.kind)
+                break
+            queue = list(effects.follow_ups) + queue
+            if not post:
+                posts.append(self.describe(current))
+        else:
+            log.warning("game=%s: the bot stopped after %d inputs in a row", game.id, MAX_CHAIN)
+        applied = first[0]
+        posts += self.driver_posts(applied)
+        return replace(applied, posts=tuple(posts)) if posts else applied
+
+    def driver_posts(self, applied: Applied) -> list[Reply]:
+        """What the game's driver catches up after a committed change (the draws of a pause)."""
+        return driver_of(applied.game.kind).catch_up(self, applied)
+
+    def _commit_change(
+        self,
+        ctx: Context | None,
+        game: GameRecord,
+        kind: str,
+        actor: str | None,
+        payload: Mapping[str, Any],
+        *,
+        seats_set: Callable[[GameRecord], Sequence[SeatRecord]] = lambda _g: (),
+        seats_removed: Sequence[str] = (),
+        check: Callable[[GameRecord], None] = lambda _g: None,
+        claims: Sequence[str] = (),
+        options: Callable[[GameRecord], dict[str, Any]] | None = None,
+        state: Callable[[GameRecord], Any] | None = None,
+        status: str | None = None,
+        stale: str | None = None,
+        post: bool = False,
+    ) -> tuple[Applied, Effects]:
+        """One change, committed with its effects in one transaction (see `apply_input`)."""
         rules = registry.get(game.kind)
         user_id = ctx.user_id if ctx else None
+        driver = driver_of(game.kind)
 
-        def attempt(current: GameRecord) -> tuple[GameRecord, Outcome]:
+        def attempt(current: GameRecord) -> tuple[Applied, Effects]:
             require_not_finished(current)
             check(current)
-            outcome = rules.apply_input(rules.from_json(current.state), kind, actor, payload)
+            before = rules.from_json(current.state)
+            if state is not None:
+                outcome = Outcome(state(current), ())
+            elif kind in rules.input_kinds:
+                outcome = rules.apply_input(before, kind, actor, payload)
+            else:  # bookkeeping (pause, kick...): the game itself is unchanged
+                outcome = Outcome(before, ())
+            new_status = status or derive_status(rules, outcome.state, current.status)
+            new_options = options(current) if options else None
+            # the record as the commit will leave it, for the driver to plan from
+            pending = Applied(replace(current, status=new_status, options=new_options or current.options),
+                              outcome, rules, kind)
+            effects = driver.effects(self, pending)
             committed = self.store.commit(
                 current.id,
                 current.version,
                 state=rules.to_json(outcome.state),
                 entries=[NewEntry(kind=kind, actor=actor, user_id=user_id, payload=dict(payload))],
-                status=derive_status(rules, outcome.state, current.status),
+                status=new_status,
                 seats_set=seats_set(current),
                 seats_removed=seats_removed,
                 claims=claims,
-                options=options(current) if options else None,
-                # the channel posts of a change nobody asked for (a deadline's resolution), in its transaction
-                outbox=outbox(Applied(current, outcome, rules, kind)) if outbox else (),
+                options=new_options,
+                # a change nobody asked for (a deadline's resolution) posts in the channel, in its transaction
+                outbox=[post_of(current, self.describe(pending))] if post else (),
+                timers=effects.timers,
             )
-            return committed, outcome
+            return Applied(committed, outcome, rules, kind), effects
 
         try:
-            committed, outcome = attempt(game)
+            applied, effects = attempt(game)
         except AlreadyClaimed:
             raise
         except StaleWrite:
+            if stale is not None:
+                raise ServiceError(stale) from None
             try:
                 with self.store.locked_game(game.id) as fresh:
                     if fresh is None:
                         raise ServiceError("error.conflict") from None
-                    committed, outcome = attempt(fresh)
+                    applied, effects = attempt(fresh)
             except AlreadyClaimed:
                 raise
             except StaleWrite:
                 raise ServiceError("error.conflict") from None
-        applied = Applied(committed, outcome, rules, kind)
-        posts = driver_of(committed.kind).after_commit(self, applied)
-        if computers:  # the computers' own inputs do not start another round of them
-            posts += play_computers(self, replace(applied, posts=tuple(posts)))
-        return replace(applied, posts=tuple(posts)) if posts else applied
+        if effects.timers:
+            self.timers_changed()
+        return applied, effects
 
     def replay(self, game: GameRecord, log_entries: Iterable[LogRecord], skip: Iterable[int] = ()) -> Any:
         """Rebuild a game's state from its setup and its log, leaving out undone entries."""

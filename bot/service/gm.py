@@ -6,31 +6,37 @@ version; status changes are logged as bookkeeping entries so the history shows w
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
 from bot.drivers import driver_of
 from bot.games import presenter_for
 from bot.service.commands import Option, command
+from bot.service.computers import computer_module, computers_of
 from bot.service.context import Context
-from bot.service.core import GameService, derive_status, effective_inputs, replay_inputs, require_not_finished
+from bot.service.core import (
+    Applied,
+    GameService,
+    derive_status,
+    effective_inputs,
+    replay_inputs,
+    require_not_finished,
+)
 from bot.service.export_doc import collector_paused, encode_export, export_document, read_export
 from bot.service.lifecycle import validate_name
 from bot.service.replies import Attachment, Button, Message, Reply, ServiceError, Visibility
 from bot.service.scene import scene_of
 from bot.service.secrecy import reader_of, sealed_seqs
-from bot.store.repo import GameRecord, NewEntry, SeatRecord, StaleWrite
+from bot.store.repo import GameRecord, NewEntry, SeatRecord
 from engine import registry
 from engine.core.errors import OrderError, SetupError
 
 
-def _mark(svc: GameService, ctx: Context, game: GameRecord, kind: str, status: str, payload: dict[str, Any]) -> None:
-    """A status change with its bookkeeping log entry, refused if the game moved meanwhile."""
-    try:
-        svc.store.commit(game.id, game.version, state=game.state, status=status,
-                         entries=[NewEntry(kind, None, ctx.user_id, payload)])
-    except StaleWrite:
-        raise ServiceError("error.conflict") from None
+def _mark(svc: GameService, ctx: Context, game: GameRecord, kind: str, status: str) -> Applied:
+    """A status change as a bookkeeping entry through the pipeline (its driver stops or restarts
+    the game's clocks with it), refused if the game moved meanwhile."""
+    return svc.apply_input(ctx, game, kind, None, {}, status=status, stale="error.conflict")
 
 
 def confirmation(game: GameRecord, key: str, command_path: str, options: dict[str, Any], **params: Any) -> Reply:
@@ -60,7 +66,7 @@ def gm_pause(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     game = svc.channel_game(ctx)
     if game.status != "running":
         raise ServiceError("error.not_running", status=Message(f"status.value.{game.status}"))
-    _mark(svc, ctx, game, "pause", "paused", {})
+    _mark(svc, ctx, game, "pause", "paused")
     return Reply.say("gm.paused", name=game.name)
 
 
@@ -70,9 +76,8 @@ def gm_resume(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     if game.status != "paused":
         raise ServiceError("error.not_paused")
     rules = registry.get(game.kind)
-    _mark(svc, ctx, game, "resume", derive_status(rules, rules.from_json(game.state), "running"), {})
     # what the game's turn driver caught up meanwhile (the draws of the pause...), each as its post
-    posts = driver_of(game.kind).on_resume(svc, game)
+    posts = _mark(svc, ctx, game, "resume", derive_status(rules, rules.from_json(game.state), "running")).posts
     messages = [Message("gm.resumed", {"name": game.name})]
     mentions: dict[int, None] = {}
     for post in posts:
@@ -88,8 +93,7 @@ def gm_end(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         raise ServiceError("error.game_over")
     if not confirmed(game, opts):
         return confirmation(game, "end", "gm end", {}, name=game.name)
-    _mark(svc, ctx, game, "end", "finished", {})
-    ended = svc.store.get_game(game.id) or game  # the game's recap, as a game ended by its rules posts it
+    ended = _mark(svc, ctx, game, "end", "finished").game  # its recap, as a game ended by its rules posts it
     recap = presenter_for(ended.kind).recap(registry.get(ended.kind), scene_of(svc, ended, svc.language(ctx)))
     return Reply((Message("gm.ended", {"name": game.name}),), files=recap.files)
 
@@ -107,18 +111,34 @@ def gm_kick(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         return confirmation(game, "kick", "gm kick", {"user": opts["user"]}, user=opts["user"], name=seat.actor)
     if game.status == "setup":
         svc.apply_input(ctx, game, "leave", seat.actor, {"id": seat.actor}, seats_removed=(seat.actor,))
-    else:
-        try:
-            svc.store.commit(game.id, game.version, state=game.state, seats_removed=[seat.actor],
-                             entries=[NewEntry("kick", seat.actor, ctx.user_id, {"user": opts["user"]})])
-        except StaleWrite:
-            raise ServiceError("error.conflict") from None
-    return Reply.say("gm.kicked", user=opts["user"], name=seat.actor)
+        return Reply.say("gm.kicked", user=opts["user"], name=seat.actor)
+    stand_in = _stand_in(game, seat.actor)
+    applied = svc.apply_input(ctx, game, "kick", seat.actor, {"user": opts["user"]}, seats_removed=[seat.actor],
+                              options=stand_in, stale="error.conflict")
+    reply = Reply.say("gm.kicked", user=opts["user"], name=seat.actor)
+    if stand_in is not None:  # the computer plays the seat until `/gm replace` hands it to someone
+        reply = Reply((*reply.messages, Message("gm.kicked_computer", {"name": seat.actor}),
+                       *(m for post in applied.posts for m in post.messages)))
+    return reply
+
+
+def _stand_in(game: GameRecord, actor: str) -> Callable[[GameRecord], dict[str, Any]] | None:
+    """A running game that waits on its seats (a deadline, a move clock) would wait for a kicked
+    player until its deadline, every turn: where the game has a computer, it takes the seat, at the
+    easiest level, until `/gm replace` gives it to a member. Space Chess waits on nobody."""
+    module = computer_module(game.kind)
+    if module is None:
+        return None
+    level = tuple(module.LEVELS)[0]
+    return lambda fresh: {**fresh.options, "computers": {**computers_of(fresh.options), actor: level}}
 
 
 @command("gm replace", Option("character", required=True, max_length=32), Option("user", "user", required=True),
-         gm_only=True)
+         Option("confirm", "integer"), gm_only=True)
 def gm_replace(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    """Hand a character to a member (a computer playing it stops). A GM handing it to themself will
+    read what only that seat reads (its sealed orders, its powers): asked to confirm first; the
+    history names them as the GM who handed it and the member who got it."""
     game = svc.channel_game(ctx)
     require_not_finished(game)
     rules = registry.get(game.kind)
@@ -129,12 +149,17 @@ def gm_replace(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     other = svc.store.seat_of_user(game.id, opts["user"])
     if other is not None and other.actor != actor:
         raise ServiceError("error.user_already_plays", user=opts["user"], name=other.actor)
-    try:
-        svc.store.commit(game.id, game.version, state=game.state,
-                         seats_set=[SeatRecord(game.id, opts["user"], actor, False)],
-                         entries=[NewEntry("replace", actor, ctx.user_id, {"user": opts["user"]})])
-    except StaleWrite:
-        raise ServiceError("error.conflict") from None
+    themself = opts["user"] == ctx.user_id
+    if themself and not confirmed(game, opts):
+        return confirmation(game, "replace_self", "gm replace", {"character": actor, "user": ctx.user_id}, name=actor)
+
+    def without_computer(fresh: GameRecord) -> dict[str, Any]:
+        return {**fresh.options, "computers": {k: v for k, v in computers_of(fresh.options).items() if k != actor}}
+
+    svc.apply_input(ctx, game, "replace", actor, {"user": opts["user"]},
+                    seats_set=lambda fresh: [SeatRecord(fresh.id, opts["user"], actor, False)],
+                    options=without_computer if actor in computers_of(game.options) else None,
+                    stale="error.stale_confirmation" if themself else "error.conflict")
     return Reply.say("gm.replaced", user=opts["user"], name=actor)
 
 

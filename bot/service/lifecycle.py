@@ -14,13 +14,13 @@ from bot.service.checkpoints import replayed_events
 from bot.service.commands import Option, command, table
 from bot.service.computers import computer_module, computers_of
 from bot.service.context import Context
-from bot.service.core import GameService, derive_status, require_not_finished
+from bot.service.core import GameService, require_not_finished
 from bot.service.history import author_of, entry_words
 from bot.service.logpage import undo_targets
 from bot.service.orders import register_order_command
 from bot.service.replies import Attachment, Button, Message, Reply, ServiceError, Visibility
 from bot.service.secrecy import reader_of
-from bot.store.repo import GameRecord, LogRecord, NewEntry, SeatRecord, StaleWrite
+from bot.store.repo import GameRecord, LogRecord, NewEntry, SeatRecord
 from engine import registry
 from engine.core.documents import check_storable
 from engine.core.errors import OrderError, SetupError
@@ -248,18 +248,10 @@ def gm_undo(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     leaves = [e for e in targets if e.kind == "leave"]
     holders = svc.store.log(game.id, kinds={"join", "replace"}) if leaves else []
     restored = _seats_back(svc, game, holders, leaves, removed)
-    try:
-        svc.store.commit(
-            game.id,
-            game.version,
-            state=rules.to_json(state),
-            entries=[NewEntry("undo", None, ctx.user_id, {"seqs": [e.seq for e in targets]})],
-            status=derive_status(rules, state, game.status),
-            seats_removed=removed,
-            seats_set=restored,
-        )
-    except StaleWrite:
-        raise ServiceError("error.stale_confirmation") from None
+    # through the pipeline: the game's driver moves its clock or deadline to the state undone to
+    applied = svc.apply_input(ctx, game, "undo", None, {"seqs": [e.seq for e in targets]}, state=lambda _g: state,
+                              seats_removed=removed, seats_set=lambda _g: restored, stale="error.stale_confirmation")
+    summary += [m for post in applied.posts for m in post.messages]
     return Reply((Message("gm.undo.done", {"n": Count(len(targets), "word.actions")}), *summary))
 
 

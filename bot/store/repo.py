@@ -56,6 +56,7 @@ from bot.store.models import (
     StatusMessage,
 )
 from bot.store.outbox import NewPost, insert_posts
+from bot.store.timer_rows import TimerPlan, write_plans
 
 LANGUAGES = ("fr", "en")
 
@@ -577,6 +578,7 @@ class Store:
         setup: dict[str, Any] | None = None,
         options: dict[str, Any] | None = None,
         outbox: Sequence[NewPost] = (),
+        timers: Sequence[TimerPlan] = (),
     ) -> GameRecord:
         """Apply one accepted change: new snapshot, version + 1, log entries and seats, all or nothing.
 
@@ -588,7 +590,8 @@ class Store:
         if one is already taken the whole change is refused with `AlreadyClaimed`. `outbox` are the
         channel posts the change causes (`bot.store.outbox`), written in its transaction; its
         `updated_at` is the status message's "needs refresh" mark (`discord_state.dirty_games`), so a
-        crash right after the commit still leaves that refresh owed.
+        crash right after the commit still leaves that refresh owed. `timers` are the game's timers
+        the change sets, moves or cancels (`bot.store.timer_rows`), in the same transaction.
 
         An order's commit is two statements: the guarded UPDATE returning the new row, and the
         log INSERT numbering its entry in SQL (seats and claims add theirs only when given).
@@ -619,6 +622,7 @@ class Store:
             self._replace_seats(connection, game_id, seats_set, seats_removed)
             self._take_claims(connection, game_id, expected_version, claims, now)
             insert_posts(connection, outbox, now)  # the posts this change causes: kept or lost with it
+            write_plans(connection, game_id, timers)
             return _game_record(row)
 
     @staticmethod

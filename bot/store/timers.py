@@ -16,20 +16,17 @@ ever claimed.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import delete, func
-from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from bot.store.db import writer
-from bot.store.models import Claim, TimerRow
-from bot.store.repo import Store, _json_copy
-
-TIMER_CLAIM = "timer"
-KIND_MAX = 32
+from bot.store.models import TimerRow
+from bot.store.repo import Store
+from bot.store.timer_rows import TIMER_CLAIM, TimerPlan, aware, write_plans
 
 
 @dataclass(frozen=True)
@@ -58,65 +55,22 @@ def _record(row: Any) -> TimerRecord:
     )
 
 
-def _aware(moment: dt.datetime, what: str) -> dt.datetime:
-    """A naive time could be local time taken for UTC: refused before anything is written."""
-    if not isinstance(moment, dt.datetime):
-        raise TypeError(f"{what} must be a datetime, not {type(moment).__name__}")
-    if moment.tzinfo is None or moment.utcoffset() is None:
-        raise ValueError(f"naive datetime {moment!r} for {what}: timers take aware (UTC) times only")
-    return moment.astimezone(dt.UTC)
-
-
-def _check_kind(kind: str) -> None:
-    # ':' separates the parts of the claim key; the length is the column's (SQLite would not check it).
-    if not isinstance(kind, str) or not 0 < len(kind) <= KIND_MAX or ":" in kind:
-        raise ValueError(f"timer kind {kind!r}: 1 to {KIND_MAX} characters, no ':'")
-
-
-def _claim_prefix(game_id: int, kind: str) -> str:
-    return f"{TIMER_CLAIM}:{game_id}:{kind}:"
-
-
-def _highest_claimed(session: Session, game_id: int, kind: str) -> int:
-    prefix = _claim_prefix(game_id, kind)
-    keys = session.exec(select(Claim.key).where(col(Claim.key).startswith(prefix, autoescape=True))).all()
-    generations = [int(key[len(prefix):]) for key in keys if key[len(prefix):].isdigit()]
-    return max(generations, default=0)
-
-
 def set_timer(
     store: Store, game_id: int, kind: str, due_at: dt.datetime, payload: dict[str, Any] | None = None
 ) -> TimerRecord:
-    """Plan the game's timer of `kind` at `due_at`, or move it there (new payload, generation + 1).
-
-    One upsert, so two processes setting the same timer at once both succeed (the later one wins)
-    instead of one failing on the unique key. Raises LookupError if the game does not exist."""
-    _check_kind(kind)
-    due = _aware(due_at, "due_at")
-    data = _json_copy(payload if payload is not None else {}, f"timer {kind!r} payload")
-    with Session(writer(store.engine)) as session, session.begin():
-        dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
-        insert = dialect.insert(TimerRow).values(
-            game_id=game_id,
-            kind=kind,
-            due_at=due,
-            payload=data,
-            generation=_highest_claimed(session, game_id, kind) + 1,
-            created_at=dt.datetime.now(dt.UTC),
-        )
-        upsert = insert.on_conflict_do_update(
-            index_elements=["game_id", "kind"],
-            set_={
-                "due_at": insert.excluded.due_at,
-                "payload": insert.excluded.payload,
-                "generation": TimerRow.generation + 1,  # type: ignore[operator]
-            },
-        ).returning(*TimerRow.__table__.columns)  # type: ignore[attr-defined]
-        try:
-            row = session.execute(upsert).one()
-        except IntegrityError as exc:  # the only constraint left to fail is the game's foreign key
-            raise LookupError(f"no game {game_id} to set a {kind!r} timer on") from exc
+    """Plan the game's timer of `kind` at `due_at`, or move it there (new payload, generation + 1), in a
+    transaction of its own (a change to the game writes its plans with its commit instead:
+    `Store.commit(timers=...)`). Raises LookupError if the game does not exist."""
+    with writer(store.engine).begin() as connection:
+        (row,) = write_plans(connection, game_id, [TimerPlan(kind, due_at, payload or {})])
     return _record(row)
+
+
+def plan_timers(store: Store, game_id: int, plans: Sequence[TimerPlan]) -> None:
+    """Write timer plans in a transaction of their own: for a game just created or imported, whose
+    first timers come with no change of it."""
+    with writer(store.engine).begin() as connection:
+        write_plans(connection, game_id, plans)
 
 
 def cancel_timer(store: Store, game_id: int, kind: str) -> bool:
@@ -150,7 +104,7 @@ def due_timers(store: Store, now: dt.datetime) -> list[TimerRecord]:
     """Every timer due at `now`, the most overdue first, so that a restart fires them in their order."""
     query = (
         select(TimerRow)
-        .where(col(TimerRow.due_at) <= _aware(now, "now"))
+        .where(col(TimerRow.due_at) <= aware(now, "now"))
         .order_by(col(TimerRow.due_at), col(TimerRow.id))
     )
     with Session(store.engine) as session:
@@ -162,7 +116,7 @@ def next_due(store: Store, *, after: dt.datetime | None = None) -> dt.datetime |
     what a scheduler waits for once the timers already due are known to be stuck."""
     query = select(func.min(TimerRow.due_at))
     if after is not None:
-        query = query.where(col(TimerRow.due_at) > _aware(after, "after"))
+        query = query.where(col(TimerRow.due_at) > aware(after, "after"))
     with Session(store.engine) as session:
         return session.exec(query).first()
 

@@ -123,6 +123,9 @@ class GameRules(ABC, Generic[StateT, OrderT]):
     reveal_kinds: ClassVar[frozenset[str]] = frozenset()
     #: whether the game masters may read sealed inputs (a refereed game) or not (a blind one)
     gm_sees_secrets: ClassVar[bool] = False
+    #: inputs a turn's deadline may give besides the reveals (`deadline_input` picks one): SpaceBlast's
+    #: ``jump`` opens a time jump's wait without revealing anything to anyone but its holders
+    deadline_kinds: ClassVar[frozenset[str]] = frozenset()
 
     # -- building ------------------------------------------------------------------------------
     @abstractmethod
@@ -174,6 +177,11 @@ class GameRules(ABC, Generic[StateT, OrderT]):
         """The actors the game waits for now: the player to move (alternating games), the ships
         still without orders (simultaneous ones). Turn drivers remind them; empty means none."""
         return ()
+
+    def deadline_input(self, state: StateT) -> str:
+        """The input the bot gives when a turn's deadline falls or every seat is ready: by default the
+        game's first reveal (a deadline game declares one)."""
+        return sorted(self.reveal_kinds)[0]
 
     def interlude(self, state: StateT) -> bool:
         """Whether the game waits, inside a turn, on a short answer of a few (SpaceBlast's time

@@ -7,8 +7,9 @@ kind           payload                                     when
 =============  ==========================================  ================================
 ``order``      ``{"text"}`` by a ship or player (secret)   running, orders phase
 ``ready``      ``{}`` by a ship or player (SB-19)          running
+``jump``       ``{}`` (the bot: deadline or all ready)     running, orders with a time jump
 ``resolve``    ``{}`` (the bot: deadline or all ready)     running
-``time_jump``  ``{"text"}`` by a time jump's holder        running, after a reveal (SB-17)
+``time_jump``  ``{"text"}`` by a time jump's holder        running, after a ``jump`` (SB-17)
 ``join``       ``{"id"}``                                  setup
 ``leave``      ``{"id"}``                                  setup
 ``start``      ``{}``                                      setup
@@ -63,16 +64,25 @@ def _ready(state: GameState, actor: str | None, payload: Mapping[str, Any]) -> O
     return Outcome(replace(state, ready=ready), (event("ready", ship=speaker(fleet)),))
 
 
+def _jump(state: GameState, actor: str | None, payload: Mapping[str, Any]) -> Outcome[GameState]:
+    """A time jump among the orders: the turn waits for its holders, who alone are shown every
+    order (SB-17). Not a reveal: everybody else's orders stay sealed until ``resolve``."""
+    jumpers = timejump.holders(state) if state.phase == ORDERS else []
+    if not jumpers:
+        raise OrderError("not_allowed", reason="no_time_jump", input="jump")
+    return timejump.open_jump(state, jumpers)
+
+
 def _resolve(state: GameState, actor: str | None, payload: Mapping[str, Any]) -> Outcome[GameState]:
-    """Reveal and play the turn; a time jump among the orders first waits for its holder (SB-17)."""
-    if state.phase == ORDERS:
-        jumpers = timejump.holders(state)
-        if jumpers:
-            return timejump.open_jump(state, jumpers)
+    """Reveal and play the turn. Logs written before ``jump`` existed opened a time jump's wait
+    with ``resolve``: they replay as they were played."""
+    if state.phase == ORDERS and timejump.holders(state):
+        return _jump(state, actor, payload)
     return resolve_turn(state)
 
 
-_RUNNING_INPUTS: dict[str, Handler] = {"ready": _ready, "resolve": _resolve, "time_jump": timejump.time_jump}
+_RUNNING_INPUTS: dict[str, Handler] = {"ready": _ready, "jump": _jump, "resolve": _resolve,
+                                       "time_jump": timejump.time_jump}
 
 
 class SpaceBlast(GameRules[GameState, Order]):
@@ -83,6 +93,7 @@ class SpaceBlast(GameRules[GameState, Order]):
     unordered_view_keys = frozenset({"missiles", "mines", "asteroids"})
     secret_kinds = frozenset({"order"})
     reveal_kinds = frozenset({"resolve"})
+    deadline_kinds = frozenset({"jump"})
 
     def setup(self, document: Mapping[str, Any], seed: int = 0) -> GameState:
         """The document's own ``seed`` wins over the one the bot draws, so a scenario or an import
@@ -140,6 +151,10 @@ class SpaceBlast(GameRules[GameState, Order]):
 
     def view_for(self, state: GameState, viewer: Audience) -> JSON:
         return view_for(state, viewer)
+
+    def deadline_input(self, state: GameState) -> str:
+        """A turn with a time jump among its orders first waits for its holders (``jump``)."""
+        return "jump" if state.phase == ORDERS and timejump.holders(state) else "resolve"
 
     def interlude(self, state: GameState) -> bool:
         """A time jump's wait (SB-17, **D**): its holders answer before a short GM-set deadline."""

@@ -198,9 +198,22 @@ def test_a_clock_run_out_alerts_the_gms_once_who_may_extend_or_award(svc: GameSe
     fire_at(svc, hooks, clock.due_at)
     assert [keys(reply) for _, reply in hooks.alerts] == [["turn.clock_out"]]
     assert svc.store.game_in_channel(GUILD, CHANNEL).status == "running"
-    # the alert's timer is done; the GM gives more time, then rules the loss
-    assert keys(svc.handle(GM, "gm clock", {})) == ["error.no_clock_running"]
+    # the alert's timer is done, but Ann is still to move: the remedies the alert names are open
+    assert keys(svc.handle(GM, "gm clock", {})) == ["gm.clock_ran_out"]
     assert svc.handle(BOB, "td order", {"text": "add 1"}).ok is False  # still Ann's move
+    assert keys(svc.handle(GM, "gm clock", {"extend": 60})) == ["gm.clock_extended"]
+    assert timers(svc)["clock"].payload["actor"] == "Ann"
+    assert timers(svc)["clock"].due_at == svc.clock() + dt.timedelta(minutes=60)
+
+
+def test_after_a_clock_alert_the_gm_may_still_award_the_game(svc: GameService, hooks: Hooks) -> None:
+    duel(svc, "alert")
+    fire_at(svc, hooks, timers(svc)["clock"].due_at)
+    ask = svc.handle(GM, "gm clock", {"award": True})
+    assert ask.buttons, keys(ask)
+    done = svc.handle(GM, "gm clock", dict(ask.buttons[0].options))
+    assert "event.duel.timed_out" in keys(done)
+    assert svc.store.game_in_channel(GUILD, CHANNEL).status == "finished"
 
 
 def test_gm_clock_extends_then_awards_after_a_confirmation(svc: GameService) -> None:
