@@ -58,7 +58,9 @@ def gm_start(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     game = svc.channel_game(ctx)
     applied = svc.apply_input(ctx, game, "start", None, {})
     reply = svc.describe(applied, ctx)
-    return Reply((Message("gm.started", {"name": game.name}), *reply.messages), files=reply.files)
+    # how the game advances from now on is its driver's (draws, deadlines, a move clock)
+    started = Message(f"gm.started.{driver_of(game.kind).name or 'none'}", {"name": game.name})
+    return Reply((started, *reply.messages), files=reply.files)
 
 
 @command("gm pause", gm_only=True)

@@ -45,7 +45,7 @@ def lobby(fake: FakeDiscord, table: Table, gm: Member) -> dict[str, Member]:
 def started(fake: FakeDiscord, table: Table, gm: Member) -> dict[str, Member]:
     """The lobby, then `/gm start`: a running game whose draws count from now on."""
     players = lobby(fake, table, gm)
-    assert table.text("gm.started", name="Orion") in table.ok(gm, "gm start").content
+    assert table.text("gm.started.lottery", name="Orion") in table.ok(gm, "gm start").content
     return players
 
 

@@ -60,7 +60,7 @@ def test_a_game_from_lobby_to_a_confirmed_move_with_boards(fake, table, gm):
                   {"status": Message("status.value.setup"), "action": Message("action.order")}, to="L3")
 
     started = table.ok(gm, "gm start")
-    assert table.text("gm.started", name="Orion") in started.content
+    assert table.text("gm.started.lottery", name="Orion") in started.content
     assert len(started.images()) == 1
 
     board = table.ok(players["Ann"], "game board")

@@ -76,3 +76,16 @@ def test_a_failing_computer_is_logged_and_the_players_move_stands(svc: GameServi
     reply = svc.handle(ANN, "td order", {"text": "add 2"})
     assert reply.ok and keys(reply) == ["event.duel.added"]  # Ann's move, accepted; the computer silent
     assert "a computer player failed" in caplog.text
+
+
+def test_two_computers_playing_each_other_post_each_move_once(svc: GameService) -> None:
+    """Issue 22: computers were a call nested in the pipeline, each level adding the posts of the
+    levels below it again — two computers gave one reply of hundreds of copies. Now each of their
+    moves is a follow-up of the pipeline, and the reply holds each move's words once."""
+    assert svc.handle(GM, "td challenge", {"level": "easy"}).ok
+    final = svc.handle(GM, "td challenge", {"level": "easy"})
+    game = svc.store.game_in_channel(GUILD, CHANNEL)
+    moves = [e for e in svc.store.log(game.id) if e.kind == "order"]
+    assert game.status == "finished" and len(moves) > 2
+    assert keys(final).count("event.duel.added") == len(moves)
+    assert sum(key.startswith("game.over") for key in keys(final)) == 1

@@ -239,3 +239,29 @@ def test_with_forfeit_a_clock_run_out_loses_the_game_once(svc: GameService, hook
     assert game.status == "finished" and hooks.alerts == []
     info = svc.handle(ANN, "game info", {})
     assert {"winner": "Bob"} in [dict(m.params) for m in info.messages]
+
+
+def test_an_undo_moves_the_clock_to_the_player_to_move_again(svc: GameService, hooks: Hooks) -> None:
+    """Issue 22: `/gm undo` committed beside the pipeline and never told the driver — Bob's clock ran
+    while Ann was to move, its reminder pinged Bob, and at its end nothing happened."""
+    duel(svc, "forfeit")
+    assert svc.handle(ANN, "td order", {"text": "add 2"}).ok
+    assert timers(svc)["clock"].payload["actor"] == "Bob"
+    svc.clock.now = NOW + dt.timedelta(hours=1)  # type: ignore[attr-defined]
+    ask = svc.handle(GM, "gm undo", {})
+    assert svc.handle(GM, "gm undo", dict(ask.buttons[0].options)).ok
+    clock, half = timers(svc)["clock"], timers(svc)["clock_half"]
+    assert clock.payload["actor"] == half.payload["actor"] == "Ann"
+    assert clock.due_at == svc.clock() + dt.timedelta(hours=10)  # a whole clock again
+    fire_at(svc, hooks, clock.due_at)
+    assert svc.store.game_in_channel(GUILD, CHANNEL).status == "finished"  # Ann lost on time
+
+
+def test_a_pause_stops_the_clock_and_a_resume_gives_a_whole_one(svc: GameService) -> None:
+    duel(svc, "alert")
+    assert svc.handle(GM, "gm pause", {}).ok
+    assert timers(svc) == {}
+    svc.clock.now = NOW + dt.timedelta(hours=3)  # type: ignore[attr-defined]
+    assert svc.handle(GM, "gm resume", {}).ok
+    assert timers(svc)["clock"].due_at == svc.clock() + dt.timedelta(hours=10)
+    assert [kind for kind, _ in log_kinds(svc)][-2:] == ["pause", "resume"]

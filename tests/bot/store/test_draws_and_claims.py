@@ -124,6 +124,20 @@ def test_draw_applied_to_a_game_exactly_once(store: Store, make_game: MakeGame) 
     assert (store.get_game(game.id), store.log(game.id)) == before
 
 
+def test_a_commit_whose_claims_are_partly_taken_is_refused_whole(store: Store, make_game: MakeGame) -> None:
+    """Two keys, one already held: neither the change nor the free key is taken (issue 22)."""
+    game = make_game(store)
+    taken, free = f"draw:{game.id}:2024-03-02:1", f"draw:{game.id}:2024-03-04:1"
+    applied = store.commit(game.id, 1, state={"ap": 3}, entries=[NewEntry("draw", None, None, DRAW)], claims=[taken])
+    before = (store.get_game(game.id), store.log(game.id))
+    with pytest.raises(AlreadyClaimed) as caught:
+        store.commit(game.id, applied.version, state={"ap": 9}, entries=[NewEntry("draw", None, None, DRAW)],
+                     claims=[free, taken])
+    assert caught.value.keys == (taken,)
+    assert (store.get_game(game.id), store.log(game.id)) == before
+    assert not store.is_claimed(free)
+
+
 def test_claims_die_with_their_game(store: Store, make_game: MakeGame) -> None:
     from sqlalchemy import text
 

@@ -1,0 +1,145 @@
+"""SpaceBlast at the seams of issue 22: changes that used to take a path of their own (a time jump's
+wait, a GM undo, a kick, a GM taking a seat, computers playing turns back to back) go through the
+one pipeline now, and keep the turn's secrets and its deadline right."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from bot.i18n import translate
+from bot.service import Attachment, Context, GameService, Reply
+from bot.store.timers import game_timers
+
+GUILD, CHANNEL = 10, 130
+GM = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=CHANNEL, manage_server=True)
+ANN = Context(user_id=11, user_name="ann", guild_id=GUILD, channel_id=CHANNEL)
+BOB = Context(user_id=12, user_name="bob", guild_id=GUILD, channel_id=CHANNEL)
+EVE = Context(user_id=99, user_name="eve", guild_id=GUILD, channel_id=CHANNEL)  # not in the game
+
+JUMP_SETUP = (b'[setup]\nradius = 5\nvariants = ["powers"]\n'
+              b'[[setup.ships]]\nid = "Ann"\nat = "E5"\nfacing = "E"\npowers = ["timejump"]\n'
+              b'[[setup.ships]]\nid = "Bob"\nat = "E8"\nfacing = "W"\n')
+
+
+def keys(reply: Reply) -> list[str]:
+    return [m.key for m in reply.messages]
+
+
+def words(reply: Reply) -> str:
+    return "\n".join(translate(m.key, "en", m.params) for m in (*reply.messages, *reply.aside))
+
+
+def everything_eve_reads(svc: GameService) -> str:
+    return words(svc.handle(EVE, "game history", {}))
+
+
+@pytest.fixture
+def jump(store) -> GameService:
+    """Ann holds a time jump and plays it; Bob's secret order is 'brake missile'; both are ready, so
+    the turn waits on Ann's answer."""
+    service = GameService(store, seed_source=lambda: 5)
+    assert service.handle(GM, "sb new", {"name": "Jump", "setup": Attachment("jump.toml", JUMP_SETUP)}).ok
+    for member, ship in ((ANN, "Ann"), (BOB, "Bob")):
+        assert service.handle(GM, "gm replace", {"character": ship, "user": member.user_id}).ok
+    service.handle(ANN, "sb order", {"text": "power timejump"})
+    service.handle(BOB, "sb order", {"text": "brake missile"})
+    service.handle(ANN, "sb ready", {})
+    assert "event.spaceblast.time_jump_wait" in keys(service.handle(BOB, "sb ready", {}))
+    return service
+
+
+def test_a_time_jump_wait_reveals_nothing_to_anyone_but_its_holder(jump: GameService) -> None:
+    game = jump.store.game_in_channel(GUILD, CHANNEL)
+    assert [e.kind for e in jump.store.log(game.id)][-1] == "jump"  # not the reveal
+    assert "brake missile" not in everything_eve_reads(jump)
+    assert "brake missile" not in words(jump.handle(GM, "gm undo", {}))  # the GM's listing
+    export = jump.handle(GM, "gm export", {})
+    assert "brake missile" not in export.files[0].data.decode() and "gm.exported_sealed" in keys(export)
+
+
+def test_after_the_jump_is_undone_the_orders_stay_sealed(jump: GameService) -> None:
+    ask = jump.handle(GM, "gm undo", {})
+    assert jump.handle(GM, "gm undo", dict(ask.buttons[0].options)).ok
+    assert "brake missile" not in everything_eve_reads(jump)
+    assert "brake missile" not in words(jump.handle(ANN, "game history", {}))
+
+
+def test_an_undone_reveal_reveals_nothing(store) -> None:
+    service = GameService(store, seed_source=lambda: 2024)
+    assert service.handle(GM, "sb new", {"name": "Nebula", "radius": 5}).ok
+    assert service.handle(ANN, "sb join", {"name": "Ann"}).ok
+    assert service.handle(BOB, "sb join", {"name": "Bob"}).ok
+    assert service.handle(GM, "gm start", {}).ok
+    service.handle(ANN, "sb order", {"text": "left missile"})
+    service.handle(ANN, "sb ready", {})
+    assert "event.spaceblast.revealed" in keys(service.handle(BOB, "sb ready", {}))
+    ask = service.handle(GM, "gm undo", {"n": 1})
+    assert service.handle(GM, "gm undo", dict(ask.buttons[0].options)).ok  # the resolution taken back
+    # the orders of the turn are secret again: Bob (and anyone) reads who gave one, not what
+    assert "left missile" not in words(service.handle(BOB, "game history", {}))
+    assert "left missile" in words(service.handle(ANN, "game history", {}))  # its owner still does
+
+
+def test_an_undo_gives_the_turn_a_deadline_again(jump: GameService) -> None:
+    game = jump.store.game_in_channel(GUILD, CHANNEL)
+    ask = jump.handle(GM, "gm undo", {"n": 2})
+    assert jump.handle(GM, "gm undo", dict(ask.buttons[0].options)).ok
+    kinds = {t.kind: t for t in game_timers(jump.store, game.id)}
+    # a whole turn (24 h by default), not what was left of the jump's short wait
+    assert kinds["deadline"].due_at >= jump.clock() + dt.timedelta(hours=23)
+
+
+def test_a_kicked_player_s_ship_is_played_by_the_computer_until_replaced(store) -> None:
+    service = GameService(store, seed_source=lambda: 2024)
+    assert service.handle(GM, "sb new", {"name": "Nebula", "radius": 5}).ok
+    assert service.handle(ANN, "sb join", {"name": "Ann"}).ok
+    assert service.handle(BOB, "sb join", {"name": "Bob"}).ok
+    assert service.handle(GM, "gm start", {}).ok
+    ask = service.handle(GM, "gm kick", {"user": BOB.user_id})
+    kicked = service.handle(GM, "gm kick", dict(ask.buttons[0].options))
+    assert "gm.kicked_computer" in keys(kicked)
+    game = service.store.game_in_channel(GUILD, CHANNEL)
+    assert "Bob" in game.options["computers"]
+    # the computer gave Bob's orders: the turn waits on Ann alone, and resolves when she is ready
+    resolved = service.handle(ANN, "sb ready", {})
+    assert "event.spaceblast.revealed" in keys(resolved)
+    # a member takes the ship back: the computer stops playing it
+    assert service.handle(GM, "gm replace", {"character": "Bob", "user": EVE.user_id}).ok
+    assert "Bob" not in service.store.game_in_channel(GUILD, CHANNEL).options.get("computers", {})
+
+
+def test_a_gm_taking_a_seat_themself_is_asked_first_and_the_history_says_so(jump: GameService) -> None:
+    game = jump.store.game_in_channel(GUILD, CHANNEL)
+    ask = jump.handle(GM, "gm replace", {"character": "Bob", "user": GM.user_id})
+    assert keys(ask) == ["gm.replace_self.confirm"] and ask.buttons
+    assert jump.store.seat_of_user(game.id, GM.user_id) is None  # nothing changed yet
+    assert jump.handle(GM, "gm replace", dict(ask.buttons[0].options)).ok
+    assert jump.store.seat_of_user(game.id, GM.user_id).actor == "Bob"
+    assert f"the GM <@{GM.user_id}> handed **Bob** to <@{GM.user_id}>" in everything_eve_reads(jump)
+
+
+def test_computers_playing_turns_back_to_back_post_each_turn_once(store) -> None:
+    """Two computers in a small arena play the whole game in one answer: each turn's reveal once,
+    one game over (the nested calls used to add every turn's posts again at each level)."""
+    service = GameService(store, seed_source=lambda: 7)
+    assert service.handle(GM, "sb new", {"name": "Duel", "radius": 4}).ok
+    assert service.handle(GM, "sb challenge", {"level": "easy"}).ok
+    assert service.handle(GM, "sb challenge", {"level": "easy"}).ok
+    started = service.handle(GM, "gm start", {})
+    game = service.store.game_in_channel(GUILD, CHANNEL)
+    turns = sum(1 for e in service.store.log(game.id) if e.kind == "resolve")
+    assert game.status == "finished" and turns > 1
+    assert keys(started).count("event.spaceblast.revealed") == turns
+    assert sum(key.startswith("game.over") for key in keys(started)) == 1
+
+
+def test_the_start_says_how_this_game_advances(store) -> None:
+    service = GameService(store, seed_source=lambda: 2024)
+    assert service.handle(GM, "sb new", {"name": "Nebula", "radius": 5}).ok
+    assert service.handle(ANN, "sb join", {"name": "Ann"}).ok
+    assert service.handle(BOB, "sb join", {"name": "Bob"}).ok
+    started = service.handle(GM, "gm start", {})
+    assert keys(started)[0] == "gm.started.deadline"
+    assert "lottery" not in words(started)
