@@ -93,9 +93,19 @@ class TurnDriver:
 
     def claims_of_log(self, game_id: int, log: Sequence[LogRecord]) -> list[str]:
         """The effects this driver had done once for a game, by its log, as the claim keys of game
-        `game_id`: an imported game takes them so it never gets them again. Raises ValueError
+        `game_id`: an imported game takes them so it never gets them again. Raises `LogFault`
         naming the entry it cannot read."""
         return []
+
+
+class LogFault(ValueError):
+    """An imported log's entry a driver refuses: where it is (``log[3].payload.draw``) and why
+    (an ``export.<reason>`` catalog word)."""
+
+    def __init__(self, where: str, reason: str) -> None:
+        super().__init__(f"{where}: {reason}")
+        self.where = where
+        self.reason = reason
 
 
 def _accepts(opt: Option, value: Any) -> bool:

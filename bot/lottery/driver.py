@@ -7,7 +7,7 @@ import datetime as dt
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.drivers import TurnDriver
+from bot.drivers import LogFault, TurnDriver
 from bot.i18n import Count
 from bot.lottery.apply import applier_for
 from bot.service.commands import Option
@@ -69,8 +69,11 @@ class LotteryDriver(TurnDriver):
             try:
                 day, index = dt.date.fromisoformat(draw["date"]), int(draw.get("index", 1))
             except (TypeError, KeyError, ValueError, AttributeError):
-                raise ValueError(f"log[{entry.seq - 1}].payload.draw") from None
-            claims.append(draw_claim_key(game_id, day, index))
+                raise LogFault(f"log[{entry.seq - 1}].payload.draw", "draw") from None
+            key = draw_claim_key(game_id, day, index)
+            if key in claims:
+                raise LogFault(f"log[{entry.seq - 1}].payload.draw", "draw_twice")
+            claims.append(key)
         return claims
 
     def info(self, game: GameRecord) -> list[Message]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from bot.drivers import driver_of
+from bot.drivers import LogFault, driver_of
 from bot.service.history import author_record
 from bot.service.replies import Message, ServiceError
 from bot.store.models import GAME_STATUSES
@@ -35,26 +35,33 @@ EXPORT_FORMAT = 2
 READABLE_FORMATS = (1, 2)
 #: the document's game section, named through a constant so its paths never read as catalog keys
 _GAME = "game"
+#: where an export keeps a sealed seed (`bot.service.sealing`)
+SEALED_SEED_PATH = f"{_GAME}.sealed_seed"
 
 
 @dataclass(frozen=True)
 class GameExport:
     kind: str
     name: str
-    seed: int
+    #: the seed, or None when the file carries it sealed (`sealed_seed`: a game whose seed deals
+    #: secrets, exported while it ran; `bot.service.sealing`)
+    seed: int | None
     status: str
     setup: dict[str, Any]
     options: dict[str, Any]
     seats: tuple[SeatRecord, ...]
     log: tuple[LogRecord, ...]
-    #: the (date, index) of every draw the game got
+    sealed_seed: str | None = None
 
 
-def export_document(game: GameRecord, log: list[LogRecord], seats: list[SeatRecord], view: Any) -> dict[str, Any]:
+def export_document(game: GameRecord, log: list[LogRecord], seats: list[SeatRecord], view: Any,
+                    sealed_seed: str | None = None) -> dict[str, Any]:
+    """The export of `game`; with `sealed_seed`, that instead of the seed (`GameExport.seed`)."""
     rules = registry.get(game.kind)
+    seed = {"sealed_seed": sealed_seed} if sealed_seed is not None else {"seed": game.seed}
     return {
         "format": EXPORT_FORMAT,
-        "game": {"kind": game.kind, "name": game.name, "seed": game.seed, "status": game.status,
+        "game": {"kind": game.kind, "name": game.name, **seed, "status": game.status,
                  "version": game.version, "options": game.options},
         "seats": [{"user": s.user_id, "actor": s.actor, "mute_pings": s.mute_pings} for s in seats],
         "setup": game.setup,
@@ -200,8 +207,12 @@ def _read(data: bytes) -> GameExport:
         rules = registry.get(kind)
     except SetupError:
         raise _Fault(f"{_GAME}.kind", "unknown_game") from None
-    seed = game.get("seed")
-    if type(seed) is not int:
+    seed, sealed = game.get("seed"), game.get("sealed_seed")
+    if sealed is not None:
+        if seed is not None:
+            raise _Fault(f"{_GAME}.seed", "seed_twice")
+        _text(sealed, SEALED_SEED_PATH)
+    elif type(seed) is not int:
         raise _Fault(f"{_GAME}.seed", "integer")
     status = game.get("status")
     if status not in GAME_STATUSES:
@@ -221,6 +232,7 @@ def _read(data: bytes) -> GameExport:
         options=_options(game.get("options", {}), rules.name),
         seats=seats,
         log=log,
+        sealed_seed=sealed,
     )
 
 
@@ -323,5 +335,5 @@ def _check_claims(kind: str, log: tuple[LogRecord, ...]) -> None:
     game's draws): an entry the driver cannot read is a fault of the file, said now."""
     try:
         driver_of(kind).claims_of_log(0, log)
-    except ValueError as err:  # the driver names the entry it could not read
-        raise _Fault(str(err), "draw") from None
+    except LogFault as err:  # the driver names the entry it could not read, and why
+        raise _Fault(err.where, err.reason) from None

@@ -7,6 +7,7 @@ version; status changes are logged as bookkeeping entries so the history shows w
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -23,10 +24,18 @@ from bot.service.core import (
     replay_inputs,
     require_not_finished,
 )
-from bot.service.export_doc import collector_paused, encode_export, export_document, read_export
+from bot.service.export_doc import (
+    SEALED_SEED_PATH,
+    GameExport,
+    collector_paused,
+    encode_export,
+    export_document,
+    read_export,
+)
 from bot.service.lifecycle import validate_name
 from bot.service.replies import Attachment, Button, Message, Reply, ServiceError, Visibility
 from bot.service.scene import scene_of
+from bot.service.sealing import KEY_NAME, SEALED, seal_payload, seal_seed, unseal_payload, unseal_seed
 from bot.service.secrecy import reader_of, sealed_seqs
 from bot.store.repo import GameRecord, NewEntry, SeatRecord
 from engine import registry
@@ -168,20 +177,28 @@ def gm_replace(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
 @command("gm export", gm_only=True)
 def gm_export(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     """Everything the game needs (setup, options, status, seats, log with times) and its public view,
-    as one JSON file: a backup, an audit, and what `/gm import` reads. Sealed secrets the GM may not
-    read are left out (an import then replays the game as if they were not given yet)."""
+    as one JSON file: a backup, an audit, and what `/gm import` reads. What the GM may not read
+    leaves sealed (`bot.service.sealing`): the payloads of sealed inputs (orders not revealed yet)
+    and, while the game runs, a seed that deals secrets — so the file tells nobody a secret, and
+    imports back into this bot as the same game."""
     game = svc.channel_game(ctx)
     rules = registry.get(game.kind)
     with collector_paused():
         entries = svc.store.log(game.id)
         sealed, reader = sealed_seqs(rules, entries), reader_of(svc, ctx, game)
-        kept = [entry for entry in entries if reader.reads(rules, entry, sealed)]
-        document = export_document(game, kept, svc.store.seats(game.id), rules.view(rules.from_json(game.state)))
+        hidden = {entry.seq for entry in entries if not reader.reads(rules, entry, sealed)}
+        key = svc.store.bot_key(KEY_NAME) if hidden or rules.seed_is_secret else b""
+        shown = [replace(entry, payload=seal_payload(key, entry.payload)) if entry.seq in hidden else entry
+                 for entry in entries]
+        # a seed that deals secrets (SpaceBlast's powers) leaves only sealed while the game runs
+        secret_seed = rules.seed_is_secret and game.status != "finished"
+        document = export_document(game, shown, svc.store.seats(game.id), rules.view(rules.from_json(game.state)),
+                                   sealed_seed=seal_seed(key, game.seed) if secret_seed else None)
         data = encode_export(document)
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M")
     messages = [Message("gm.exported", {"name": game.name})]
-    if len(kept) < len(entries):  # the turn's secret orders stay their owners' until the reveal
-        messages.append(Message("gm.exported_sealed", {"n": len(entries) - len(kept)}))
+    if hidden:  # the turn's secret orders stay their owners' until the reveal
+        messages.append(Message("gm.exported_sealed", {"n": len(hidden)}))
     return Reply(tuple(messages), files=(Attachment(f"{game.kind}-{game.id}-{stamp}.json", data),),
                  visibility=Visibility.PRIVATE)
 
@@ -204,6 +221,7 @@ def _import(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     export = read_export(file.data, file.filename)
     name = validate_name(opts["name"]) if "name" in opts else export.name
     rules = registry.get(export.kind)
+    export = unsealed(svc, export, file.filename)
     inputs = effective_inputs(rules, export.log)
     try:
         state = replay_inputs(rules, export.setup, export.seed, inputs)
@@ -224,6 +242,28 @@ def _import(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     if game.status == "running":
         driver_of(game.kind).on_created(svc, game)
     return Reply.say("gm.imported", name=game.name, inputs=len(inputs))
+
+
+def unsealed(svc: GameService, export: GameExport, filename: str) -> GameExport:
+    """The export with what this bot sealed in it opened (its seed, sealed payloads); what does not
+    open (sealed by another bot, or edited) is refused where it is."""
+    if export.sealed_seed is None and not any(set(e.payload) == {SEALED} for e in export.log):
+        return export
+    key = svc.store.bot_key(KEY_NAME)
+
+    def refused(where: str) -> ServiceError:
+        return ServiceError("error.bad_export", file=filename, where=where, reason=Message("export.sealed"))
+
+    seed = export.seed if export.sealed_seed is None else unseal_seed(key, export.sealed_seed)
+    if seed is None:
+        raise refused(SEALED_SEED_PATH)
+    log = []
+    for index, entry in enumerate(export.log):
+        payload = unseal_payload(key, entry.payload)
+        if payload is None:
+            raise refused(f"log[{index}].payload")
+        log.append(replace(entry, payload=payload) if payload is not entry.payload else entry)
+    return replace(export, seed=seed, sealed_seed=None, log=tuple(log))
 
 
 @command(

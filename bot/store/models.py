@@ -259,3 +259,14 @@ class CommandSync(SQLModel, table=True):
     scope: str = Field(sa_column=Column(String(64), primary_key=True))
     payload_hash: str = _column(String(64))
     synced_at: datetime = _column(UTCDateTime)
+
+
+class BotKey(SQLModel, table=True):
+    """A secret the bot made for itself once (the key that seals an export's secret seed): kept in
+    the database, so every process and every restart of this bot uses the same one."""
+
+    __tablename__ = "bot_keys"
+
+    name: str = Field(sa_column=Column(String(32), primary_key=True))
+    value: str = _column(String(128))
+    created_at: datetime = _column(UTCDateTime)

@@ -15,6 +15,7 @@ alone (`claim`). A taken key raises `AlreadyClaimed` (a `Conflict`) or returns F
 from __future__ import annotations
 
 import json
+import secrets
 import threading
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -47,6 +48,7 @@ from bot.store.db import BEGIN_MODE, make_engine, upgrade
 from bot.store.models import (
     GAME_STATUSES,
     PING_POLICIES,
+    BotKey,
     Claim,
     DrawRow,
     GameRow,
@@ -862,6 +864,16 @@ class Store:
         with self._tx(write=True, game_id=game_id) as connection:
             upsert = self._dialect_insert(StatusMessage).values(game_id=game_id, **values)
             connection.execute(upsert.on_conflict_do_update(index_elements=["game_id"], set_=values))
+
+    def bot_key(self, name: str) -> bytes:
+        """The bot's secret named `name`: made once, at random, by whichever process asks first (the
+        others read that one), then the same for every process and restart."""
+        with self._tx(write=True) as connection:
+            made = {"name": name, "value": secrets.token_hex(32), "created_at": _now()}
+            connection.execute(self._dialect_insert(BotKey).values(**made).on_conflict_do_nothing())
+            value = connection.execute(select(BotKey.__table__.c.value).where(  # type: ignore[attr-defined]
+                BotKey.__table__.c.name == name)).scalar_one()  # type: ignore[attr-defined]
+        return bytes.fromhex(value)
 
     def is_claimed(self, key: str) -> bool:
         return bool(self._fetch(select(_CLAIMS.c.key).where(_CLAIMS.c.key == key)))

@@ -123,6 +123,9 @@ class GameRules(ABC, Generic[StateT, OrderT]):
     reveal_kinds: ClassVar[frozenset[str]] = frozenset()
     #: whether the game masters may read sealed inputs (a refereed game) or not (a blind one)
     gm_sees_secrets: ClassVar[bool] = False
+    #: whether the seed deals secrets (SpaceBlast's powers): the bot then never shows it while the
+    #: game runs, not even in an export
+    seed_is_secret: ClassVar[bool] = False
     #: inputs a turn's deadline may give besides the reveals (`deadline_input` picks one): SpaceBlast's
     #: ``jump`` opens a time jump's wait without revealing anything to anyone but its holders
     deadline_kinds: ClassVar[frozenset[str]] = frozenset()

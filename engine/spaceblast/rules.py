@@ -94,6 +94,7 @@ class SpaceBlast(GameRules[GameState, Order]):
     secret_kinds = frozenset({"order"})
     reveal_kinds = frozenset({"resolve"})
     deadline_kinds = frozenset({"jump"})
+    seed_is_secret = True  # the power tiles are dealt from it (SB-17)
 
     def setup(self, document: Mapping[str, Any], seed: int = 0) -> GameState:
         """The document's own ``seed`` wins over the one the bot draws, so a scenario or an import

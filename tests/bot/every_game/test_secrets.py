@@ -14,7 +14,7 @@ import logging
 import pytest
 
 from bot.i18n import translate
-from bot.service import Context, GameService, Reply, Visibility
+from bot.service import Attachment, Context, GameService, Reply, Visibility
 from bot.service.status import status_messages
 
 GUILD, CHANNEL = 10, 70
@@ -103,14 +103,26 @@ def test_the_reveal_shows_every_bid_to_everyone(svc: GameService) -> None:
     assert SECRET in export.files[0].data.decode()
 
 
-def test_an_export_before_the_reveal_imports_as_if_the_bid_was_not_given(svc: GameService) -> None:
+def test_an_export_before_the_reveal_carries_the_bid_sealed_and_imports_the_same_game(svc: GameService) -> None:
     svc.handle(ANN, "ts order", {"text": SECRET})
     export = svc.handle(GM, "gm export", {})
     document = json.loads(export.files[0].data)
-    assert all(entry.get("kind") != "order" for entry in document["log"])
+    [order] = [entry for entry in document["log"] if entry.get("kind") == "order"]
+    assert set(order["payload"]) == {"sealed"} and SECRET not in export.files[0].data.decode()
     elsewhere = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=CHANNEL + 1, manage_server=True)
     imported = svc.handle(elsewhere, "gm import", {"file": export.files[0]})
     assert imported.ok, imported.messages
+    copy, game = svc.store.game_in_channel(GUILD, CHANNEL + 1), svc.store.game_in_channel(GUILD, CHANNEL)
+    assert copy.state == game.state  # the bid is in the imported game, still Ann's secret
+    assert SECRET not in text_of(svc.handle(Context(user_id=BOB.user_id, user_name="bob", guild_id=GUILD,
+                                                    channel_id=CHANNEL + 1), "game history", {}))
+    # a sealed payload edited by hand does not open: refused where it is, nothing created
+    order["payload"]["sealed"] = order["payload"]["sealed"][:-4] + "AAAA"
+    third = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=CHANNEL + 2, manage_server=True)
+    refused = svc.handle(third, "gm import", {"file": Attachment("x.json", json.dumps(document).encode())})
+    assert [m.key for m in refused.messages] == ["error.bad_export"]
+    assert refused.messages[0].params["where"] == f"log[{order['seq'] - 1}].payload"
+    assert svc.store.game_in_channel(GUILD, CHANNEL + 2) is None
 
 
 def test_ones_own_sheet_shows_ones_secret_privately_and_no_one_elses(svc: GameService) -> None:

@@ -220,6 +220,24 @@ def test_export_then_import_replays_the_same_game(svc):
     assert svc.store.game_in_channel(GUILD, 32) is None
 
 
+def test_an_import_that_gives_a_draw_twice_is_refused_naming_the_entry(svc):
+    """A crafted export whose log repeats a draw would have the imported game awarded it twice (its
+    claims are a set: they could not stop it). Issue 22."""
+    lobby(svc)
+    ok(svc.handle(GM, "gm start", {}))
+    record = {"date": "2024-03-02", "index": 1}
+    svc.apply_input(GM, game(svc), "draw", None, {"numbers": [29, 33, 36, 40, 41], "draw": record})
+    doc = json.loads(ok(svc.handle(GM, "gm export", {})).files[0].data)
+    repeated = dict(doc["log"][-1], seq=len(doc["log"]) + 1)
+    doc["log"].append(repeated)
+    other = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=33, manage_server=True)
+    refused = svc.handle(other, "gm import", {"file": Attachment("twice.json", json.dumps(doc).encode())})
+    assert keys(refused) == ["error.bad_export"]
+    assert refused.messages[0].params["where"] == f"log[{len(doc['log']) - 1}].payload.draw"
+    assert refused.messages[0].params["reason"] == Message("export.draw_twice")
+    assert svc.store.game_in_channel(GUILD, 33) is None
+
+
 def test_kick_and_replace_hand_characters_over(svc):
     lobby(svc)
     ok(svc.handle(GM, "gm start", {}))

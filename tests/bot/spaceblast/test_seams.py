@@ -143,3 +143,50 @@ def test_the_start_says_how_this_game_advances(store) -> None:
     started = service.handle(GM, "gm start", {})
     assert keys(started)[0] == "gm.started.deadline"
     assert "lottery" not in words(started)
+
+
+def test_an_export_made_mid_turn_imports_back(store) -> None:
+    """Sealed orders were left out of the export, leaving gaps in its numbering, which the import
+    refused; they are in it now, sealed, and the import opens them: the same game comes back."""
+    service = GameService(store, seed_source=lambda: 2024)
+    assert service.handle(GM, "sb new", {"name": "Nebula", "radius": 5}).ok
+    assert service.handle(ANN, "sb join", {"name": "Ann"}).ok
+    assert service.handle(BOB, "sb join", {"name": "Bob"}).ok
+    assert service.handle(GM, "gm start", {}).ok
+    service.handle(ANN, "sb order", {"text": "left missile"})
+    service.handle(ANN, "sb ready", {})  # after the sealed order: the export renumbers around the gap
+    exported = service.handle(GM, "gm export", {})
+    assert "gm.exported_sealed" in keys(exported)
+    elsewhere = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=CHANNEL + 1, manage_server=True)
+    imported = service.handle(elsewhere, "gm import", {"file": exported.files[0]})
+    assert keys(imported) == ["gm.imported"], words(imported)
+    copy, game = service.store.game_in_channel(GUILD, CHANNEL + 1), service.store.game_in_channel(GUILD, CHANNEL)
+    rules = __import__("engine.registry", fromlist=["get"]).get("spaceblast")
+    assert rules.view(rules.from_json(copy.state)) == rules.view(rules.from_json(game.state))
+
+
+def test_a_running_game_s_export_carries_its_seed_sealed(store) -> None:
+    """SpaceBlast deals its secret powers from the seed: a seed in clear would tell the reader of an
+    export every ship's powers. It leaves sealed, and only this bot opens it again."""
+    import json
+
+    from bot.service.sealing import KEY_NAME, seal_seed
+
+    service = GameService(store, seed_source=lambda: 123_456_789)
+    assert service.handle(GM, "sb new", {"name": "Nebula", "radius": 5}).ok
+    assert service.handle(ANN, "sb join", {"name": "Ann"}).ok
+    assert service.handle(BOB, "sb join", {"name": "Bob"}).ok
+    assert service.handle(GM, "gm start", {}).ok
+    data = service.handle(GM, "gm export", {}).files[0].data
+    doc = json.loads(data)
+    assert "seed" not in doc["game"] and "123456789" not in data.decode()
+    elsewhere = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=CHANNEL + 2, manage_server=True)
+    assert keys(service.handle(elsewhere, "gm import", {"file": Attachment("nebula.json", data)})) == ["gm.imported"]
+    assert service.store.game_in_channel(GUILD, CHANNEL + 2).seed == 123_456_789
+    # a seed sealed by another bot's key (or edited) does not open: refused, nothing created
+    doc["game"]["sealed_seed"] = seal_seed(b"another bot" * 3, 42)
+    third = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=CHANNEL + 3, manage_server=True)
+    refused = service.handle(third, "gm import", {"file": Attachment("x.json", json.dumps(doc).encode())})
+    assert keys(refused) == ["error.bad_export"] and refused.messages[0].params["where"] == "game.sealed_seed"
+    assert service.store.game_in_channel(GUILD, CHANNEL + 3) is None
+    assert service.store.bot_key(KEY_NAME) == service.store.bot_key(KEY_NAME)  # one key, kept
