@@ -35,8 +35,18 @@ def computer_module(kind: str) -> Any | None:
     return importlib.import_module(module) if module else None
 
 
+#: the game option holding its computer seats
+COMPUTERS = "computers"
+
+
 def computers_of(options: dict[str, Any]) -> dict[str, str]:
-    return dict(options.get("computers", {}))
+    return dict(options.get(COMPUTERS, {}))
+
+
+def with_computer(options: dict[str, Any], actor: str, level: str | None) -> dict[str, Any]:
+    """The game's options with a computer playing `actor` at `level` (None: no computer plays it)."""
+    seats = {name: held for name, held in computers_of(options).items() if name != actor}
+    return {**options, COMPUTERS: seats if level is None else {**seats, actor: level}}
 
 
 def computer_inputs(svc: GameService, applied: Applied, think: float = THINK_SECONDS) -> list[FollowUp]:

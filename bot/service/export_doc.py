@@ -21,6 +21,7 @@ from functools import lru_cache
 from typing import Any
 
 from bot.drivers import LogFault, driver_of
+from bot.service.computers import COMPUTERS, computer_module
 from bot.service.history import author_record
 from bot.service.replies import Message, ServiceError
 from bot.store.models import GAME_STATUSES
@@ -324,10 +325,24 @@ def _options(value: Any, kind: str) -> dict[str, Any]:
     """The options the game's ``new`` command sets, checked by its turn driver with the same bounds
     (an export is a way in like any other)."""
     options = _table(value, f"{_GAME}.options")
-    fault = driver_of(kind).option_fault(options)
+    fault = driver_of(kind).option_fault({k: v for k, v in options.items() if k != COMPUTERS})
     if fault is not None:
         raise _Fault(f"{_GAME}.options.{fault[0]}", fault[1])
+    if COMPUTERS in options:
+        _computers(options[COMPUTERS], kind)
     return dict(options)
+
+
+def _computers(value: Any, kind: str) -> None:
+    """The computer seats (``{actor: level}``, `bot.service.computers`): levels of the game's own
+    computer, for actors named as any."""
+    where = f"{_GAME}.options.{COMPUTERS}"
+    seats = _table(value, where)
+    module = computer_module(kind)
+    for actor, level in seats.items():
+        _name(actor, f"{where}.{actor}")
+        if module is None or level not in module.LEVELS:
+            raise _Fault(f"{where}.{actor}", "bad_option")
 
 
 def _check_claims(kind: str, log: tuple[LogRecord, ...]) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 from bot.drivers import driver_of
 from bot.games import presenter_for
 from bot.service.commands import Option, command
-from bot.service.computers import computer_module, computers_of
+from bot.service.computers import computer_module, computers_of, with_computer
 from bot.service.context import Context
 from bot.service.core import (
     Applied,
@@ -141,7 +141,7 @@ def _stand_in(game: GameRecord, actor: str) -> Callable[[GameRecord], dict[str, 
     if module is None:
         return None
     level = tuple(module.LEVELS)[0]
-    return lambda fresh: {**fresh.options, "computers": {**computers_of(fresh.options), actor: level}}
+    return lambda fresh: with_computer(fresh.options, actor, level)
 
 
 @command("gm replace", Option("character", required=True, max_length=32), Option("user", "user", required=True),
@@ -164,12 +164,10 @@ def gm_replace(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     if themself and not confirmed(game, opts):
         return confirmation(game, "replace_self", "gm replace", {"character": actor, "user": ctx.user_id}, name=actor)
 
-    def without_computer(fresh: GameRecord) -> dict[str, Any]:
-        return {**fresh.options, "computers": {k: v for k, v in computers_of(fresh.options).items() if k != actor}}
-
     svc.apply_input(ctx, game, "replace", actor, {"user": opts["user"]},
                     seats_set=lambda fresh: [SeatRecord(fresh.id, opts["user"], actor, False)],
-                    options=without_computer if actor in computers_of(game.options) else None,
+                    options=(lambda fresh: with_computer(fresh.options, actor, None))
+                    if actor in computers_of(game.options) else None,
                     stale="error.stale_confirmation" if themself else "error.conflict")
     return Reply.say("gm.replaced", user=opts["user"], name=actor)
 

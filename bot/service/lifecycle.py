@@ -12,7 +12,7 @@ from bot.games import GameEntry, entry_for, presenter_for
 from bot.i18n import Count
 from bot.service.checkpoints import replayed_events
 from bot.service.commands import Option, command, table
-from bot.service.computers import computer_module, computers_of
+from bot.service.computers import computer_module, computers_of, with_computer
 from bot.service.context import Context
 from bot.service.core import GameService, require_not_finished
 from bot.service.history import author_of, entry_words
@@ -111,7 +111,7 @@ def seat_computer(svc: GameService, ctx: Context, kind: str, level: str) -> Repl
     actor, payload = presenter_for(kind).join_input({"name": name})
 
     def seated(fresh: GameRecord) -> dict[str, Any]:
-        return {**fresh.options, "computers": {**computers_of(fresh.options), actor: level}}
+        return with_computer(fresh.options, actor, level)
 
     applied = svc.apply_input(ctx, game, "join", actor, payload, options=seated)
     reply = svc.describe(applied, ctx)

@@ -23,6 +23,9 @@ NONCE_BYTES, TAG_BYTES, BLOCK = 16, 16, 32
 KEY_NAME = "export_seal"
 #: the key of a sealed payload in an exported log entry
 SEALED = "sealed"
+#: sealed payloads are padded to a multiple of this many bytes: the length of a sealed order must
+#: not tell how long the order is (``brake`` against ``left missile mine``)
+PAD_TO = 256
 
 
 def _stream(key: bytes, nonce: bytes, length: int) -> bytes:
@@ -69,8 +72,10 @@ def unseal_seed(key: bytes, token: Any) -> int | None:
 
 
 def seal_payload(key: bytes, payload: dict[str, Any]) -> dict[str, str]:
-    """A sealed log entry's payload as an export carries it."""
-    return {SEALED: seal(key, json.dumps(payload, sort_keys=True).encode())}
+    """A sealed log entry's payload as an export carries it, padded with spaces (which JSON reads
+    past) so that every sealed payload of a usual size is as long as any other."""
+    data = json.dumps(payload, sort_keys=True).encode()
+    return {SEALED: seal(key, data + b" " * (-len(data) % PAD_TO))}
 
 
 def unseal_payload(key: bytes, payload: dict[str, Any]) -> dict[str, Any] | None:

@@ -190,3 +190,13 @@ def test_a_running_game_s_export_carries_its_seed_sealed(store) -> None:
     assert keys(refused) == ["error.bad_export"] and refused.messages[0].params["where"] == "game.sealed_seed"
     assert service.store.game_in_channel(GUILD, CHANNEL + 3) is None
     assert service.store.bot_key(KEY_NAME) == service.store.bot_key(KEY_NAME)  # one key, kept
+
+
+def test_sealed_orders_of_different_lengths_seal_to_the_same_length() -> None:
+    from bot.service.sealing import seal_payload, unseal_payload
+
+    key = b"k" * 32
+    short, long = seal_payload(key, {"text": "brake"}), seal_payload(key, {"text": "left missile mine; 2: brake"})
+    assert len(short["sealed"]) == len(long["sealed"])
+    assert unseal_payload(key, long) == {"text": "left missile mine; 2: brake"}
+    assert unseal_payload(b"x" * 32, long) is None
