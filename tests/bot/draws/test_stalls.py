@@ -3,18 +3,24 @@ waits on another one; 23.9) nor a busy game (a deferred draw is retried within m
 
 from __future__ import annotations
 
+import datetime as dt
 import threading
 from pathlib import Path
 
 import pytest
 
 from bot.cli import main
+from bot.drivers import timer_handlers
+from bot.lottery.apply import DRAW_RETRY, MAX_ATTEMPTS, DrawApplier, retry_delay
 from bot.lottery.poll import PollReport
-from bot.service import Reply
+from bot.service import GameService, Reply
 from bot.store import GameRecord, Store
 from bot.store.draws import applied_evenings, save_draws
+from bot.store.timers import TimerRecord, game_timers
+from bot.timers import TimerRunner
 from draws import FetchMemo, FetchResult
 from tests.bot.draws.games import RecordingHooks, draw, make_running_game
+from tests.bot.draws.test_apply import interfere
 from tests.bot.draws.test_cli import database, stored  # noqa: F401 — the CLI tests' database fixture
 from tests.bot.draws.test_poll_and_scheduler import poller
 from tests.draws.test_sources import Drip, Loopback, loopback  # noqa: F401 — the loopback HTTP server
@@ -113,3 +119,60 @@ def test_cli_fetch_from_a_dripping_server_ends_at_its_deadline_with_one_line(
     assert capsys.readouterr().err.strip() == (f"spacechess: the draw source failed: {loopback.url('/loto')}: "
                                                "deadline: the download did not finish within 0.3 s")
     assert stored(database) == []
+
+
+# -- 23.10: a draw deferred by a busy game is retried within minutes -----------------------------
+
+def fire_retry(store: Store, now: dt.datetime, hooks: RecordingHooks) -> list[TimerRecord]:
+    """The retry timers due at `now` fired as a freshly started process would: a new service and timer
+    runner over the same database (nothing is kept in memory between two firings)."""
+    service = GameService(store, clock=lambda: now)
+    return TimerRunner(store, timer_handlers(service, hooks), clock=service.clock).run_due(now)
+
+
+def test_a_draw_deferred_by_a_busy_game_is_retried_with_back_off_until_it_lands(
+        sqlite_store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """It used to wait for the next poll, the next draw evening (up to 3 days): now a durable timer
+    retries it 1, then 2, then 4 minutes later... until it lands, then goes."""
+    store = sqlite_store
+    game = make_running_game(store)
+    save_draws(store, [draw("2024-03-06")])
+    polled = dt.datetime(2024, 3, 6, 20, 0, tzinfo=dt.UTC)
+    # players' orders win every race of the poll's pass and of the first two retries
+    interfere(store, monkeypatch, "draw", times=3 * MAX_ATTEMPTS)
+    hooks = RecordingHooks()
+    assert DrawApplier(GameService(store, clock=lambda: polled), hooks=hooks).apply_all() == []
+    moments, due = [], polled
+    while applied_evenings(store, game.id) == []:
+        [timer] = game_timers(store, game.id)
+        assert timer.kind == DRAW_RETRY and timer.due_at > due
+        moments.append(timer.due_at - due)
+        due = timer.due_at
+        assert fire_retry(store, due, hooks) == [timer]
+        assert len(moments) < 5, "the draw never landed"
+    assert moments == [dt.timedelta(minutes=minutes) for minutes in (1, 2, 4)]
+    assert game_timers(store, game.id) == []  # landed: nothing left to retry
+    assert [d.isoformat() for d, _ in applied_evenings(store, game.id)] == ["2024-03-06"]
+    assert [game_id for game_id, _ in hooks.posts] == [game.id]  # its turn post, once
+
+
+def test_the_retry_back_off_doubles_up_to_half_an_hour() -> None:
+    assert [retry_delay(attempt) for attempt in range(8)] == [
+        dt.timedelta(minutes=minutes) for minutes in (1, 2, 4, 8, 16, 30, 30, 30)]
+
+
+def test_a_retry_finding_the_game_paused_leaves_it_to_the_resume(sqlite_store: Store,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    store = sqlite_store
+    game = make_running_game(store)
+    save_draws(store, [draw("2024-03-06")])
+    polled = dt.datetime(2024, 3, 6, 20, 0, tzinfo=dt.UTC)
+    interfere(store, monkeypatch, "draw", times=MAX_ATTEMPTS)
+    DrawApplier(GameService(store, clock=lambda: polled)).apply_all()
+    [timer] = game_timers(store, game.id)
+    paused = store.get_game(game.id)
+    assert paused is not None
+    store.commit(game.id, paused.version, state=paused.state, status="paused", entries=[])
+    hooks = RecordingHooks()
+    assert fire_retry(store, timer.due_at, hooks) == [timer]
+    assert (game_timers(store, game.id), applied_evenings(store, game.id), hooks.posts) == ([], [], [])
