@@ -296,9 +296,11 @@ def _draws_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
 
 
 def _draws(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.store.db import read_only_url
     from bot.store.repo import Store
 
-    store = Store(settings.database.url)
+    url = settings.database.url
+    store = Store(read_only_url(url) if args.draws_command == "list" else url)  # reads: a read-only file too
     try:
         if args.draws_command == "import":
             return _draws_import(store, args.paths, settings)

@@ -36,6 +36,10 @@ _DATABASE_HINTS = {
 }
 
 
+#: the hints a SQLite file's permissions may explain more precisely (which one, and how to fix it)
+_PERMISSION_HINTS = (_DATABASE_HINTS["unable to open database file"], _DATABASE_HINTS["readonly database"])
+
+
 class CliFailure(Exception):
     """A failure already worded for the person at the terminal: printed as it is, on one line."""
 
@@ -72,23 +76,40 @@ def database_errors(url: str) -> Iterator[None]:
     the database, its password hidden."""
     try:
         yield
-    except _database_failure() as err:
-        raise CliFailure(f"cannot use the database {_shown_url(url)}: {database_reason(err)}") from err
+    except _database_failures() as err:
+        raise CliFailure(f"cannot use the database {_shown_url(url)}: {database_reason(err, url)}") from err
 
 
-def _database_failure() -> type[DBAPIError]:
-    """SQLAlchemy's driver error, imported once something failed (an ``except`` clause is evaluated
-    then): the command line loads SQLAlchemy only with the command that opens the database."""
+def _database_failures() -> tuple[type[Exception], ...]:
+    """SQLAlchemy's driver error and an unreadable SQLite file, imported once something failed (an
+    ``except`` clause is evaluated then): the command line loads SQLAlchemy only with the command that
+    opens the database."""
     from sqlalchemy.exc import DBAPIError
 
-    return DBAPIError
+    from bot.store.db import UnreadableDatabase
+
+    return DBAPIError, UnreadableDatabase
 
 
-def database_reason(err: DBAPIError) -> str:
-    """The driver's own first line, followed by what it usually means."""
+def database_reason(err: DBAPIError | Exception, url: str) -> str:
+    """The driver's own first line, followed by what it usually means — for a SQLite file that cannot be
+    written, exactly which of the file or its folder, and how to fix it."""
+    from sqlalchemy.exc import DBAPIError
+
+    if not isinstance(err, DBAPIError):
+        return str(err)
     message = _first_line(str(err.orig) if err.orig is not None else str(err))
     hint = next((text for needle, text in _DATABASE_HINTS.items() if needle in message.lower()), None)
+    if hint in _PERMISSION_HINTS:
+        hint = _sqlite_permissions(url) or hint
     return f"{message} ({hint})" if hint else message
+
+
+def _sqlite_permissions(url: str) -> str | None:
+    from bot.store.db import sqlite_file, unwritable
+
+    path = sqlite_file(url)
+    return unwritable(path) if path is not None else None
 
 
 def _shown_url(url: str) -> str:

@@ -142,6 +142,7 @@ class DrawSettings(_Section):
     poll_retry_minutes: int = Field(default=10, ge=1)
     give_up_hours: int = Field(default=6, ge=1)
     timeout_seconds: float = Field(default=20.0, gt=0)
+    fetch_deadline_seconds: float = Field(default=120.0, gt=0)
     retries: int = Field(default=3, ge=0)
     max_bytes: int = Field(default=20_000_000, ge=1024)
     user_agent: str = "spacechess-bot (+play-by-post game master)"

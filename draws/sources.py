@@ -8,10 +8,14 @@ localise and decide on (retry later, alert the game masters).
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
+import socket
+import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -30,6 +34,9 @@ FDJ_MIRROR_URL = "https://media.fdj.fr/static-draws/csv/loto/loto_201911.zip"
 DEFAULT_URLS = (FDJ_ARCHIVE_URL, FDJ_MIRROR_URL)
 #: The real archive is ~0.2 MB; anything near this limit is not the Loto archive.
 DEFAULT_MAX_BYTES = 16 * 1024 * 1024
+#: Seconds a whole fetch may take (every URL, retry and back-off): a server dripping its answer a byte
+#: at a time never trips the read timeout, which bounds each read, not the download.
+DEFAULT_DEADLINE = 120.0
 USER_AGENT = "spacechess-bot-draws/0.1"
 
 _CHUNK = 64 * 1024
@@ -90,8 +97,61 @@ def _retryable(error: DrawSourceError) -> bool:
     return error.code in ("timeout", "connection")
 
 
+@dataclass(frozen=True)
+class _Body:
+    """What one HTTP attempt received, checked and parsed by the caller."""
+
+    bytes: bytes
+    memo: FetchMemo
+    content_type: str
+
+
+class _Attempt:
+    """One HTTP attempt, run on a thread of its own so that the fetch stops waiting for it at its
+    deadline whatever the server does (drips its headers or its body, or goes silent)."""
+
+    def __init__(self) -> None:
+        self.result: Future[FetchResult | _Body] = Future()
+        self.aborted = threading.Event()
+        self._lock = threading.Lock()
+        self._response: requests.Response | None = None
+
+    def run(self, receive: Callable[[_Attempt], FetchResult | _Body]) -> None:
+        try:
+            self.result.set_result(receive(self))
+        except BaseException as error:  # noqa: BLE001 - handed to the waiting caller, which raises it
+            self.result.set_exception(error)
+
+    @contextlib.contextmanager
+    def reading(self, response: requests.Response) -> Iterator[None]:
+        """While the response is open, `abort` may end its reads (its socket is still this one)."""
+        with self._lock:
+            self._response = response
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._response = None
+
+    def abort(self) -> None:
+        """Nobody waits for this attempt any more: end its blocked read at once. A shutdown wakes the
+        reading thread (closing the socket under it would not); it is made on a duplicate of the
+        socket's descriptor, which the attempt keeps open until `reading` ends."""
+        self.aborted.set()
+        with self._lock:
+            if self._response is None:
+                return
+            with contextlib.suppress(OSError, ValueError):  # no socket (a test double), already closed
+                fd = self._response.raw.fileno()
+                with socket.fromfd(fd, socket.AF_INET, socket.SOCK_STREAM) as duplicate:
+                    duplicate.shutdown(socket.SHUT_RDWR)
+
+
 class FdjSource:
-    """FDJ's current Loto archive (a ZIP), downloaded with requests from the first URL that works."""
+    """FDJ's current Loto archive (a ZIP), downloaded with requests from the first URL that works.
+
+    `timeout` bounds each connection and each read; `deadline` bounds the whole fetch (every URL,
+    retry and back-off), measured on `clock`."""
 
     def __init__(
         self,
@@ -103,11 +163,13 @@ class FdjSource:
         session: requests.Session | None = None,
         sleep: Callable[[float], None] = time.sleep,
         user_agent: str = USER_AGENT,
+        deadline: float = DEFAULT_DEADLINE,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if not urls:
             raise ValueError("FdjSource needs at least one URL")
-        if retries < 0 or max_bytes <= 0 or timeout <= 0 or backoff < 0:
-            raise ValueError("retries and backoff must be >= 0, timeout and max_bytes > 0")
+        if retries < 0 or max_bytes <= 0 or timeout <= 0 or backoff < 0 or deadline <= 0:
+            raise ValueError("retries and backoff must be >= 0, timeout, deadline and max_bytes > 0")
         self.urls = tuple(urls)
         self.timeout = timeout
         self.retries = retries
@@ -116,31 +178,69 @@ class FdjSource:
         self.session = session if session is not None else requests.Session()
         self.sleep = sleep
         self.user_agent = user_agent
+        self.deadline = deadline
+        self.clock = clock
 
     def fetch(self, previous: FetchMemo | None = None) -> FetchResult:
-        """Try each URL in turn; raise the last URL's error (earlier ones in `.attempts`)."""
+        """Try each URL in turn while the deadline allows; raise the last URL's error (earlier ones in
+        `.attempts`), `deadline` when the time ran out during a download."""
+        ends = self.clock() + self.deadline
         failures: list[DrawSourceError] = []
         for url in self.urls:
+            if failures and self.clock() >= ends:
+                break
             try:
-                return self._fetch_url(url, previous)
+                return self._fetch_url(url, previous, ends)
             except DrawSourceError as error:
                 failures.append(error)
+                if error.code == "deadline":
+                    break
         last = failures[-1]
         last.attempts = tuple(failures[:-1])
         raise last
 
-    def _fetch_url(self, url: str, previous: FetchMemo | None) -> FetchResult:
+    def _fetch_url(self, url: str, previous: FetchMemo | None, ends: float) -> FetchResult:
         attempt = 0
         while True:
             try:
-                return self._download(url, previous)
+                return self._download(url, previous, ends)
             except DrawSourceError as error:
-                if attempt >= self.retries or not _retryable(error):
+                delay = self.backoff * 2**attempt
+                if attempt >= self.retries or not _retryable(error) or self.clock() + delay >= ends:
                     raise
-            self.sleep(self.backoff * 2**attempt)
+            self.sleep(delay)
             attempt += 1
 
-    def _download(self, url: str, previous: FetchMemo | None) -> FetchResult:
+    def _download(self, url: str, previous: FetchMemo | None, ends: float) -> FetchResult:
+        left = ends - self.clock()
+        if left <= 0:  # the back-off overslept the end by a hair
+            raise self._late(url)
+        attempt = _Attempt()
+        timeout = min(self.timeout, left)
+        threading.Thread(target=attempt.run, args=(lambda run: self._receive(url, previous, timeout, run),),
+                         name="fdj-download", daemon=True).start()
+        try:
+            answer = attempt.result.result(timeout=left)
+        except TimeoutError:
+            attempt.abort()
+            raise self._late(url) from None
+        if isinstance(answer, FetchResult):
+            return answer
+        if not answer.bytes:
+            raise DrawSourceError("empty", url=url, detail="the server sent an empty body")
+        if not is_zip(answer.bytes):
+            raise DrawSourceError(
+                "not_zip", url=url,
+                detail=f"Content-Type {answer.content_type!r}, starts with {answer.bytes[:16]!r}",
+            )
+        return _result_from_body(answer.bytes, url, answer.memo, previous)
+
+    def _late(self, url: str) -> DrawSourceError:
+        return DrawSourceError("deadline", url=url, detail=f"the download did not finish within {self.deadline:g} s",
+                               seconds=self.deadline)
+
+    def _receive(self, url: str, previous: FetchMemo | None, timeout: float, attempt: _Attempt) -> FetchResult | _Body:
+        """The HTTP exchange of one attempt (on the attempt's thread): an unchanged result, or the body."""
         headers = {"User-Agent": self.user_agent}
         if previous is not None and previous.url == url:
             if previous.etag:
@@ -149,7 +249,8 @@ class FdjSource:
                 headers["If-Modified-Since"] = previous.last_modified
         conditional = previous is not None and len(headers) > 1
         try:
-            with self.session.get(url, headers=headers, timeout=self.timeout, stream=True) as response:
+            with self.session.get(url, headers=headers, timeout=timeout, stream=True) as response, \
+                    attempt.reading(response):
                 if response.status_code == 304 and conditional and previous is not None:
                     return FetchResult(None, previous, True, url)
                 if response.status_code != 200:
@@ -159,30 +260,24 @@ class FdjSource:
                         detail=f"HTTP {response.status_code}",
                         status=response.status_code,
                     )
-                body = self._read_limited(url, response)
+                body = self._read_limited(url, response, attempt)
                 memo = FetchMemo(
                     sha256=hashlib.sha256(body).hexdigest(),
                     etag=response.headers.get("ETag"),
                     last_modified=response.headers.get("Last-Modified"),
                     url=url,
                 )
-                content_type = response.headers.get("Content-Type", "")
+                return _Body(body, memo, response.headers.get("Content-Type", ""))
         except requests.Timeout as error:
             raise DrawSourceError("timeout", url=url, detail=str(error)) from error
         except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError) as error:
             raise DrawSourceError("connection", url=url, detail=str(error)) from error
         except requests.RequestException as error:
             raise DrawSourceError("request", url=url, detail=str(error)) from error
-        if not body:
-            raise DrawSourceError("empty", url=url, detail="the server sent an empty body")
-        if not is_zip(body):
-            raise DrawSourceError(
-                "not_zip", url=url, detail=f"Content-Type {content_type!r}, starts with {body[:16]!r}"
-            )
-        return _result_from_body(body, url, memo, previous)
 
-    def _read_limited(self, url: str, response: requests.Response) -> bytes:
-        """Stream and count, so a wrong URL serving gigabytes cannot exhaust memory."""
+    def _read_limited(self, url: str, response: requests.Response, attempt: _Attempt) -> bytes:
+        """Stream and count, so a wrong URL serving gigabytes cannot exhaust memory; stop as soon as
+        the attempt was given up."""
         declared = response.headers.get("Content-Length", "")
         if declared.isdigit() and int(declared) > self.max_bytes:
             raise DrawSourceError(
@@ -190,6 +285,8 @@ class FdjSource:
             )
         body = bytearray()
         for chunk in response.iter_content(_CHUNK):
+            if attempt.aborted.is_set():
+                raise self._late(url)
             body += chunk
             if len(body) > self.max_bytes:
                 raise DrawSourceError(

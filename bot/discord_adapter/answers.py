@@ -22,14 +22,13 @@ import discord
 
 from bot.i18n import translate
 from bot.service import Attachment, Message, ServiceError
+from bot.service.commands import Option, check_attachment_size
 from bot.service.progress import Throttle
 
 log = logging.getLogger("spacechess.discord")
 
 #: Uploads take time before Discord sees the answer: a reply with files is deferred this much earlier.
 UPLOAD_SECONDS = 1.0
-#: The largest attachment option the bot downloads (setups, exports and maps are small text files).
-ATTACHMENT_MAX_BYTES = 1024 * 1024
 #: Content types an attachment option may have (Discord guesses it from the extension; none for some).
 TEXT_TYPES = ("text/", "application/json", "application/octet-stream", "application/toml", "application/x-yaml")
 
@@ -61,12 +60,10 @@ async def tell_failure(interaction: discord.Interaction, language: str, *, chang
         log.error("the failure notice of error %s could not be sent either: %s", error_id, again)
 
 
-async def downloaded(attachment: discord.Attachment) -> Attachment:
-    """An attachment option's bytes, after checking its announced size and type: a file over the limit
-    or of a binary type is refused before a byte is downloaded."""
-    if attachment.size > ATTACHMENT_MAX_BYTES:
-        raise ServiceError("error.attachment_too_large", name=attachment.filename,
-                           size_kb=-(-attachment.size // 1024), limit_kb=ATTACHMENT_MAX_BYTES // 1024)
+async def downloaded(attachment: discord.Attachment, option: Option) -> Attachment:
+    """An attachment option's bytes, after checking its announced size and type: a file over the
+    option's limit or of a binary type is refused before a byte is downloaded."""
+    check_attachment_size(option, attachment.filename, attachment.size)
     content_type = (attachment.content_type or "").split(";")[0].strip().lower()
     if content_type and not content_type.startswith(TEXT_TYPES):
         raise ServiceError("error.attachment_type", name=attachment.filename, type=content_type)

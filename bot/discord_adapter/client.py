@@ -46,7 +46,7 @@ from bot.service import (
     ServiceError,
     Visibility,
 )
-from bot.service.commands import pack_options, unpack_options
+from bot.service.commands import Option, pack_options, table, unpack_options
 from bot.service.progress import PROGRESS_SECONDS
 from bot.store.outbox import OutboxRecord, enqueue
 from bot.store.repo import GameRecord
@@ -261,7 +261,8 @@ class GameBot(discord.AutoShardedClient):
 
     async def _call(self, ctx: Context, path: str, options: dict[str, Any], shown_to: int | None) -> Reply:
         # attachments are downloaded here, inside the deferral's clock: a slow CDN must not cost the answer
-        values = {k: await self._option(v) for k, v in options.items()}
+        command = table()[path]
+        values = {k: await self._option(v, command.option(k)) for k, v in options.items()}
         async with self.workers:
             return await asyncio.to_thread(self.service.handle, ctx, path, values, shown_to=shown_to)
 
@@ -344,9 +345,9 @@ class GameBot(discord.AutoShardedClient):
         await tell_failure(interaction, language, changed=False, error_id=error_id)
 
     @staticmethod
-    async def _option(value: Any) -> Any:
+    async def _option(value: Any, option: Option | None) -> Any:
         if isinstance(value, discord.Attachment):
-            return await downloaded(value)
+            return await downloaded(value, option or Option("file", "attachment"))
         if isinstance(value, discord.abc.Snowflake) and not isinstance(value, int):
             return value.id  # members, users and roles travel as ids
         return value

@@ -47,6 +47,9 @@ class TurnDriver:
     create_options: ClassVar[tuple[Option, ...]] = ()
     #: the module declaring its game masters' commands (``/gm draw``...), if it has any
     commands: ClassVar[str | None] = None
+    #: whether its games wait on their seats (a deadline, a move clock): a seat may then never be left
+    #: without a member or a computer
+    waits_on_seats: ClassVar[bool] = False
 
     def game_options(self, svc: GameService, opts: Mapping[str, Any]) -> dict[str, Any]:
         """The driver's settings of a new game from its ``new`` options, checked; refused with a ServiceError."""

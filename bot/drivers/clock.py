@@ -35,6 +35,7 @@ FRESH_CLOCK = frozenset({"resume", "undo"})
 class ClockDriver(TurnDriver):
     name = "clock"
     commands = "bot.drivers.clock_commands"
+    waits_on_seats = True
     create_options = (
         Option("clock_hours", "integer", min_value=1, max_value=720),
         Option("timeout", choices=("alert", "forfeit")),

@@ -56,6 +56,7 @@ def parse_reminders(text: str, turn_hours: int) -> tuple[int, ...]:
 class DeadlineDriver(TurnDriver):
     name = "deadline"
     commands = "bot.drivers.deadline_commands"
+    waits_on_seats = True
     create_options = (
         Option("turn_hours", "integer", min_value=1, max_value=336),
         Option("reminders", max_length=20),

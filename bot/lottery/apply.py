@@ -4,13 +4,13 @@ Which draws a game gets (documented in docs/draws.md):
 - draws of the bot's automatic source (`AUTO_SOURCE`: FDJ's results, whether downloaded or read from a
   file) that count for the game (SC-13: the first draw of the evening), plus manual entries a game
   master made for that game with `/gm draw` (stored under the game's own source, so an entry whose
-  application was deferred is still applied by the next poll);
+  application was deferred is still applied by its retry);
 - whose expected result time (the draw calendar's time on the draw's date) is after the game started
   to run: its `start` input, or its creation for a game created already running;
 - later than the last draw the game got (a draw never jumps back before one already applied), so a
   game's draws are applied in order with no gap: a draw that could not be committed (players' orders
-  kept winning the race for the game's version) stops that game's pass, and the next poll retries it
-  first;
+  kept winning the race for the game's version) stops that game's pass, and the game's `DRAW_RETRY`
+  timer (durable, in the database) retries it within minutes, backing off, until it lands;
 - only while the game is running: a paused game gets nothing, and its missed draws are applied in
   order by `catch_up` when it resumes.
 
@@ -43,6 +43,7 @@ from bot.store.draws import (
     stored_draws,
 )
 from bot.store.repo import AlreadyClaimed, GameRecord, NewEntry, SeatRecord, StaleWrite, Store
+from bot.store.timers import get_timer, set_timer
 from draws import FDJ_LOTO, Draw, DrawSchedule, counts_for_game, game_numbers, manual_source
 from engine import registry
 from engine.core.errors import OrderError
@@ -52,10 +53,19 @@ log = logging.getLogger("spacechess.draws")
 
 #: `Draw.source` of FDJ's results, whether fetched over HTTP or read from a local file.
 AUTO_SOURCE = "fdj"
-#: Commits lost to players' orders landing at the same moment before giving up until the next poll.
+#: Commits lost to players' orders landing at the same moment before the draw is deferred (`DRAW_RETRY`).
 MAX_ATTEMPTS = 5
 #: Running games read at once by a pass over every game (memory is this batch, not every game).
 GAMES_PER_BATCH = 100
+#: The timer kind retrying a game's deferred draw: 1 minute after the deferral, doubling at each new one.
+DRAW_RETRY = "draw-retry"
+FIRST_RETRY = dt.timedelta(minutes=1)
+LAST_RETRY = dt.timedelta(minutes=30)
+
+
+def retry_delay(attempt: int) -> dt.timedelta:
+    """How long after its `attempt`-th deferral in a row (from 0) a game's draw is tried again."""
+    return min(FIRST_RETRY * 2**attempt, LAST_RETRY)
 
 
 class DrawDeferred(Exception):
@@ -250,7 +260,7 @@ class DrawApplier:
                 post = self.apply_draw(game, draw, user_id=user_id if draw in extra else None, post=outboxed,
                                        facts=facts)
             except DrawDeferred as deferred:
-                log.warning("%s: left for the next poll, with the draws after it", deferred)
+                self._retry_later(deferred)
                 break
             if post is not None:
                 posts.append(post)
@@ -261,6 +271,16 @@ class DrawApplier:
                 break
             game = fresh
         return posts
+
+    def _retry_later(self, deferred: DrawDeferred) -> None:
+        """Plan the game's retry timer, each deferral in a row waiting twice as long as the one before
+        (the timer still there is the last retry, firing now, or one not due yet)."""
+        planned = get_timer(self.store, deferred.game_id, DRAW_RETRY)
+        attempt = 0 if planned is None else planned.payload.get("attempt", 0) + 1
+        delay = retry_delay(attempt)
+        set_timer(self.store, deferred.game_id, DRAW_RETRY, self.service.clock() + delay, {"attempt": attempt})
+        self.service.timers_changed()
+        log.warning("%s: retried in %s, with the draws after it", deferred, delay)
 
     def apply_all(self) -> list[TurnPost]:
         """Every running Space Chess game gets its pending draws (used after each poll and at start)."""

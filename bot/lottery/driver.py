@@ -7,15 +7,16 @@ import datetime as dt
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.drivers import LogFault, TurnDriver
+from bot.drivers import LogFault, TimerHandler, TurnDriver, TurnHooks
 from bot.i18n import Count
-from bot.lottery.apply import applier_for
+from bot.lottery.apply import DRAW_RETRY, DrawApplier, applier_for
 from bot.service.commands import Option
 from bot.service.core import Applied, GameService
 from bot.service.replies import Message, Reply, ServiceError
 from bot.service.status import discord_time
 from bot.store.draws import draw_claim_key
 from bot.store.repo import GameRecord, LogRecord
+from bot.store.timers import TimerRecord
 from draws.calendar import next_expected_draw
 
 
@@ -86,6 +87,18 @@ class LotteryDriver(TurnDriver):
 
     def next_moment(self, svc: GameService, game: GameRecord, now: dt.datetime) -> Message | None:
         return Message("status.next_draw", {"next": discord_time(next_expected_draw(now, applier_for(svc).schedule))})
+
+    def timer_handlers(self, svc: GameService, hooks: TurnHooks) -> dict[str, TimerHandler]:
+        """A deferred draw's retry: the game's pending draws, each with its turn post through the outbox.
+        Deferred again, it plans the next retry itself; its draws' claims make each land once, whatever
+        the number of processes firing it. A game paused meanwhile gets them when it resumes."""
+        def retry(timer: TimerRecord, now: dt.datetime) -> None:
+            applier = applier_for(svc)
+            if applier.hooks is None:  # only the scheduler's applier posts: one that would post nothing
+                applier = DrawApplier(svc, schedule=applier.schedule, hooks=hooks, source=applier.source)
+            applier.catch_up(timer.game_id)
+
+        return {DRAW_RETRY: retry}
 
     def catch_up(self, svc: GameService, applied: Applied) -> list[Reply]:
         """On resume: the draws published during the pause, applied now in order, each with its turn post."""

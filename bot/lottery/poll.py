@@ -38,7 +38,7 @@ def source_from(settings: DrawSettings) -> DrawSource | None:
     if settings.source == "fdj":
         return FdjSource(
             urls=settings.urls, timeout=settings.timeout_seconds, retries=settings.retries,
-            max_bytes=settings.max_bytes, user_agent=settings.user_agent,
+            max_bytes=settings.max_bytes, user_agent=settings.user_agent, deadline=settings.fetch_deadline_seconds,
         )
     if settings.source == "file":
         assert settings.file is not None  # load_settings refuses source = "file" without a file
@@ -62,26 +62,64 @@ class DrawPoller:
         self.source = source
         self.give_up = give_up
         self.memo: FetchMemo | None = None  # per process: a restart costs one full download
-        self._lock = threading.Lock()  # the scheduler may start a retry while the regular poll runs
+        # The scheduler may start a retry while the regular poll runs: a poll never waits on another.
+        self._fetching = threading.Lock()  # held by the poll whose fetch is in flight
+        self._flags = threading.Lock()  # guards the two flags below
+        self._applying = False  # a pass over the games is running
+        self._again = False  # draws may have been stored during that pass: it takes one more
 
     def poll(self) -> PollReport:
         """Fetch (unless manual), store new draws, then apply every game's pending draws — even when the
-        fetch failed or found nothing new, since another process or `draws import` may have stored some."""
-        with self._lock:
-            new, error = 0, None
-            if self.source is not None:
+        fetch failed or found nothing new, since another process or `draws import` may have stored some.
+
+        A poll that finds a fetch in flight in this process does not fetch (nor wait for that one: a
+        download can take up to its deadline) and goes on to the stored draws; one that finds a pass over
+        the games running hands it over to that pass, which takes one more."""
+        new, error = 0, None
+        if self.source is not None:
+            if self._fetching.acquire(blocking=False):
                 try:
-                    result = self.source.fetch(self.memo)
-                except DrawSourceError as err:
-                    log.warning("draw source failed: %s", err)
-                    error = err
-                else:
-                    new, error = self._store(result.draws or [], result.url)
-                    if error is None:
-                        self.memo = result.memo
-            posts = [self._kept(post) for post in self.applier.apply_each()]
-            log.info("draw poll: %d new draw(s), %d turn post(s), error=%s", new, len(posts), error and error.code)
-            return PollReport(new, posts, error)
+                    new, error = self._fetch(self.source)
+                finally:
+                    self._fetching.release()
+            else:
+                log.info("draw poll: a fetch is still in flight, only the stored draws are applied")
+        posts = self._apply()
+        log.info("draw poll: %d new draw(s), %d turn post(s), error=%s", new, len(posts), error and error.code)
+        return PollReport(new, posts, error)
+
+    def _fetch(self, source: DrawSource) -> tuple[int, DrawSourceError | None]:
+        try:
+            result = source.fetch(self.memo)
+        except DrawSourceError as err:
+            log.warning("draw source failed: %s", err)
+            return 0, err
+        new, error = self._store(result.draws or [], result.url)
+        if error is None:
+            self.memo = result.memo
+        return new, error
+
+    def _apply(self) -> list[TurnPost]:
+        """Passes over every game's pending draws until no poll asked for one more meanwhile; nothing
+        when another poll's pass is running (it takes one more pass for this one)."""
+        with self._flags:
+            if self._applying:
+                self._again = True
+                return []
+            self._applying = True
+        posts: list[TurnPost] = []
+        try:
+            while True:
+                posts.extend(self._kept(post) for post in self.applier.apply_each())
+                with self._flags:
+                    if not self._again:
+                        self._applying = False
+                        return posts
+                    self._again = False
+        except BaseException:
+            with self._flags:
+                self._applying = False
+            raise
 
     def _kept(self, post: TurnPost) -> TurnPost:
         """What the report keeps of a post the hooks already have: which game and draw, not the board

@@ -22,6 +22,12 @@ if TYPE_CHECKING:
     from bot.service.core import GameService
 
 OPTION_TYPES = ("string", "integer", "boolean", "attachment", "user", "role")
+#: The largest file an attachment option takes unless it says less: an export of a long game (10,000 log
+#: entries weigh about 2 MB). A larger one is refused before anything reads it, and the Discord adapter
+#: refuses it from the size Discord announces, before downloading it.
+ATTACHMENT_MAX_BYTES = 8 * 1024 * 1024
+#: Setups and maps are hand-written text of a few KB: refused far sooner, before their parser costs anything.
+SETUP_MAX_BYTES = 64 * 1024
 
 
 @dataclass(frozen=True)
@@ -34,6 +40,8 @@ class Option:
     max_value: int | None = None
     max_length: int | None = None
     autocomplete: bool = False
+    #: an attachment's size limit, in bytes (default ATTACHMENT_MAX_BYTES)
+    max_bytes: int | None = None
 
     @property
     def internal(self) -> bool:
@@ -217,6 +225,7 @@ def _coerce(opt: Option, value: Any) -> Any:
     if opt.type == "attachment":
         if not isinstance(value, Attachment):
             raise ServiceError("error.option_not_attachment", option=opt.name)
+        check_attachment_size(opt, value.filename, len(value.data))
         return value
     text = str(value).strip()
     if opt.choices:
@@ -227,6 +236,15 @@ def _coerce(opt: Option, value: Any) -> Any:
     if opt.max_length is not None and len(text) > opt.max_length:
         raise ServiceError("error.option_too_long", option=opt.name, max=opt.max_length)
     return text
+
+
+def check_attachment_size(opt: Option, filename: str, size: int) -> None:
+    """Refuse a file larger than the option takes, before anything reads it (the Discord adapter asks
+    with the size Discord announces, before the download; the service, with the bytes it was given)."""
+    limit = opt.max_bytes or ATTACHMENT_MAX_BYTES
+    if size > limit:
+        raise ServiceError("error.attachment_too_large", name=filename, size_kb=-(-size // 1024),
+                           limit_kb=limit // 1024)
 
 
 def choice_named(choices: tuple[str, ...], typed: str) -> str | None:

@@ -34,6 +34,8 @@ from engine.core.names import check_name
 EXPORT_FORMAT = 2
 #: formats this version reads; format 1 (no options, seats or times of its own) reads as format 2
 READABLE_FORMATS = (1, 2)
+#: The largest seed the bot draws (`GameService.seed_source`: 62 random bits); an import takes no other.
+MAX_SEED = 2**62 - 1
 #: the document's game section, named through a constant so its paths never read as catalog keys
 _GAME = "game"
 #: where an export keeps a sealed seed (`bot.service.sealing`)
@@ -215,6 +217,8 @@ def _read(data: bytes) -> GameExport:
         _text(sealed, SEALED_SEED_PATH)
     elif type(seed) is not int:
         raise _Fault(f"{_GAME}.seed", "integer")
+    elif not 0 <= seed <= MAX_SEED:
+        raise _Fault(f"{_GAME}.seed", "seed")
     status = game.get("status")
     if status not in GAME_STATUSES:
         raise _Fault(f"{_GAME}.status", "status")

@@ -118,12 +118,16 @@ def gm_kick(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     seat = svc.store.seat_of_user(game.id, opts["user"])
     if seat is None:
         raise ServiceError("error.user_not_playing", user=opts["user"])
+    waits = game.status != "setup" and driver_of(game.kind).waits_on_seats
+    if waits and computer_module(game.kind) is None:
+        # nobody could play the seat the game waits on: it would stall each turn until its deadline
+        raise ServiceError("error.kick_needs_replacement", name=seat.actor)
     if not confirmed(game, opts):
         return confirmation(game, "kick", "gm kick", {"user": opts["user"]}, user=opts["user"], name=seat.actor)
     if game.status == "setup":
         svc.apply_input(ctx, game, "leave", seat.actor, {"id": seat.actor}, seats_removed=(seat.actor,))
         return Reply.say("gm.kicked", user=opts["user"], name=seat.actor)
-    stand_in = _stand_in(game, seat.actor)
+    stand_in = _stand_in(game, seat.actor) if waits else None
     applied = svc.apply_input(ctx, game, "kick", seat.actor, {"user": opts["user"]}, seats_removed=[seat.actor],
                               options=stand_in, stale="error.conflict")
     reply = Reply.say("gm.kicked", user=opts["user"], name=seat.actor)
@@ -133,14 +137,11 @@ def gm_kick(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     return reply
 
 
-def _stand_in(game: GameRecord, actor: str) -> Callable[[GameRecord], dict[str, Any]] | None:
+def _stand_in(game: GameRecord, actor: str) -> Callable[[GameRecord], dict[str, Any]]:
     """A running game that waits on its seats (a deadline, a move clock) would wait for a kicked
-    player until its deadline, every turn: where the game has a computer, it takes the seat, at the
-    easiest level, until `/gm replace` gives it to a member. Space Chess waits on nobody."""
-    module = computer_module(game.kind)
-    if module is None:
-        return None
-    level = tuple(module.LEVELS)[0]
+    player until its deadline, every turn: its computer takes the seat, at the easiest level, until
+    `/gm replace` gives it to a member. (Space Chess waits on nobody: its seat just stays free.)"""
+    level = tuple(computer_module(game.kind).LEVELS)[0]
     return lambda fresh: with_computer(fresh.options, actor, level)
 
 

@@ -11,7 +11,7 @@ from bot.drivers import driver_named
 from bot.games import GameEntry, entry_for, presenter_for
 from bot.i18n import Count
 from bot.service.checkpoints import replayed_events
-from bot.service.commands import Option, command, table
+from bot.service.commands import SETUP_MAX_BYTES, Option, command, table
 from bot.service.computers import computer_module, computers_of, with_computer
 from bot.service.context import Context
 from bot.service.core import GameService, require_not_finished
@@ -73,7 +73,7 @@ def declare_game_commands(entry: GameEntry) -> None:
         return join_game(svc, ctx, entry.kind, opts)
 
     command(f"{entry.group} new", Option("name", required=True, max_length=80), *presenter.create_options,
-            *driver.create_options, Option("setup", "attachment"),
+            *driver.create_options, Option("setup", "attachment", max_bytes=SETUP_MAX_BYTES),
             server_wide=True)(new)  # the creator of the channel's ended game is not a GM of the server
     command(f"{entry.group} join", Option("name", required=True, max_length=NAME_MAX),
             *presenter.join_options)(join)

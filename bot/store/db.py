@@ -16,16 +16,24 @@ the time a server restart or a firewall dropping idle sockets needs to bite. A c
 while in use fails its command once; SQLAlchemy then sees the disconnect and invalidates the whole
 pool, so the next command reconnects. Alembic is imported only when the schema is not at the head
 already (read from the migration files and `alembic_version`), so a start costs no Alembic import.
+
+A SQLite file this process cannot write (a read-only file or folder, another user's database) is still
+read by the read commands through `read_only_url`: WAL readers write the -shm index next to the file,
+so where they cannot, the file is opened immutable, provided its write-ahead log holds nothing the file
+lacks (else `UnreadableDatabase` says what to fix, as `unwritable` does for a write).
 """
 
 from __future__ import annotations
 
+import os
 import re
 import sqlite3
 import time
-from functools import cache
+from functools import cache, partial
 from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import Connection, make_url
@@ -55,14 +63,16 @@ def normalise_url(url: str) -> str:
 
 def make_engine(url: str, *, echo: bool = False) -> Engine:
     url = normalise_url(url)
-    if make_url(url).get_backend_name() != "sqlite":
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
         engine = create_engine(url, echo=echo)
         _ping_when_idle(engine)
         event.listen(engine, "connect", _configure_postgresql_connection)
         event.listen(engine, "begin", _begin_transaction)
         return engine
     engine = create_engine(url, echo=echo, connect_args={"timeout": SQLITE_BUSY_TIMEOUT})
-    event.listen(engine, "connect", _configure_sqlite_connection)
+    # a read-only connection cannot switch the journal (nor needs to: a file the bot made is in WAL already)
+    event.listen(engine, "connect", partial(_configure_sqlite_connection, wal=parsed.query.get("mode") != "ro"))
     event.listen(engine, "begin", _begin_transaction)
     return engine
 
@@ -89,12 +99,13 @@ def _ping_when_idle(engine: Engine) -> None:
     event.listen(engine, "checkout", checkout)
 
 
-def _configure_sqlite_connection(dbapi_connection: Any, _record: Any) -> None:
+def _configure_sqlite_connection(dbapi_connection: Any, _record: Any, *, wal: bool) -> None:
     dbapi_connection.isolation_level = None  # no implicit BEGIN: _begin_transaction emits it
     cursor = dbapi_connection.cursor()
     try:
         cursor.execute(f"PRAGMA busy_timeout={int(SQLITE_BUSY_TIMEOUT * 1000)}")
-        _switch_to_wal(cursor)
+        if wal:
+            _switch_to_wal(cursor)
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA synchronous=NORMAL")  # durable enough with WAL, far fewer fsyncs
     finally:
@@ -113,6 +124,51 @@ def _switch_to_wal(cursor: Any) -> None:
             if "locked" not in str(err) or time.monotonic() > deadline:
                 raise
             time.sleep(0.02)
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite URL; None for another database, one in memory, or a `file:` URI already."""
+    parsed = make_url(url)
+    database = parsed.database or ""
+    if parsed.get_backend_name() != "sqlite" or database in ("", ":memory:") or database.startswith("file:"):
+        return None
+    return Path(database)
+
+
+def unwritable(path: Path) -> str | None:
+    """What keeps this process from writing the SQLite database at `path`, and how to fix it; None
+    when nothing does (as far as permissions tell: a read-only mount says so too) or the folder is missing."""
+    if not path.parent.is_dir():
+        return None
+    if path.exists() and not os.access(path, os.W_OK):
+        return f"the file {path} is read-only for this user: make it writable, or run the command as its owner"
+    if not os.access(path.parent, os.W_OK):
+        return (f"the folder {path.parent} is not writable by this user, and SQLite writes {path.name}-wal and "
+                f"{path.name}-shm next to the database: make the folder writable, or run the command as its owner")
+    return None
+
+
+class UnreadableDatabase(Exception):
+    """A SQLite database this process can neither write nor read faithfully; the message says what to fix."""
+
+
+def read_only_url(url: str) -> str:
+    """The URL a read command opens `url` with: itself when the process may write the database, else the
+    file opened read-only — through its -wal and -shm where they exist or the folder lets SQLite make
+    them, immutable (the file alone) where neither, which is faithful only while the log is empty."""
+    path = sqlite_file(url)
+    if path is None or not path.exists() or unwritable(path) is None:
+        return url
+    wal, shm = (path.with_name(path.name + suffix) for suffix in ("-wal", "-shm"))
+    options = "mode=ro"
+    if not os.access(path.parent, os.W_OK) and not (wal.exists() and shm.exists()):
+        if wal.exists() and wal.stat().st_size > 0:
+            raise UnreadableDatabase(
+                f"the folder {path.parent} is not writable by this user and {wal.name} holds changes not yet in "
+                "the database file, which cannot be read without writing there: make the folder writable, or "
+                "run the command as its owner")
+        options += "&immutable=1"
+    return f"sqlite:///file:{quote(str(path))}?{options}&uri=true"
 
 
 def _configure_postgresql_connection(dbapi_connection: Any, _record: Any) -> None:

@@ -84,7 +84,8 @@ def _check_layout(lines: list[str]) -> None:
 
 
 def parse_map(text: str, name: str = "custom") -> GameMap:
-    """Read a map file (SC-34); raises SetupError locating the first fault as 'line L, column C'."""
+    """Read a map file (SC-34); raises SetupError locating the first fault as 'line L, column C' (a map
+    without a single floor cell: no place)."""
     lines = _file_lines(text)
     _check_layout(lines)
     height = len(lines)
@@ -97,6 +98,8 @@ def parse_map(text: str, name: str = "custom") -> GameMap:
                 obstacles.add(Cell(x, y))
             elif char == PICKUP_SPOT:
                 pickup_spots.add(Cell(x, y))
+    if len(obstacles) == len(lines[0]) * height:  # nobody could ever stand on it (pickup spots are floor)
+        raise SetupError("map_no_floor", "")
     return GameMap(name, len(lines[0]), height, frozenset(obstacles), frozenset(pickup_spots))
 
 

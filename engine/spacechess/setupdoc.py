@@ -48,7 +48,7 @@ def load_map(value: Any) -> GameMap:
     try:
         return parse_map(value)
     except SetupError as error:
-        raise SetupError(error.code, f"map, {error.where}", **error.params) from error
+        raise SetupError(error.code, f"map, {error.where}" if error.where else "map", **error.params) from error
 
 
 def setup_cell(game_map: GameMap, value: Any, where: str) -> Cell:

@@ -11,8 +11,12 @@ import datetime as dt
 import errno
 import os
 import re
+import shutil
+import sqlite3
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -127,3 +131,111 @@ def test_a_full_disk_during_a_console_script(tmp_path, monkeypatch, capsys):
     status = main(["console", "--script", str(script), "--lang", "en"])
     err = capsys.readouterr().err
     one_line_failure(status, err, "no space left on device")
+
+
+# -- issue 23.11: a read-only SQLite file (WAL) or folder ------------------------------------------
+
+@pytest.fixture
+def shared_folder() -> Iterator[Path]:
+    """A folder the command can reach when it runs as another user: as root, who ignores file modes,
+    `as_reader` runs it as nobody, for whom the modes count (pytest's own folders are 0700)."""
+    with tempfile.TemporaryDirectory(prefix="spacechess-ro-") as name:
+        top = Path(name)
+        top.chmod(0o755)
+        folder = top / "data"
+        folder.mkdir()
+        try:
+            yield folder
+        finally:
+            folder.chmod(0o755)  # so that the clean-up may delete what is inside
+
+
+def as_reader(folder: Path, *args: str, database: str) -> subprocess.CompletedProcess[str]:
+    """The command run by a user who does not own the files (nobody, when the tests run as root)."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith("SPACECHESS_")}
+    env.update(PYTHONPATH=str(ROOT), SPACECHESS_DATABASE_URL=database, HOME=str(folder.parent))
+    command = [sys.executable, "-m", "bot.cli", *args]
+    if os.geteuid() == 0:
+        setpriv = shutil.which("setpriv")
+        if setpriv is None:
+            pytest.skip("running as root without setpriv (util-linux): no user for whom file modes count")
+        command = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", *command]
+    return subprocess.run(command, cwd=folder.parent, env=env, capture_output=True, text=True, timeout=180,
+                          check=False)
+
+
+def stored_database(folder: Path) -> tuple[str, Path]:
+    path = folder / "bot.sqlite"
+    store = Store(f"sqlite:///{path}")
+    try:
+        save_draws(store, [Draw(dt.date(2024, 3, 4), 1, (1, 2, 3, 4, 5)), Draw(dt.date(2024, 3, 6), 1, (6, 7, 8, 9, 10))])
+    finally:
+        store.close()
+    return f"sqlite:///{path}", path
+
+
+#: (file mode, folder mode) of each case: the file read-only (in a writable folder, or in a read-only
+#: one as another user's database usually is), or the file writable in a read-only folder
+MODES = {"file": (0o444, 0o777), "file_and_folder": (0o444, 0o555), "folder": (0o666, 0o555)}
+
+
+def make_read_only(url_path: Path, case: str) -> None:
+    file_mode, folder_mode = MODES[case]
+    url_path.chmod(file_mode)
+    url_path.parent.chmod(folder_mode)
+
+
+@pytest.mark.parametrize("case", MODES)
+def test_draws_list_reads_a_read_only_database(shared_folder: Path, case: str) -> None:
+    """WAL readers write the -shm index next to the file: a read-only folder refused even `draws list`.
+    Now it is read as it is, and the database file is left as it was."""
+    url, path = stored_database(shared_folder)
+    make_read_only(path, case)
+    before = path.read_bytes()
+    done = as_reader(shared_folder, "draws", "list", database=url)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.splitlines() == ["2024-03-04 #1 1 2 3 4 5 (fdj)", "2024-03-06 #1 6 7 8 9 10 (fdj)"]
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize(("case", "reason"), [
+    ("file", "the file {path} is read-only for this user: make it writable, or run the command as its owner"),
+    ("folder", "the folder {folder} is not writable by this user, and SQLite writes bot.sqlite-wal and "
+               "bot.sqlite-shm next to the database: make the folder writable, or run the command as its owner"),
+], ids=["file", "folder"])
+def test_a_write_says_which_of_the_file_or_its_folder_is_read_only_and_how_to_fix_it(
+        shared_folder: Path, case: str, reason: str) -> None:
+    url, path = stored_database(shared_folder)
+    script = shared_folder.parent / "script.txt"
+    script.write_text("/sc new name:Orion\n", encoding="utf-8")
+    make_read_only(path, case)
+    before = path.read_bytes()
+    done = as_reader(shared_folder, "console", "--script", str(script), database=url)
+    line = one_line_failure(done.returncode, done.stderr, f"cannot use the database {url}")
+    assert line.endswith(f"({reason.format(path=path, folder=shared_folder)})"), line
+    assert path.read_bytes() == before  # (SQLite may have made its -shm index beside it: no data)
+
+
+def test_a_read_only_folder_whose_log_holds_changes_is_refused_in_one_line(shared_folder: Path) -> None:
+    """Without its -shm index, a write-ahead log still holding changes cannot be read from a read-only
+    folder: reading the file alone would show the database as it was before them."""
+    url, path = stored_database(shared_folder)
+    elsewhere = shared_folder.parent / "live.sqlite"
+    writer = sqlite3.connect(elsewhere)
+    try:
+        writer.execute("PRAGMA journal_mode=WAL")
+        writer.execute("CREATE TABLE t (x)")
+        writer.commit()
+        writer.execute("PRAGMA wal_autocheckpoint=0")
+        writer.execute("INSERT INTO t VALUES (1)")
+        writer.commit()
+        path.write_bytes(elsewhere.read_bytes())
+        (shared_folder / f"{path.name}-wal").write_bytes(Path(f"{elsewhere}-wal").read_bytes())
+    finally:
+        writer.close()
+    shared_folder.chmod(0o555)
+    done = as_reader(shared_folder, "draws", "list", database=url)
+    line = one_line_failure(done.returncode, done.stderr, f"cannot use the database {url}")
+    assert line.endswith(f"the folder {shared_folder} is not writable by this user and {path.name}-wal holds "
+                         "changes not yet in the database file, which cannot be read without writing there: "
+                         "make the folder writable, or run the command as its owner")

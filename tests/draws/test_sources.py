@@ -345,3 +345,89 @@ def test_the_configured_user_agent_is_sent(loopback, source_for, archive):
     loopback.routes["/loto"] = send(archive)
     source_for(loopback.url("/loto"), user_agent="my-table-bot/1.0").fetch()
     assert loopback.requests[-1][1]["User-Agent"] == "my-table-bot/1.0"
+
+
+# -- issue 23.9: a whole fetch has a deadline of its own ------------------------------------------
+
+@dataclass
+class Drip:
+    """A server that declares a body and sends one byte of it every `every` seconds, up to `budget`
+    bytes, then holds the connection silently until the test ends: no download can ever finish."""
+
+    loopback: Loopback
+    every: float = 0.01
+    budget: int = 500
+    sent: int = 0
+
+    def __call__(self, handler: BaseHTTPRequestHandler) -> None:
+        handler.send_response(200)
+        handler.send_header("Content-Length", str(self.budget * 10))
+        handler.end_headers()
+        while self.sent < self.budget and not self.loopback.release.wait(self.every):
+            try:
+                handler.wfile.write(b"P")
+                handler.wfile.flush()
+            except OSError:  # the client hung up: it gave up on the download
+                return
+            self.sent += 1
+        self.loopback.release.wait(10)
+
+
+def test_a_dripping_server_is_cut_off_at_the_deadline_of_the_whole_fetch(loopback, source_for, sleeps):
+    """Each byte comes well within the read timeout, so only a deadline on the whole download ends it:
+    the fetch is over while the server is still dripping (before the fix it took the whole drip and
+    then a read timeout, per URL and retry)."""
+    first, mirror = Drip(loopback), Drip(loopback)
+    loopback.routes["/drip"], loopback.routes["/mirror"] = first, mirror
+    error = _fails(source_for(loopback.url("/drip"), loopback.url("/mirror"), timeout=5.0, deadline=0.3))
+    assert first.sent < first.budget and mirror.sent == 0
+    assert (error.code, error.url, error.params) == ("deadline", loopback.url("/drip"), {"seconds": 0.3})
+    assert "did not finish within 0.3 s" in str(error)
+    assert loopback.hits("/drip") == 1 and loopback.hits("/mirror") == 0 and sleeps == []
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def test_no_retry_is_waited_for_past_the_deadline(loopback):
+    """The back-off counts in the deadline: a retry that would start after it is not slept for, and
+    the error that made it needed is the one reported (the mirror still gets the time left)."""
+    clock = FakeClock()
+    loopback.routes["/a"] = send(b"busy", 503)
+    loopback.routes["/b"] = send(b"busy", 503)
+    session = requests.Session()
+    session.trust_env = False
+    source = FdjSource((loopback.url("/a"), loopback.url("/b")), retries=3, backoff=2.0, deadline=5.0,
+                       session=session, sleep=clock.sleep, clock=clock)
+    error = _fails(source)
+    session.close()
+    assert (error.code, error.url) == ("http_status", loopback.url("/b"))
+    assert loopback.hits("/a") == 2 and loopback.hits("/b") == 2 and clock.now == 1004.0
+
+
+def test_the_mirror_is_not_tried_once_the_deadline_has_passed(loopback):
+    """A first URL that failed slowly used up the time: its error is the answer, not a mirror's."""
+    clock = FakeClock()
+
+    def slow_failure(handler: BaseHTTPRequestHandler) -> None:
+        clock.sleep(6.0)  # the answer came late (by the fetch's clock)
+        send(b"busy", 503)(handler)
+
+    loopback.routes["/a"] = slow_failure
+    loopback.routes["/b"] = send(b"busy", 503)
+    session = requests.Session()
+    session.trust_env = False
+    source = FdjSource((loopback.url("/a"), loopback.url("/b")), retries=2, deadline=5.0,
+                       session=session, sleep=clock.sleep, clock=clock)
+    error = _fails(source)
+    session.close()
+    assert (error.code, error.url, error.attempts) == ("http_status", loopback.url("/a"), ())
+    assert loopback.hits("/a") == 1 and loopback.hits("/b") == 0

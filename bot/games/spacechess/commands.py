@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.games.spacechess import SPACECHESS_PRESENTER, labelled
 from bot.games.spacechess.boards import move_preview
-from bot.service.commands import Option, choice_named, command, completer
+from bot.service.commands import SETUP_MAX_BYTES, Option, choice_named, command, completer
 from bot.service.context import Context
 from bot.service.core import GameService
 from bot.service.orders import require_running
@@ -309,7 +309,7 @@ def sc_pickup(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     return svc.describe(svc.apply_input(ctx, game, "pickup", None, payload), ctx)
 
 
-@command("sc map", Option("file", "attachment", required=True), gm_only=True)
+@command("sc map", Option("file", "attachment", required=True, max_bytes=SETUP_MAX_BYTES), gm_only=True)
 def sc_map(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     """Load another map (SC-34 text file) before the start; everything done so far is replayed on it,
     so a deployment that no longer fits is refused with its reason and nothing changes."""

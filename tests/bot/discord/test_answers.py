@@ -10,10 +10,9 @@ import re
 import pytest
 
 from bot.discord_adapter import tree
-from bot.discord_adapter.answers import ATTACHMENT_MAX_BYTES
 from bot.discord_adapter.payload import translated_payload
 from bot.i18n import translate
-from bot.service.commands import table
+from bot.service.commands import ATTACHMENT_MAX_BYTES, SETUP_MAX_BYTES, table
 from tests.bot.discord.harness import BotHarness, DiscordRecorder
 from tests.bot.discord.lobby import GM, accepted, run
 from tests.bot.discord.payloads import Upload, autocomplete, slash
@@ -110,3 +109,15 @@ async def test_attachments_are_checked_before_their_download(
     assert recorder.downloads == [], "refused before a byte was downloaded"
     assert harness.bot.service.store.game_in_channel(None, None) is None
     accepted(await run(harness, GM, "sc new", name="Orion"))  # and the bot goes on
+
+
+async def test_a_setup_is_refused_at_its_own_limit_before_its_download(harness: BotHarness,
+                                                                       recorder: DiscordRecorder) -> None:
+    """Issue 23.12: a setup or map is a few KB of text; one over SETUP_MAX_BYTES (far below an export's
+    limit) is refused from the size Discord announces, with that limit, before a byte is downloaded."""
+    upload = Upload("setup.toml", b"#", size=SETUP_MAX_BYTES + 1)
+    recorder.host(upload)
+    exchange = await run(harness, GM, "sc new", name="Orion", setup=upload)
+    assert exchange.refused and exchange.text == translate(
+        "error.attachment_too_large", "en", {"name": "setup.toml", "size_kb": 65, "limit_kb": 64})
+    assert recorder.downloads == [] and harness.bot.service.store.list_games() == []

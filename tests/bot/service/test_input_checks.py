@@ -183,7 +183,7 @@ CRAFTED = [
     ('characters = {"a" = 1}\n', "characters"),
     ("[[characters]]\nid = 5\nteam = 1\nrole = \"soldier\"\n", "characters[0].id"),
     ('phase = "setup"\n[[characters]]\nid = "<@&42>"\nteam = 1\nrole = "soldier"\n', "characters[0].id"),
-    ('phase = "setup"\n[[characters]]\nid = "' + "a" * 1_000_000 + '"\nteam = 1\nrole = "soldier"\n',
+    ('phase = "setup"\n[[characters]]\nid = "' + "a" * 60_000 + '"\nteam = 1\nrole = "soldier"\n',
      "characters[0].id"),
     (f'phase = "setup"\nhp_soldier = {HUGE}\n', "hp_soldier"),
     (f'phase = "setup"\n[rules]\nap_cap = {HUGE}\n', "rules.ap_cap"),
@@ -206,7 +206,7 @@ def test_crafted_setup_documents_are_located_localised_refusals(svc, text, where
     reply = create_with_setup(svc, "setup.toml", text.encode())
     texts = refused(reply, "error.setup")
     assert reply.messages[0].params["where"].startswith(where[:100])
-    assert all(len(t) < 600 for t in texts)  # a megabyte name is not quoted back
+    assert all(len(t) < 600 for t in texts)  # a name of 60,000 letters (a setup takes 64 KB) is not quoted back
     assert game(svc) is None
 
 
@@ -215,7 +215,7 @@ def test_crafted_setup_documents_are_located_localised_refusals(svc, text, where
     [
         (b"[1, 2]", "error.setup_not_table"),
         (b'{"setup": 5}', "error.setup_not_table"),
-        (b"[" * 100_000 + b"]" * 100_000, "error.setup_too_deep"),
+        (b"[" * 30_000 + b"]" * 30_000, "error.setup_too_deep"),  # within the 64 KB a setup may weigh
         (b'{"phase": "setup", "hp_soldier": NaN}', "error.setup"),
         (b'{"phase": "setup", "rules": ' + b"[" * 40 + b"]" * 40 + b"}", "error.setup"),
         (b"{}", "error.setup"),  # a running game without its generals

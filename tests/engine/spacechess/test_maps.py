@@ -234,3 +234,9 @@ def test_sc17_reachable_floor_from_an_obstacle_or_off_the_board_is_empty() -> No
     game_map = parse_map("....\n....\n....\n.#..\n")
     assert reachable_floor(game_map, Cell(1, 0)) == set()
     assert reachable_floor(game_map, Cell(9, 9)) == set()
+
+
+def test_sc34_a_map_without_a_floor_cell_is_refused() -> None:
+    """Issue 23.12: nobody could ever stand on it (pickup spots are floor: one is enough)."""
+    assert refusal("####\n####\n####\n####\n") == ("map_no_floor", "", {})
+    assert parse_map("####\n#+##\n####\n####\n").width == 4
