@@ -12,6 +12,7 @@ action by the actions legal on the board it leaves, with the ships not yet activ
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from engine.hexarena.actions import FIRE_DESTROYS, HANDLERS
 from engine.hexarena.actiontable import (
@@ -30,7 +31,9 @@ from engine.hexarena.actiontable import (
 from engine.hexarena.geometry import ADMIRAL, CARGO, FIGHTER, LINE, PATROL
 from engine.hexarena.orders import Action, Turn
 from engine.hexarena.state import DEBRIS, ArenaState, Ship
-from engine.hexarena.variants import Budget, Variant
+
+if TYPE_CHECKING:  # the variants ask this module whether an admiral can still move (HA-15)
+    from engine.hexarena.variants import Budget, Variant
 
 #: an action, the ship it activates (a leaving admiral, not its cargo), the cells a move enters
 Candidate = tuple[Action, Ship, int]
@@ -164,6 +167,18 @@ def has_legal_action(state: ArenaState, side: str, variant: Variant) -> bool:
             if out and (ap is None or any(variant.cost(c[1].type, c[0].verb, c[2]) <= ap for c in out)):
                 return True
     return False
+
+
+def admiral_can_change_cell(state: ArenaState, admiral: Ship) -> bool:
+    """HA-15 pinned: whether one legal action changes the admiral's cell — its own move, boarding,
+    leaving its cargo, an indirect recycle, a move of the cargo carrying it — found by playing the
+    actions of the admiral, or of its cargo and itself, and looking where it ends. Rotations, fire
+    and a direct recycle leave it where it is. (AP are not checked: Omega's 5 at a turn's start pay any.)"""
+    carrier = admiral if admiral.carried_by is None else state.by_id[admiral.carried_by]
+    before = state.admiral_cell(admiral.side)
+    out: Found = []
+    _ship_actions(state, carrier, frozenset(), out)
+    return any(HANDLERS[a.verb](state, ship, a)[0].admiral_cell(admiral.side) != before for a, ship, _ in out)
 
 
 def count_turns(state: ArenaState, side: str, variant: Variant) -> int:

@@ -18,7 +18,8 @@ from functools import cache
 from typing import ClassVar
 
 from engine.core.errors import OrderError, SetupError
-from engine.hexarena.geometry import ADMIRAL, CARGO, FIGHTER, NEIGHBOUR, PATROL
+from engine.hexarena.geometry import ADMIRAL, CARGO, FIGHTER, PATROL
+from engine.hexarena.legal import admiral_can_change_cell
 from engine.hexarena.state import ArenaState, in_base
 
 
@@ -76,7 +77,8 @@ class Variant:
 
 
 class Blitz(Variant):
-    """HA-15 Neutralisation: an admiral outside its own base with no legal move loses the game."""
+    """HA-15 Neutralisation: an admiral outside its own base that no action can take off its cell
+    loses the game (« perd toute possibilité de déplacement »)."""
 
     name = "blitz"
     aliases = ("neutralisation", "neutralization")
@@ -85,7 +87,7 @@ class Blitz(Variant):
         admiral = next((s for s in state.ships if s.side == side and s.type == ADMIRAL and s.alive), None)
         if admiral is None or in_base(state.admiral_cell(side), side):
             return None
-        return None if admiral_can_move(state, admiral.id) else "admiral_stuck"
+        return None if admiral_can_change_cell(state, admiral) else "admiral_stuck"
 
 
 class Alpha(Variant):
@@ -164,16 +166,3 @@ def variant_for(names: tuple[str, ...]) -> Variant:
     combined = type("".join(cls.__name__ for cls in classes), classes, {"name": "+".join(names)})
     return combined()
 
-
-def admiral_can_move(state: ArenaState, admiral_id: str) -> bool:
-    """HA-15 pinned: a legal ``move`` of the admiral, or of the cargo carrying it (boarding,
-    leaving and recycling do not count)."""
-    admiral = state.by_id[admiral_id]
-    occupied = state.occupancy
-    if admiral.carried_by is None:
-        assert admiral.at is not None
-        return any(cell not in occupied for cell in NEIGHBOUR[admiral.at].values())
-    cargo = state.by_id[admiral.carried_by]
-    assert cargo.at is not None and cargo.facing is not None
-    ahead = NEIGHBOUR[cargo.at].get(cargo.facing)
-    return ahead is not None and ahead not in occupied

@@ -146,14 +146,11 @@ class BotProcess:
         assert self.proc is not None
         os.kill(self.proc.pid, signal.SIGKILL)
         self.proc.wait(10)
-        def gone() -> bool:
-            if self.shards:
-                return not set(self.shards) & set(self.fake.connected_shards())
-            return not self.fake.connected
-
-        self.fake.wait_until(gone, timeout=10, what="gateway disconnection")
+        self._wait_disconnected()
 
     def stop(self) -> None:
+        """SIGTERM, and back once the fake has seen the gateway session end (an event sent to the
+        server meanwhile would meet a socket the process no longer reads)."""
         if self.proc is None or self.proc.poll() is not None:
             return
         self.proc.terminate()
@@ -162,3 +159,12 @@ class BotProcess:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait(10)
+        self._wait_disconnected()
+
+    def _wait_disconnected(self) -> None:
+        def gone() -> bool:
+            if self.shards:
+                return not set(self.shards) & set(self.fake.connected_shards())
+            return not self.fake.connected
+
+        self.fake.wait_until(gone, timeout=10, what="gateway disconnection")

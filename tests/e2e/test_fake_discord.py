@@ -152,6 +152,27 @@ def test_the_gateway_handshake_and_one_answer_per_interaction(server):
     assert server.reply(interaction, timeout=1)["flags"] == 64
 
 
+def test_an_event_for_a_session_whose_connection_just_broke_is_lost_not_raised(server):
+    """A bot process stopped a moment ago: its socket is closing before the fake has read the close.
+    A channel created then is created (Discord does not fail it for a dead session), the event lost."""
+
+    async def session() -> None:
+        async with aiohttp.ClientSession() as http, http.ws_connect(server.gateway_url) as ws:
+            await ws.receive_json()  # HELLO
+            await ws.send_json({"op": 2, "d": {"token": "t", "intents": 1}})
+            for _ in ("READY", "GUILD_CREATE"):
+                await ws.receive_json()
+            await asyncio.to_thread(server._run, broken_then_created())
+
+    async def broken_then_created() -> None:
+        (socket,) = server._shards
+        socket._req.transport.abort()  # closing at once; the fake's handler hears of it on a later turn
+        await server._dispatch("CHANNEL_CREATE", {"id": "1", "name": "late"}, guild_id=server.guild.id)
+
+    asyncio.run(session())
+    server.wait_until(lambda: not server.connected, timeout=5, what="the broken session gone")
+
+
 def test_a_channel_is_fetched_by_id_and_an_edit_leaves_a_pin_in_place(server):
     """What the bot's own posts need: the channel when its cache lacks it, a pin, edits of the pinned
     message; unknown channels and messages are 404 with Discord's codes."""

@@ -111,3 +111,12 @@ def test_a_command_in_flight_when_killed_is_all_or_nothing(own_bot):
     assert again.content == table.text("error.already_joined") if again.private else "**Cid**" in again.content
     info = table.ok(gm, "game info")
     assert info.content.count("**Cid**") == 1
+
+
+def test_a_stopped_bot_is_off_the_gateway_when_stop_returns(own_bot):
+    """What a restart (the load test's, between its phases) relies on: once `stop` is back, no
+    session of the old process is left for an event — a channel created then meets no socket."""
+    fake = own_bot.fake
+    own_bot.stop()
+    assert not fake.connected
+    fake.add_channel("after the stop")

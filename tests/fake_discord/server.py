@@ -9,8 +9,8 @@ it answers, is the core's; this module adds what needs a network:
   only to the sessions of its shard, ``(guild_id >> 22) % shard_count`` (4010 closes a session that
   names a shard out of range; two sessions on one shard both get its events, as on Discord: both
   answer, and one gets 40060);
-- the CDN the bot downloads attachments from, and `stall` (an answer held back: a crash before the
-  bot reads it).
+- the CDN the bot downloads attachments from, and `stall` (answers held back until the test lets
+  them go: a crash before the bot reads them, at a moment the test chose).
 
 The fake runs its own event loop in a background thread so that synchronous tests can drive a real
 bot process: every method is thread-safe, and waits are event-driven (a condition notified on every
@@ -21,11 +21,13 @@ recorded call) with a timeout. The clock is injectable, so a test reaches a dead
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import threading
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import WSMsgType, web
@@ -55,6 +57,31 @@ INVALID_SHARD = 4010
 __all__ = ["CHOICES", "DEFERRED", "DEFERRED_UPDATE", "MESSAGE", "UPDATE", "FakeDiscord", "json_response"]
 
 
+@dataclass
+class Stall:
+    """Requests `method pattern` (whose JSON ``content`` holds `content`, if given) served, but
+    answered only once `released` is set or `seconds` have passed (None: only when released); the
+    first `after` of them are answered at once."""
+
+    method: str
+    pattern: str
+    seconds: float | None
+    after: int
+    content: str | None
+    released: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def holds(self, method: str, path: str, body: Any) -> bool:
+        """Whether this request's answer is held (counting the ones let through)."""
+        if method != self.method or re.fullmatch(self.pattern, path) is None:
+            return False
+        if self.content is not None and self.content not in str((body or {}).get("content") or ""):
+            return False
+        if self.after > 0:
+            self.after -= 1
+            return False
+        return True
+
+
 def json_response(data: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> web.Response:
     # discord.py decodes JSON only when the Content-Type is exactly application/json (no charset)
     all_headers = {"Content-Type": "application/json", **(headers or {})}
@@ -70,8 +97,10 @@ class FakeDiscord(DiscordCore):
                  rate_limits: RateLimiter | None = None, shards: int = 1) -> None:
         super().__init__(size_limit=size_limit, clock=clock, rate_limits=rate_limits or RateLimiter(clock),
                          shards=shards, cdn_base=lambda: self.base_url)
-        #: (method, pattern, seconds): serve the request, then hold its answer (a crash before the bot reads it)
-        self._stalls: list[tuple[str, str, float]] = []
+        #: which requests are served with their answers held (a crash before the bot reads them)
+        self._stalls: list[Stall] = []
+        #: answers held back right now
+        self.held = 0
         self._loop = asyncio.new_event_loop()
         self._thread: threading.Thread | None = None
         self._runner: web.AppRunner | None = None
@@ -158,15 +187,21 @@ class FakeDiscord(DiscordCore):
         return [ws for ws, (shard, count) in self._shards.items() if (guild_id >> 22) % count == shard]
 
     # -- test controls (any thread): the core's, and what the gateway announces -------------------
-    def stall(self, method: str, pattern: str, seconds: float) -> None:
-        """Serve every request `method pattern` but answer it only `seconds` later: Discord has done it,
-        the bot does not know yet (what a crash at that moment leaves)."""
+    def stall(self, method: str, pattern: str, seconds: float | None = None, *, after: int = 0,
+              content: str | None = None) -> None:
+        """Serve every request `method pattern` but answer it only at `unstall` (or `seconds` later):
+        Discord has done it, the bot does not know yet (what a crash at that moment leaves). `after`
+        lets the first ones through; `content`: only messages whose text holds it. A test waits on
+        `held` to kill the bot while answers are held, however fast or slow the machine is."""
         with self._cond:
-            self._stalls.append((method, pattern, seconds))
+            self._stalls.append(Stall(method, pattern, seconds, after, content))
 
     def unstall(self) -> None:
+        """Every held answer goes out now, and nothing is held any more."""
         with self._cond:
-            self._stalls.clear()
+            stalls, self._stalls = self._stalls, []
+        for stall in stalls:
+            self._loop.call_soon_threadsafe(stall.released.set)
 
     def add_guild(self, name: str, *, shard: int = 0) -> Guild:
         """Another server, sent to the sessions of its shard when they are connected."""
@@ -234,7 +269,9 @@ class FakeDiscord(DiscordCore):
         with self._cond:
             self._seqs[ws] = self._seqs.get(ws, 0) + 1
             frame = {"op": 0, "t": event, "s": self._seqs[ws], "d": data}
-        await ws.send_str(json.dumps(frame))
+        # the bot's connection broke before the fake read it (a process just stopped): it misses the event
+        with contextlib.suppress(ConnectionResetError):
+            await ws.send_str(json.dumps(frame))
 
     def _app(self) -> web.Application:
         app = web.Application(client_max_size=64 * 1024 * 1024)
@@ -254,12 +291,17 @@ class FakeDiscord(DiscordCore):
         else:
             response = json_response(answer.json, answer.status, answer.headers)
         with self._cond:
-            stall = next((entry for entry in self._stalls
-                          if entry[0] == request.method and re.fullmatch(entry[1], path)), None)
-        if stall is not None:  # held until its time is up or `unstall` (the fake's shutdown waits for it)
-            until = time.monotonic() + stall[2]
-            while time.monotonic() < until and stall in self._stalls:
-                await asyncio.sleep(0.05)
+            stall = next((entry for entry in self._stalls if entry.holds(request.method, path, body)), None)
+            if stall is not None:
+                self.held += 1
+                self._cond.notify_all()
+        if stall is not None:  # held until `unstall` or its time is up (the fake's shutdown releases it)
+            try:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stall.released.wait(), stall.seconds)
+            finally:
+                with self._cond:
+                    self.held -= 1
         return response
 
     @staticmethod

@@ -97,8 +97,9 @@ def test_count_turns_counts_what_legal_turns_lists(variant: str) -> None:
 
 
 def test_a_side_that_loses_as_its_turn_comes_has_nothing_listed() -> None:
-    """Blitz: the blue admiral's cargo faces a red cargo, outside the blue base (HA-15)."""
-    state = arena(BUSY, debris=BUSY_DEBRIS, variant="blitz", to_move="blue")
+    """Blitz: the blue admiral's cargo, outside the blue base, faces a red cargo and has no free
+    cell around it to leave to (HA-15)."""
+    state = arena(BUSY, debris=[*BUSY_DEBRIS, "A3", "B3"], variant="blitz", to_move="blue")
     assert HEXARENA.result(state).reason == "admiral_stuck"
     assert list(HEXARENA.legal_orders(state, "blue")) == []
 
