@@ -18,6 +18,10 @@ from tests.bot.service.test_spacechess_commands import (
 )
 
 
+def texts(reply, language):
+    return [translate(m.key, language, m.params) for m in reply.messages]
+
+
 def started(service):
     lobby(service)
     ok(service.handle(GM, "gm start", {}))
@@ -54,3 +58,30 @@ def test_an_option_value_never_runs_as_orders(svc, who, path, options, option): 
     assert message.params.get("option") == option, message
     for lang in ("en", "fr"):
         assert f"`{option}`" in translate(message.key, lang, message.params)
+
+
+# -- 4. the grenade's limit and AP, the item a move leaves behind --------------------------------
+
+def test_a_second_grenade_names_the_grenade_limit_and_the_history_its_ap(svc):  # noqa: F811
+    started(svc)
+    thrown = ok(svc.handle(CID, "sc grenade", {"cell": "L5"}))
+    assert "(1 AP; 8 AP left)" in texts(thrown, "en")[0]
+    message = refused(svc, CID, "sc grenade", {"cell": "L5"})
+    assert translate(message.key, "en", message.params) == "No grenade left this turn (limit 1 per turn)."
+    assert translate(message.key, "fr", message.params) == "Plus de grenade pour ce tour (limite : 1 par tour)."
+    far = refused(svc, CID, "sc grenade", {"cell": "L20"})
+    assert far.key == "error.out_of_range"  # the reach first, as for a shot (SC-20, SC-23)
+    history = texts(ok(svc.handle(CID, "game history", {})), "en")
+    assert any("**Cid** threw a grenade at L5 (1 AP)." in line for line in history), history
+    french = texts(ok(svc.handle(CID, "game history", {})), "fr")
+    assert any("**Cid** a lancé une grenade en L5 (1 PA)." in line for line in french), french
+
+
+def test_a_move_that_swaps_an_item_names_the_item_left(svc):  # noqa: F811
+    started(svc)
+    ok(svc.handle(GM, "sc pickup", {"cell": "L3", "kind": "item", "name": "perforating"}))
+    moved = ok(svc.handle(CID, "sc move", {"to": "L3", "drop": "scope"}))
+    assert "Cid picks up perforating ammo at L3 and leaves scope there." in texts(moved, "en"), texts(moved, "en")
+    assert "Cid ramasse munitions perforantes en L3 et y laisse viseur." in texts(moved, "fr"), texts(moved, "fr")
+    history = texts(ok(svc.handle(CID, "game history", {})), "en")
+    assert any("picked up perforating ammo at L3 and left scope there" in line for line in history), history
