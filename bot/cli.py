@@ -204,7 +204,7 @@ def _console(args: argparse.Namespace, settings: Settings) -> int:
     import logging
 
     from bot.app import open_service, open_service_soon
-    from bot.console import Console, history_file, line_editing, run_name, system_language
+    from bot.console import Console, history_file, line_editing, names_file, run_name, system_language
 
     if not args.verbose:  # the replies are the console's output: a log line after each would bury them
         for handler in logging.getLogger().handlers:
@@ -215,7 +215,7 @@ def _console(args: argparse.Namespace, settings: Settings) -> int:
 
     def console_on(service: GameService) -> Console:
         return Console(service, out_dir=args.out, admins=admins, language=args.lang or system_language(),
-                       per_run=True, run=started)
+                       per_run=True, run=started, names_file=names_file())
 
     if args.script is not None:
         console = console_on(open_service(settings))

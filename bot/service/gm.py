@@ -221,5 +221,7 @@ def gm_settings(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         changes["language"] = svc.server_language(ctx.guild_id)
     settings = svc.store.set_guild_settings(ctx.guild_id, **changes) if changes else svc.store.guild_settings(
         ctx.guild_id)
-    return Reply((Message("gm.settings", {"language": settings.language, "role": settings.gm_role_id,
+    role = Message("word.none") if settings.gm_role_id is None else Message("gm.settings.role",
+                                                                             {"role": settings.gm_role_id})
+    return Reply((Message("gm.settings", {"language": settings.language, "role": role,
                                           "pings": settings.ping_policy}),), visibility=Visibility.PRIVATE)

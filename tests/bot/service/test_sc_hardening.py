@@ -85,3 +85,13 @@ def test_a_move_that_swaps_an_item_names_the_item_left(svc):  # noqa: F811
     assert "Cid ramasse munitions perforantes en L3 et y laisse viseur." in texts(moved, "fr"), texts(moved, "fr")
     history = texts(ok(svc.handle(CID, "game history", {})), "en")
     assert any("picked up perforating ammo at L3 and left scope there" in line for line in history), history
+
+
+# -- 6. roles and members shown as Discord shows them, never as raw ids ----------------------------
+
+def test_gm_settings_shows_the_gm_role_as_a_role_mention(svc):  # noqa: F811
+    unset = texts(ok(svc.handle(GM, "gm settings", {})), "en")[0]
+    assert "GM role: none" in unset and "rôle MJ : aucun" in texts(ok(svc.handle(GM, "gm settings", {})), "fr")[0]
+    shown = ok(svc.handle(GM, "gm settings", {"gm_role": 29921147399800485}))
+    for lang in ("en", "fr"):
+        assert "<@&29921147399800485>" in texts(shown, lang)[0], texts(shown, lang)
