@@ -22,6 +22,7 @@ from bot.service.secrecy import reader_of, sealed_seqs
 from bot.store.repo import GameRecord, NewEntry, SeatRecord, StaleWrite
 from engine import registry
 from engine.core.errors import OrderError, SetupError
+from engine.core.names import NAME_MAX
 
 
 def _mark(svc: GameService, ctx: Context, game: GameRecord, kind: str, status: str, payload: dict[str, Any]) -> None:
@@ -159,7 +160,7 @@ def gm_export(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
                  visibility=Visibility.PRIVATE)
 
 
-@command("gm import", Option("file", "attachment", required=True), Option("name", max_length=80), gm_only=True,
+@command("gm import", Option("file", "attachment", required=True), Option("name", max_length=NAME_MAX), gm_only=True,
          server_wide=True)
 def gm_import(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     """Recreate an exported game in this channel: its log is replayed from its setup, and it keeps its

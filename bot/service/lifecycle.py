@@ -72,7 +72,7 @@ def declare_game_commands(entry: GameEntry) -> None:
     def join(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         return join_game(svc, ctx, entry.kind, opts)
 
-    command(f"{entry.group} new", Option("name", required=True, max_length=80), *presenter.create_options,
+    command(f"{entry.group} new", Option("name", required=True, max_length=NAME_MAX), *presenter.create_options,
             *driver.create_options, Option("setup", "attachment"),
             server_wide=True)(new)  # the creator of the channel's ended game is not a GM of the server
     command(f"{entry.group} join", Option("name", required=True, max_length=NAME_MAX),

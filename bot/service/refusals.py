@@ -41,7 +41,13 @@ def refusal_key(err: OrderError) -> str:
 
 def order_refusal(err: OrderError, game_shapes: Callable[[OrderError], dict[str, Any]] | None = None) -> Reply:
     """The private reply to a refused input, in words rather than codes; `game_shapes` (the game's
-    presenter's `refusal_params`) words the parameters only that game uses."""
+    presenter's `refusal_params`) words the parameters only that game uses. A refusal inside a batch
+    (`engine.core.batch.in_batch`) says which order it was, and that none was applied."""
+    if "batch_order" in err.params:
+        params = dict(err.params)
+        number, typed = params.pop("batch_order"), params.pop("batch_text")
+        reason = order_refusal(OrderError(err.code, **params), game_shapes).messages[0]
+        return Reply.refusal("error.in_batch", order=number, text=typed, reason=reason)
     params: dict[str, Any] = {key: _labelled(key, value) for key, value in err.params.items()}
     shape = _PARAM_SHAPES.get(err.code)
     if shape is not None:

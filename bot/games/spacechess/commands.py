@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.games.spacechess import SPACECHESS_PRESENTER, labelled
 from bot.games.spacechess.boards import move_preview
+from bot.i18n import Listing
 from bot.service.commands import Option, choice_named, command, completer
 from bot.service.context import Context
 from bot.service.core import GameService
@@ -272,8 +273,10 @@ def _choice_label(part: str, value: str) -> Message:
     "sc set",
     Option("character", required=True, max_length=NAME_MAX, holds="name"),
     Option("reason", required=True, max_length=200),
-    Option("hp", "integer", min_value=0, max_value=999),
-    Option("ap", "integer", min_value=0, max_value=99),
+    # no bounds of their own: the rules' (0 to the character's max_hp, 0 to the game's AP cap) are
+    # the only ones, so a refusal always names the real limit
+    Option("hp", "integer"),
+    Option("ap", "integer"),
     Option("cell", max_length=8, holds="cell"),
     gm_only=True,
 )
@@ -284,7 +287,7 @@ def sc_set(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     if "cell" in opts:
         changes["at"] = opts["cell"]
     if not changes:
-        raise ServiceError("error.missing_option", option=["hp", "ap", "cell"])
+        raise ServiceError("error.missing_any_option", options=Listing(("hp", "ap", "cell")))
     payload = {"id": opts["character"], **changes, "reason": opts["reason"]}
     return svc.describe(svc.apply_input(ctx, game, "gm_set", None, payload), ctx)
 

@@ -95,3 +95,57 @@ def test_gm_settings_shows_the_gm_role_as_a_role_mention(svc):  # noqa: F811
     shown = ok(svc.handle(GM, "gm settings", {"gm_role": 29921147399800485}))
     for lang in ("en", "fr"):
         assert "<@&29921147399800485>" in texts(shown, lang)[0], texts(shown, lang)
+
+
+# -- 7. messages that agree with the rules and say what failed -------------------------------------
+
+@pytest.mark.parametrize(("field", "value", "maximum"), [
+    ("ap", 10, 9), ("ap", 100, 9), ("ap", -1, 9), ("hp", 13, 12), ("hp", 1000, 12), ("hp", -3, 12),
+])
+def test_a_correction_out_of_bounds_names_the_real_limit(svc, field, value, maximum):  # noqa: F811
+    """SC-8/SC-11: the option says what the rules say, whichever side of it the value is."""
+    started(svc)
+    message = refused(svc, GM, "sc set", {"character": "Cid", field: value, "reason": "fix"})
+    assert message.key == "error.bad_input.range"
+    assert (message.params["minimum"], message.params["maximum"]) == (0, maximum)
+
+
+def test_a_correction_with_nothing_to_correct_asks_for_at_least_one(svc):  # noqa: F811
+    started(svc)
+    message = refused(svc, GM, "sc set", {"character": "Cid", "reason": "fix"})
+    assert translate(message.key, "en", message.params) == "Give at least one of: hp, ap, cell."
+    assert translate(message.key, "fr", message.params) == "Donnez au moins une de ces options : hp, ap, cell."
+
+
+def test_a_game_name_has_the_limit_its_check_has(svc):  # noqa: F811
+    from bot.service.commands import table
+    from engine.core.names import NAME_MAX
+
+    assert {path: table()[path].option("name").max_length for path in table()
+            if path.endswith(" new") or path == "gm import"} == dict.fromkeys(
+        [p for p in table() if p.endswith(" new") or p == "gm import"], NAME_MAX)
+    reply = svc.handle(GM, "sc new", {"name": "N" * 40})
+    assert not reply.ok and "32" in texts(reply, "en")[0] and "80" not in texts(reply, "en")[0]
+    assert svc.store.game_in_channel(GM.guild_id, GM.channel_id) is None
+
+
+@pytest.mark.parametrize(("text", "number", "order"), [
+    ("move L3; shoot Nobody", 2, "shoot Nobody"),
+    ("move L3 ; mvoe L4", 2, "mvoe L4"),
+    ("tir Dee ; move L3", 1, "tir Dee"),
+])
+def test_a_batch_refusal_names_the_order_that_failed(svc, text, number, order):  # noqa: F811
+    started(svc)
+    message = refused(svc, CID, "sc order", {"text": text})
+    english = translate(message.key, "en", message.params)
+    assert english.startswith(f"Order {number} of the batch (`{order}`) was refused, so none was applied: "), english
+    assert translate(message.key, "fr", message.params).startswith(
+        f"L’ordre {number} du lot (`{order}`) est refusé, donc aucun n’a été appliqué : ")
+
+
+@pytest.mark.parametrize("text", ["tir Dee;;", ";", "move L3; ;rage", " ; move L3"])
+def test_an_empty_part_of_a_batch_is_refused_wherever_it_is(svc, text):  # noqa: F811
+    started(svc)
+    message = refused(svc, CID, "sc order", {"text": text})
+    assert "empty" in translate(message.key, "en", message.params), message
+    assert "vide" in translate(message.key, "fr", message.params), message
