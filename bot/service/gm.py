@@ -13,15 +13,20 @@ from bot.drivers import driver_of
 from bot.games import presenter_for
 from bot.service.commands import Option, command
 from bot.service.context import Context
-from bot.service.core import GameService, derive_status, effective_inputs, replay_inputs, require_not_finished
-from bot.service.export_doc import collector_paused, encode_export, export_document, read_export
+from bot.service.core import GameService, derive_status, effective_inputs, require_not_finished
+from bot.service.export_doc import (
+    collector_paused,
+    encode_export,
+    export_document,
+    read_export,
+    replay_export,
+)
 from bot.service.lifecycle import validate_name
 from bot.service.replies import Attachment, Button, Message, Reply, ServiceError, Visibility
 from bot.service.scene import scene_of
 from bot.service.secrecy import reader_of, sealed_seqs
 from bot.store.repo import GameRecord, NewEntry, SeatRecord, StaleWrite
 from engine import registry
-from engine.core.errors import OrderError, SetupError
 from engine.core.names import NAME_MAX
 
 
@@ -179,11 +184,7 @@ def _import(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     name = validate_name(opts["name"]) if "name" in opts else export.name
     rules = registry.get(export.kind)
     inputs = effective_inputs(rules, export.log)
-    try:
-        state = replay_inputs(rules, export.setup, export.seed, inputs)
-    except (SetupError, OrderError) as err:
-        raise ServiceError("error.bad_export", file=file.filename, where="log",
-                           reason=Message("export.replay", {"code": err.code})) from None
+    state = replay_export(rules, export, inputs, file.filename)
     status = export.status
     if status in ("setup", "running"):
         status = rules.result(state).status

@@ -149,3 +149,25 @@ def test_an_empty_part_of_a_batch_is_refused_wherever_it_is(svc, text):  # noqa:
     message = refused(svc, CID, "sc order", {"text": text})
     assert "empty" in translate(message.key, "en", message.params), message
     assert "vide" in translate(message.key, "fr", message.params), message
+
+
+def test_an_import_refused_on_replay_names_the_entry_and_why(svc):  # noqa: F811
+    import json
+
+    from bot.service import Attachment, Context
+
+    started(svc)
+    ok(svc.handle(CID, "sc move", {"to": "L3"}))
+    ok(svc.handle(GM, "gm pause", {}))
+    doc = json.loads(ok(svc.handle(GM, "gm export", {})).files[0].data)
+    index = next(i for i, e in enumerate(doc["log"]) if e["kind"] == "order")
+    doc["log"][index]["payload"]["text"] = "shoot Nobody"
+    elsewhere = Context(user_id=1, user_name="gm", guild_id=GM.guild_id, channel_id=GM.channel_id + 10,
+                        manage_server=True)
+    reply = svc.handle(elsewhere, "gm import", {"file": Attachment("bad.json", json.dumps(doc).encode())})
+    assert not reply.ok and reply.messages[0].params["where"] == f"log[{index}]"
+    english, french = texts(reply, "en")[0], texts(reply, "fr")[0]
+    assert f"entry {index + 1} of its log" in english and "There is no character called `Nobody`" in english, english
+    assert f"l’entrée {index + 1} de son journal" in french and "Nobody" in french, french
+    assert "refused: " not in english and "unknown_character" not in english
+    assert svc.store.game_in_channel(GM.guild_id, GM.channel_id + 10) is None
