@@ -1,6 +1,7 @@
 """The local console adapter: the same commands as Discord, typed in a terminal or a script.
 
-A line reads ``[in CHANNEL] [as USER] /group sub option:value option:"quoted value"``; ``in`` and
+A line reads ``[in CHANNEL] [as USER] /group sub option:value option:"quoted value"`` (`split_line`:
+``name:O'Brien`` needs no quotes); ``in`` and
 ``as`` stick to later lines until changed, ``#`` starts a comment. Attachment options take a file
 path; member options take a name, with or without ``@`` (``user:ann``, ``user:@ann``). Command and
 option names may be written in French, as Discord shows them to French players (``/partie plateau``,
@@ -22,7 +23,6 @@ import hashlib
 import json
 import os
 import re
-import shlex
 import sys
 import time
 import unicodedata
@@ -67,14 +67,57 @@ class ParsedLine:
 
 
 _OPTION = re.compile(r"^([^\W\d][\w-]*):(.*)$", re.DOTALL)
+_OPTION_NAME = re.compile(r"[^\W\d][\w-]*:")
+_QUOTES = "\"'"
+
+
+def split_line(text: str) -> list[str]:
+    """The words of a line, a value with spaces quoted (``name:"Big game"``, ``text:'add 4'``). A
+    quote opens a quoted value only where the value starts, and closes it only before a space or the
+    end of the line, so an apostrophe inside a value is one of its letters (``name:O'Brien``,
+    ``name:'O'Brien'``), as the names' rule allows it."""
+    words: list[str] = []
+    at = 0
+    while at < len(text):
+        if text[at].isspace():
+            at += 1
+            continue
+        prefix = _OPTION_NAME.match(text, at)
+        start = prefix.end() if prefix else at
+        if start < len(text) and text[start] in _QUOTES:
+            close = _closing(text, start)
+            words.append(text[at:start] + text[start + 1 : close])
+            at = close + 1
+        else:
+            end = next((i for i in range(start, len(text)) if text[i].isspace()), len(text))
+            words.append(text[at:end])
+            at = end
+    return words
+
+
+def _closing(text: str, start: int) -> int:
+    """Where the quote opened at `start` closes: the same quote before a space or the line's end."""
+    quote, at = text[start], start + 1
+    while True:
+        close = text.find(quote, at)
+        if close == -1:
+            raise LineError("console.bad_quotes", quote=quote, position=start + 1)
+        if close + 1 == len(text) or text[close + 1].isspace():
+            return close
+        at = close + 1
+
+
+def quoted(value: str) -> str:
+    """A value as `split_line` reads it back: as it is, or quoted when it holds a space or starts
+    with a quote (``"Big game"``; ``'say "hi"'``)."""
+    if value and not any(c.isspace() for c in value) and value[0] not in _QUOTES:
+        return value
+    return f"'{value}'" if '"' in value else f'"{value}"'
 
 
 def parse_command(text: str, base_dir: Path) -> ParsedLine:
     """Split ``/group sub name:value ...`` into a command path and raw option values."""
-    try:
-        tokens = shlex.split(text, comments=False, posix=True)
-    except ValueError as err:
-        raise LineError("console.bad_quotes", reason=str(err)) from None
+    tokens = split_line(text)
     if not tokens or not tokens[0].startswith("/"):
         raise LineError("console.expected_command", got=text)
     words = [_english("group", tokens[0][1:])]
@@ -310,7 +353,7 @@ class Console:
             self._print(f"  [{title}] pick {number} … ({select.max_values}): {values}")
         for button in reply.buttons:
             label = translate(button.label.key, language, button.label.params)
-            opts = " ".join(f"{k}:{shlex.quote(str(self._option_words(button.command, k, v)))}"
+            opts = " ".join(f"{k}:{quoted(str(self._option_words(button.command, k, v)))}"
                             for k, v in button.options.items())
             self._print(f"  [{label}] → /{button.command} {opts}".rstrip())
         for file in reply.files:

@@ -260,3 +260,19 @@ def test_a_later_session_names_the_members_an_earlier_one_typed(sqlite_store, tm
     damaged = session()
     damaged.run_line("as alice /game info")
     assert "@alice" in output(damaged)
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("/tl join name:O'Brien", "O'Brien"),  # the guide allows `'` in names: no quotes needed
+    ("/tl join name:'O'Brien'", "O'Brien"),
+    ('/tl join name:"Jean-Luc O\'Neil"', "Jean-Luc O'Neil"),
+    ("/tl join name:'Jean Luc'", "Jean Luc"),
+    ("/tl join name:d'Artagnan", "d'Artagnan"),
+])
+def test_an_apostrophe_inside_a_value_is_a_letter_of_it(tmp_path, line, name):
+    assert parse_command(line, tmp_path).options == {"name": name}
+
+
+def test_a_name_with_an_apostrophe_plays_in_the_console(console):
+    assert console.run_lines(["/tl new name:Demo", "as obrien /tl join name:O'Brien"]) == 0
+    assert "O'Brien" in output(console)
