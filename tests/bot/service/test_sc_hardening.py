@@ -9,6 +9,7 @@ from bot.i18n import translate
 from tests.bot.service.test_spacechess_commands import (
     ANN,
     CID,
+    DEE,
     GM,
     game,
     keys,
@@ -171,3 +172,44 @@ def test_an_import_refused_on_replay_names_the_entry_and_why(svc):  # noqa: F811
     assert f"l’entrée {index + 1} de son journal" in french and "Nobody" in french, french
     assert "refused: " not in english and "unknown_character" not in english
     assert svc.store.game_in_channel(GM.guild_id, GM.channel_id + 10) is None
+
+
+# -- 8. ended games stay in sight; characters without a player are shown ---------------------------
+
+def confirmed(service, ctx, path, **options):
+    ask = service.handle(ctx, path, options)
+    assert ask.buttons, ask.messages
+    return service.handle(ctx, path, dict(ask.buttons[0].options))
+
+
+def test_a_new_game_over_an_ended_one_is_asked_for_explicitly(svc):  # noqa: F811
+    started(svc)
+    ok(confirmed(svc, GM, "gm end"))
+    ended = game(svc)
+    message = refused(svc, GM, "sc new", {"name": "Lyra"})
+    english = translate(message.key, "en", message.params)
+    assert "Orion" in english and "/gm export" in english and "replace:true" in english, english
+    assert "/game list ended:true" in english
+    assert "/sc nouvelle … remplacer:true" in translate(message.key, "fr", message.params)
+    created = ok(svc.handle(GM, "sc new", {"name": "Lyra", "replace": True}))
+    assert game(svc).name == "Lyra"
+    assert any("Orion" in line for line in texts(created, "en")), texts(created, "en")
+    listed = texts(ok(svc.handle(GM, "game list", {"ended": True})), "en")
+    assert any("Orion" in line and "finished" in line for line in listed), listed
+    assert not any("Orion" in line for line in texts(ok(svc.handle(GM, "game list", {})), "en"))
+    assert svc.store.get_game(ended.id).status == "finished"
+
+
+def test_replace_is_refused_over_a_game_still_played(svc):  # noqa: F811
+    started(svc)
+    message = refused(svc, GM, "sc new", {"name": "Lyra", "replace": True})
+    assert message.key == "error.channel_has_game"
+
+
+def test_game_info_shows_a_kicked_character_without_a_player(svc):  # noqa: F811
+    started(svc)
+    ok(confirmed(svc, GM, "gm kick", user=DEE.user_id))
+    lines = texts(ok(svc.handle(GM, "game info", {})), "en")
+    assert "• **Dee** — no player" in lines, lines
+    assert "• **Dee** — sans joueur" in texts(ok(svc.handle(GM, "game info", {})), "fr")
+    assert f"• **Cid** — <@{CID.user_id}>" in lines
