@@ -204,7 +204,7 @@ def _console(args: argparse.Namespace, settings: Settings) -> int:
     import logging
 
     from bot.app import open_service, open_service_soon
-    from bot.console import Console, history_file, line_editing, run_name, system_language
+    from bot.console import Console, history_file, line_editing, names_file, run_name, system_language
 
     if not args.verbose:  # the replies are the console's output: a log line after each would bury them
         for handler in logging.getLogger().handlers:
@@ -215,7 +215,7 @@ def _console(args: argparse.Namespace, settings: Settings) -> int:
 
     def console_on(service: GameService) -> Console:
         return Console(service, out_dir=args.out, admins=admins, language=args.lang or system_language(),
-                       per_run=True, run=started)
+                       per_run=True, run=started, names_file=names_file())
 
     if args.script is not None:
         console = console_on(open_service(settings))
@@ -387,14 +387,19 @@ def _draws_import(store: Store, paths: Sequence[Path], settings: Settings) -> in
     """Every file is read and checked before anything is stored, then all are stored in one transaction:
     a bad file anywhere (or a draw dated after now) stores nothing. Conflicts with stored draws are
     reported and end with status 1, the other draws being stored."""
+    from bot.console import system_language
+    from bot.i18n import translate
+    from bot.lottery.file_errors import draw_file_message
     from draws import DrawFileError, iter_path
 
     found = []
     for path in paths:
         try:
             found.extend(iter_path(path, _progress(path.name)))
-        except DrawFileError as err:
-            print(f"spacechess: {err} — nothing was imported", file=sys.stderr)
+        except DrawFileError as err:  # in the terminal's language (its locale), English by default
+            message = draw_file_message(err)
+            print(f"spacechess: {translate(message.key, system_language() or 'en', message.params)}",
+                  file=sys.stderr)
             return 1
         except OSError as err:
             print(f"spacechess: cannot read {path}: {err.strerror} — nothing was imported", file=sys.stderr)

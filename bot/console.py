@@ -1,6 +1,7 @@
 """The local console adapter: the same commands as Discord, typed in a terminal or a script.
 
-A line reads ``[in CHANNEL] [as USER] /group sub option:value option:"quoted value"``; ``in`` and
+A line reads ``[in CHANNEL] [as USER] /group sub option:value option:"quoted value"`` (`split_line`:
+``name:O'Brien`` needs no quotes); ``in`` and
 ``as`` stick to later lines until changed, ``#`` starts a comment. Attachment options take a file
 path; member options take a name, with or without ``@`` (``user:ann``, ``user:@ann``). Command and
 option names may be written in French, as Discord shows them to French players (``/partie plateau``,
@@ -8,7 +9,8 @@ option names may be written in French, as Discord shows them to French players (
 the last reply that had buttons, as the current user — what a click does on Discord, refused to
 anyone but the member it was shown to; ``pick N VALUE[,VALUE]`` chooses in the N-th select menu of
 the last reply that had menus, likewise. Names become stable ids (a hash), so a SQLite file keeps
-working across console sessions. Images go to ``OUT/<game>/<run>/`` when `per_run` is set (the
+working across console sessions; the names behind the ids are kept in a small book (`names_file`),
+so a later session still prints ``@ann`` where a reply mentions her. Images go to ``OUT/<game>/<run>/`` when `per_run` is set (the
 interactive console), so a later session never overwrites an earlier one's pictures.
 Everything else is the service layer's: this module only parses lines and prints replies.
 """
@@ -18,9 +20,9 @@ from __future__ import annotations
 import atexit
 import datetime as dt
 import hashlib
+import json
 import os
 import re
-import shlex
 import sys
 import time
 import unicodedata
@@ -65,14 +67,57 @@ class ParsedLine:
 
 
 _OPTION = re.compile(r"^([^\W\d][\w-]*):(.*)$", re.DOTALL)
+_OPTION_NAME = re.compile(r"[^\W\d][\w-]*:")
+_QUOTES = "\"'"
+
+
+def split_line(text: str) -> list[str]:
+    """The words of a line, a value with spaces quoted (``name:"Big game"``, ``text:'add 4'``). A
+    quote opens a quoted value only where the value starts, and closes it only before a space or the
+    end of the line, so an apostrophe inside a value is one of its letters (``name:O'Brien``,
+    ``name:'O'Brien'``), as the names' rule allows it."""
+    words: list[str] = []
+    at = 0
+    while at < len(text):
+        if text[at].isspace():
+            at += 1
+            continue
+        prefix = _OPTION_NAME.match(text, at)
+        start = prefix.end() if prefix else at
+        if start < len(text) and text[start] in _QUOTES:
+            close = _closing(text, start)
+            words.append(text[at:start] + text[start + 1 : close])
+            at = close + 1
+        else:
+            end = next((i for i in range(start, len(text)) if text[i].isspace()), len(text))
+            words.append(text[at:end])
+            at = end
+    return words
+
+
+def _closing(text: str, start: int) -> int:
+    """Where the quote opened at `start` closes: the same quote before a space or the line's end."""
+    quote, at = text[start], start + 1
+    while True:
+        close = text.find(quote, at)
+        if close == -1:
+            raise LineError("console.bad_quotes", quote=quote, position=start + 1)
+        if close + 1 == len(text) or text[close + 1].isspace():
+            return close
+        at = close + 1
+
+
+def quoted(value: str) -> str:
+    """A value as `split_line` reads it back: as it is, or quoted when it holds a space or starts
+    with a quote (``"Big game"``; ``'say "hi"'``)."""
+    if value and not any(c.isspace() for c in value) and value[0] not in _QUOTES:
+        return value
+    return f"'{value}'" if '"' in value else f'"{value}"'
 
 
 def parse_command(text: str, base_dir: Path) -> ParsedLine:
     """Split ``/group sub name:value ...`` into a command path and raw option values."""
-    try:
-        tokens = shlex.split(text, comments=False, posix=True)
-    except ValueError as err:
-        raise LineError("console.bad_quotes", reason=str(err)) from None
+    tokens = split_line(text)
     if not tokens or not tokens[0].startswith("/"):
         raise LineError("console.expected_command", got=text)
     words = [_english("group", tokens[0][1:])]
@@ -163,17 +208,49 @@ class Console:
     run: str = field(default_factory=lambda: run_name(dt.datetime.now()))
     #: long work (a replay) prints how far it is at most once per this many seconds, after as long
     progress_seconds: float = PROGRESS_SECONDS
+    #: the names of the members, roles and channels typed in earlier sessions (`names_file()`), by
+    #: the id they became; None keeps them for this session only
+    names_file: Path | None = None
     _names: dict[int, str] = field(default_factory=dict)
     _image_count: int = 0
     _folders: dict[str, tuple[Path, int]] = field(default_factory=dict)  # game folder → run folder, images so far
     _buttons: tuple[Button, ...] = ()
     _selects: tuple[Select, ...] = ()
 
+    def __post_init__(self) -> None:
+        self._names = {**self._read_names(), **self._names}
+
+    def _read_names(self) -> dict[int, str]:
+        """The book of an earlier session; a missing or damaged one is an empty book (it only names)."""
+        if self.names_file is None:
+            return {}
+        try:
+            book = json.loads(self.names_file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        if not isinstance(book, dict):
+            return {}
+        return {int(key): name for key, name in book.items() if key.isdigit() and isinstance(name, str)}
+
+    def _remember(self, names: Mapping[int, str]) -> None:
+        """Add names to this session's and, when one is new, to the book (best effort: a read-only
+        book leaves later sessions printing ids, never stops this one)."""
+        if all(self._names.get(key) == name for key, name in names.items()):
+            return
+        self._names.update(names)
+        if self.names_file is None:
+            return
+        try:
+            self.names_file.parent.mkdir(parents=True, exist_ok=True)
+            self.names_file.write_text(json.dumps({str(k): v for k, v in self._names.items()}, ensure_ascii=False),
+                                       encoding="utf-8")
+        except OSError:
+            pass
+
     def context(self) -> Context:
         user_id = stable_id("user", self.user)
         channel_id = stable_id("channel", self.channel)
-        self._names[user_id] = "@" + self.user
-        self._names[channel_id] = "#" + self.channel
+        self._remember({user_id: "@" + self.user, channel_id: "#" + self.channel})
         return Context(
             user_id=user_id,
             user_name=self.user,
@@ -213,7 +290,7 @@ class Console:
         except LineError as err:
             self._print(f"! {translate(err.key, self.service.language(ctx), err.params)}")
             return False
-        self._names.update(parsed.names)
+        self._remember(parsed.names)
         ctx = replace(ctx, progress=self._progress(ctx))
         reply = self.service.handle(ctx, parsed.command, parsed.options, shown_to=parsed.shown_to)
         self.show(ctx, reply)
@@ -276,7 +353,7 @@ class Console:
             self._print(f"  [{title}] pick {number} … ({select.max_values}): {values}")
         for button in reply.buttons:
             label = translate(button.label.key, language, button.label.params)
-            opts = " ".join(f"{k}:{shlex.quote(str(self._option_words(button.command, k, v)))}"
+            opts = " ".join(f"{k}:{quoted(str(self._option_words(button.command, k, v)))}"
                             for k, v in button.options.items())
             self._print(f"  [{label}] → /{button.command} {opts}".rstrip())
         for file in reply.files:
@@ -316,7 +393,7 @@ class Console:
 
     def _names_for_ids(self, text: str) -> str:
         """Mentions as the names typed in this session, Discord timestamps as local times."""
-        text = re.sub(r"<[@#](\d+)>", lambda m: self._names.get(int(m.group(1)), m.group(0)), text)
+        text = re.sub(r"<(?:@&?|#)(\d+)>", lambda m: self._names.get(int(m.group(1)), m.group(0)), text)
         return re.sub(r"<t:(-?\d+)(?::[tTdDfFR])?>",
                       lambda m: dt.datetime.fromtimestamp(int(m.group(1))).strftime("%Y-%m-%d %H:%M"), text)
 
@@ -365,5 +442,14 @@ def line_editing(history: Path) -> bool:
 
 def history_file(environ: Mapping[str, str] = os.environ) -> Path:
     """Where the console keeps its line history: ``$XDG_STATE_HOME/spacechess/console_history``."""
-    state = environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(state) / "spacechess" / "console_history"
+    return _state_dir(environ) / "console_history"
+
+
+def names_file(environ: Mapping[str, str] = os.environ) -> Path:
+    """Where the console keeps the names behind its ids: ``$XDG_STATE_HOME/spacechess/console_names.json``
+    (one book for every database: an id is the hash of its name wherever it is stored)."""
+    return _state_dir(environ) / "console_names.json"
+
+
+def _state_dir(environ: Mapping[str, str]) -> Path:
+    return Path(environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")) / "spacechess"

@@ -15,7 +15,7 @@ from draws.errors import (
 )
 from draws.game import counts_for_game, game_numbers
 from draws.generations import GENERATIONS, Generation
-from draws.model import Draw
+from draws.model import Draw, LotoFormat, loto_format
 from draws.parser import iter_path, parse_bytes, parse_csv_text, parse_path
 from draws.sources import FdjSource, FetchMemo, FetchResult, FileSource, manual_draw, manual_source
 
@@ -35,11 +35,13 @@ __all__ = [
     "FutureDrawError",
     "Generation",
     "InvalidDrawValue",
+    "LotoFormat",
     "ManualDrawError",
     "counts_for_game",
     "expected_draws_between",
     "game_numbers",
     "iter_path",
+    "loto_format",
     "manual_draw",
     "manual_source",
     "next_expected_draw",

@@ -24,6 +24,27 @@ CHANCES = range(1, 11)
 MAIN_COUNTS = (5, 6)
 SECOND_DRAW_COUNT = 5
 INDEXES = (1, 2)
+#: The old Loto's last evening: 6 numbers and a complementary number (1..49) until then; from
+#: 2008-10-06 the new Loto's 5 numbers and a chance number (1..10), never a complementary one.
+LAST_OLD_LOTO_DRAW = dt.date(2008, 10, 4)
+
+
+@dataclass(frozen=True)
+class LotoFormat:
+    """What the Loto drew on an evening (SC-13): how many main numbers, and whether a complementary."""
+
+    name: str  # "old", "new"
+    numbers: int
+    complementary: bool
+
+
+OLD_LOTO = LotoFormat("old", 6, True)
+NEW_LOTO = LotoFormat("new", 5, False)
+
+
+def loto_format(day: dt.date) -> LotoFormat:
+    """The Loto of `day`'s evening: the old one until `LAST_OLD_LOTO_DRAW`, the new one after."""
+    return OLD_LOTO if day <= LAST_OLD_LOTO_DRAW else NEW_LOTO
 
 
 def _check_balls(field: str, values: tuple[int, ...]) -> None:

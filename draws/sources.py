@@ -23,7 +23,7 @@ from typing import Any, Protocol
 import requests
 
 from draws.errors import DrawFileError, DrawSourceError, InvalidDrawValue, ManualDrawError
-from draws.model import Draw, numbers_tuple
+from draws.model import Draw, loto_format, numbers_tuple
 from draws.parser import is_zip, parse_bytes
 
 FDJ_ARCHIVE_URL = (
@@ -321,11 +321,13 @@ def manual_draw(
     """A draw typed by a game master (FDJ down, a private game): same checks as a file row.
 
     The bonus is SC-13's complementary number (1..49, not among the numbers), never a chance number.
+    The entry is the Loto of its date (`loto_format`): 6 numbers and the complementary number until
+    2008-10-04, 5 numbers and none after (the chance number does not count: SC-13 **D**).
     `scope` names what the entry was typed for (a game): its source is then ``manual:<scope>``, so one
     game master's numbers for an evening never stand in another game's way (see `Draw.manual`).
     """
     try:
-        return Draw(
+        draw = Draw(
             date=date,
             index=index,
             numbers=numbers_tuple("numbers", numbers),
@@ -336,3 +338,11 @@ def manual_draw(
         raise ManualDrawError(
             error.code, field=error.field, position=error.position, **error.params
         ) from None
+    expected = loto_format(date)
+    if len(draw.numbers) != expected.numbers:
+        raise ManualDrawError("bad_count", field="numbers", count=len(draw.numbers), expected=(expected.numbers,))
+    if expected.complementary and bonus is None:
+        raise ManualDrawError("missing_complementary", field="complementary")
+    if not expected.complementary and bonus is not None:
+        raise ManualDrawError("no_complementary", field="complementary", value=bonus)
+    return draw

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.games import add_game, remove_game
@@ -9,6 +11,12 @@ from engine import registry
 from tests.support.tally import TALLY
 from tests.support.tally_bot import DUEL_ENTRY, SEALED_ENTRY, TALLY_ENTRY
 from tests.support.variants import DUEL, SEALED
+
+
+@pytest.fixture(autouse=True)
+def _state_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the console keeps between sessions (line history, names) goes to the test's folder, not $HOME."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -25,7 +25,7 @@ from bot.service.refusals import known as in_catalog
 from bot.service.replies import Button, Message, Reply, ServiceError, Visibility
 from bot.store.draws import applied_evenings, save_draws, started_at, stored_draws
 from bot.store.repo import GameRecord
-from draws import FIRST_LOTO_DRAW, Draw, DrawSchedule, ManualDrawError, manual_draw
+from draws import FIRST_LOTO_DRAW, Draw, DrawSchedule, ManualDrawError, loto_format, manual_draw
 
 _NUMBER_SEPARATORS = re.compile(r"[\s,;]+")
 
@@ -47,6 +47,8 @@ def parse_date(text: str | None, today: dt.date) -> dt.date:
         raise ServiceError("error.draw_bad_date", text=text) from None
     if day > today:
         raise ServiceError("error.draw_in_future", date=day.isoformat())
+    if day < FIRST_LOTO_DRAW:  # no Loto, so no format of its draw to check the numbers against
+        raise ServiceError("error.draw_before_loto", date=day.isoformat(), first=FIRST_LOTO_DRAW.isoformat())
     return day
 
 
@@ -55,8 +57,6 @@ def check_evening(svc: GameService, game: GameRecord, schedule: DrawSchedule, da
     """Refuse an evening this game cannot get: not a draw day, results not out yet (this evening before
     the draw time), or before the game started — unless the game's draws are all typed by its game
     masters ("manual"), who may then play it on any past Loto evenings (the demo campaign does)."""
-    if day < FIRST_LOTO_DRAW:
-        raise ServiceError("error.draw_before_loto", date=day.isoformat(), first=FIRST_LOTO_DRAW.isoformat())
     if day.weekday() not in schedule.weekdays:
         raise ServiceError("error.draw_not_a_draw_day", date=day.isoformat())
     expected = schedule.at(day)
@@ -109,7 +109,8 @@ def gm_draw(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     try:
         entry = manual_draw(day, parse_numbers(opts["numbers"]), opts.get("bonus"), scope=str(game.id))
     except ManualDrawError as err:
-        raise ServiceError("error.draw_invalid", reason=draw_entry_reason(err)) from None
+        raise ServiceError("error.draw_invalid", date=day.isoformat(), reason=draw_entry_reason(err),
+                           format=Message(f"draw.format.{loto_format(day).name}", {"date": day.isoformat()})) from None
     check_evening(svc, game, applier.schedule, day, now)
     applied = applied_evenings(svc.store, game.id)
     if (day, 1) in applied:

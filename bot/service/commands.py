@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from bot.i18n import catalog
 from bot.service.replies import Attachment, Message, Reply, ServiceError
+from engine.core.errors import SetupError
+from engine.core.names import check_name
 
 if TYPE_CHECKING:
     from bot.service.context import Context
@@ -42,6 +44,10 @@ class Option:
     autocomplete: bool = False
     #: an attachment's size limit, in bytes (default ATTACHMENT_MAX_BYTES)
     max_bytes: int | None = None
+    #: what one value of a text option is, when it is one thing: a ``"cell"`` (``C12``) or a
+    #: ``"name"`` (a character's, as `check_name` allows it); anything else is refused whole, so a
+    #: value never becomes order text (``target:"Ursa; move F1"`` is no name: no shot, no move)
+    holds: str = ""
 
     @property
     def internal(self) -> bool:
@@ -235,6 +241,8 @@ def _coerce(opt: Option, value: Any) -> Any:
         return choice
     if opt.max_length is not None and len(text) > opt.max_length:
         raise ServiceError("error.option_too_long", option=opt.name, max=opt.max_length)
+    if opt.holds and text and not SHAPES[opt.holds](text):
+        raise ServiceError(f"error.option_not_{opt.holds}", option=opt.name, value=text)
     return text
 
 
@@ -245,6 +253,21 @@ def check_attachment_size(opt: Option, filename: str, size: int) -> None:
     if size > limit:
         raise ServiceError("error.attachment_too_large", name=filename, size_kb=-(-size // 1024),
                            limit_kb=limit // 1024)
+_CELL = re.compile(r"[A-Za-z]\s*[0-9]+", re.ASCII)
+
+
+def _one_name(text: str) -> bool:
+    try:
+        check_name(text)
+    except SetupError:
+        return False
+    return True
+
+
+#: the values `Option.holds` names, each with its test (the engine still says whether the cell is on
+#: the board, or the name a character's)
+SHAPES: dict[str, Callable[[str], bool]] = {"cell": lambda text: _CELL.fullmatch(text) is not None,
+                                             "name": _one_name}
 
 
 def choice_named(choices: tuple[str, ...], typed: str) -> str | None:

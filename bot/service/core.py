@@ -18,7 +18,7 @@ from typing import Any
 
 from bot.drivers import driver_of
 from bot.games import entry_for, games, presenter_for
-from bot.i18n import catalog, language_of
+from bot.i18n import language_of
 from bot.outbox import post_of
 from bot.service.checkpoints import Checkpoints
 from bot.service.commands import COMPLETERS, MAX_CHOICES, READS_FILLED, coerce_options, table, unknown_command
@@ -26,8 +26,8 @@ from bot.service.computers import computer_inputs, computers_of
 from bot.service.context import Context
 from bot.service.effects import Effects
 from bot.service.game_over import Announcement, game_over
-from bot.service.refusals import order_refusal
-from bot.service.replies import Message, Reply, ServiceError, Visibility
+from bot.service.refusals import order_refusal, setup_refusal
+from bot.service.replies import Reply, ServiceError, Visibility
 from bot.service.secrecy import Reader, reader_of, undone_seqs
 from bot.store.repo import AlreadyClaimed, GameRecord, LogRecord, NewEntry, SeatRecord, StaleWrite, Store
 from engine import registry
@@ -376,35 +376,6 @@ def shown_to_caller(reply: Reply, user_id: int) -> Reply:
     """The reply with its buttons and menus bound to the member it answers (see `handle`)."""
     return replace(reply, buttons=tuple(replace(b, shown_to=user_id) for b in reply.buttons),
                    selects=tuple(replace(s, shown_to=user_id) for s in reply.selects))
-
-
-#: longest value quoted back in a refusal: a document may hold a megabyte-long name
-SHOWN_MAX = 100
-
-
-def _shown(value: Any) -> Any:
-    """A document's value as a refusal quotes it: long text or long lists cut, short ones as they are."""
-    if isinstance(value, str | list | tuple | Mapping) and len(str(value)) > SHOWN_MAX:
-        return str(value)[:SHOWN_MAX] + "…"
-    return value
-
-
-def setup_refusal(err: SetupError) -> Reply:
-    """A document's fault, located and explained in the reader's language.
-
-    The reason is the catalog's ``setup.<code>.<reason>`` (codes whose faults differ by their
-    `reason` parameter) or ``setup.<code>``, filled with the error's parameters; a game whose code
-    has no text yet still shows its bare code rather than failing.
-    """
-    params = {key: _shown(value) for key, value in err.params.items()}
-    reason: Message | str = err.code
-    for key in (f"setup.{err.code}.{err.params.get('reason')}", f"setup.{err.code}"):
-        if key in catalog("en"):
-            reason = Message(key, params)
-            break
-    if not err.where:
-        return Reply.refusal("error.setup_document", reason=reason)
-    return Reply.refusal("error.setup", where=_shown(err.where), reason=reason)
 
 
 def effective_inputs(rules: GameRules, entries: Iterable[LogRecord], skip: Iterable[int] = ()) -> list[LogRecord]:

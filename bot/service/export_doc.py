@@ -21,15 +21,18 @@ from functools import lru_cache
 from typing import Any
 
 from bot.drivers import LogFault, driver_of
+from bot.games import presenter_for
 from bot.service.computers import COMPUTERS, computer_module
 from bot.service.history import author_record
-from bot.service.replies import Message, ServiceError
+from bot.service.refusals import order_refusal, setup_refusal
+from bot.service.replies import Message, Reply, ServiceError
 from bot.store.models import GAME_STATUSES
 from bot.store.repo import GameRecord, LogRecord, SeatRecord
 from engine import registry
 from engine.core.documents import INT_MAX, INT_MIN, MAX_DEPTH, check_storable
-from engine.core.errors import SetupError
+from engine.core.errors import OrderError, SetupError
 from engine.core.names import check_name
+from engine.core.protocol import GameRules
 
 EXPORT_FORMAT = 2
 #: formats this version reads; format 1 (no options, seats or times of its own) reads as format 2
@@ -356,3 +359,21 @@ def _check_claims(kind: str, log: tuple[LogRecord, ...]) -> None:
         driver_of(kind).claims_of_log(0, log)
     except LogFault as err:  # the driver names the entry it could not read, and why
         raise _Fault(err.where, err.reason) from None
+
+
+def replay_export(rules: GameRules, export: Any, inputs: list[LogRecord], filename: str) -> Any:
+    """The state an export's `inputs` (its log entries that are game inputs) lead to from its setup.
+    An entry the rules refuse is named where it is in the file (``log[15]``, its number) with the
+    rules' reason in words, as a player would have read it; nothing is created."""
+    where, number = "setup", 0
+    try:
+        state = rules.setup(export.setup, export.seed)
+        for entry in inputs:
+            where, number = f"log[{entry.seq - 1}]", entry.seq
+            state = rules.apply_input(state, entry.kind, entry.actor, entry.payload).state
+    except (OrderError, SetupError) as err:
+        refusal: Reply = (order_refusal(err, presenter_for(export.kind).refusal_params)
+                          if isinstance(err, OrderError) else setup_refusal(err))
+        key = "error.export_replay" if number else "error.export_setup"
+        raise ServiceError(key, file=filename, where=where, entry=number, reason=refusal.messages[0]) from None
+    return state

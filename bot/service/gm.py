@@ -16,14 +16,7 @@ from bot.games import presenter_for
 from bot.service.commands import Option, command
 from bot.service.computers import computer_module, computers_of, with_computer
 from bot.service.context import Context
-from bot.service.core import (
-    Applied,
-    GameService,
-    derive_status,
-    effective_inputs,
-    replay_inputs,
-    require_not_finished,
-)
+from bot.service.core import Applied, GameService, derive_status, effective_inputs, require_not_finished
 from bot.service.export_doc import (
     SEALED_SEED_PATH,
     GameExport,
@@ -31,6 +24,7 @@ from bot.service.export_doc import (
     encode_export,
     export_document,
     read_export,
+    replay_export,
 )
 from bot.service.lifecycle import validate_name
 from bot.service.replies import Attachment, Button, Message, Reply, ServiceError, Visibility
@@ -39,7 +33,7 @@ from bot.service.sealing import KEY_NAME, SEALED, seal_payload, seal_seed, unsea
 from bot.service.secrecy import reader_of, sealed_seqs
 from bot.store.repo import GameRecord, NewEntry, SeatRecord
 from engine import registry
-from engine.core.errors import OrderError, SetupError
+from engine.core.names import NAME_MAX
 
 
 def _mark(svc: GameService, ctx: Context, game: GameRecord, kind: str, status: str) -> Applied:
@@ -202,7 +196,7 @@ def gm_export(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
                  visibility=Visibility.PRIVATE)
 
 
-@command("gm import", Option("file", "attachment", required=True), Option("name", max_length=80), gm_only=True,
+@command("gm import", Option("file", "attachment", required=True), Option("name", max_length=NAME_MAX), gm_only=True,
          server_wide=True)
 def gm_import(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     """Recreate an exported game in this channel: its log is replayed from its setup, and it keeps its
@@ -222,11 +216,7 @@ def _import(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     rules = registry.get(export.kind)
     export = unsealed(svc, export, file.filename)
     inputs = effective_inputs(rules, export.log)
-    try:
-        state = replay_inputs(rules, export.setup, export.seed, inputs)
-    except (SetupError, OrderError) as err:
-        raise ServiceError("error.bad_export", file=file.filename, where="log",
-                           reason=Message("export.replay", {"code": err.code})) from None
+    state = replay_export(rules, export, inputs, file.filename)
     status = export.status
     if status in ("setup", "running"):
         status = rules.result(state).status
@@ -287,5 +277,7 @@ def gm_settings(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         changes["language"] = svc.server_language(ctx.guild_id)
     settings = svc.store.set_guild_settings(ctx.guild_id, **changes) if changes else svc.store.guild_settings(
         ctx.guild_id)
-    return Reply((Message("gm.settings", {"language": settings.language, "role": settings.gm_role_id,
+    role = Message("word.none") if settings.gm_role_id is None else Message("gm.settings.role",
+                                                                             {"role": settings.gm_role_id})
+    return Reply((Message("gm.settings", {"language": settings.language, "role": role,
                                           "pings": settings.ping_policy}),), visibility=Visibility.PRIVATE)

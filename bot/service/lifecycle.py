@@ -72,8 +72,9 @@ def declare_game_commands(entry: GameEntry) -> None:
     def join(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         return join_game(svc, ctx, entry.kind, opts)
 
-    command(f"{entry.group} new", Option("name", required=True, max_length=80), *presenter.create_options,
+    command(f"{entry.group} new", Option("name", required=True, max_length=NAME_MAX), *presenter.create_options,
             *driver.create_options, Option("setup", "attachment", max_bytes=SETUP_MAX_BYTES),
+            Option("replace", "boolean"),
             server_wide=True)(new)  # the creator of the channel's ended game is not a GM of the server
     command(f"{entry.group} join", Option("name", required=True, max_length=NAME_MAX),
             *presenter.join_options)(join)
@@ -123,8 +124,7 @@ def create_game(svc: GameService, ctx: Context, kind: str, opts: dict[str, Any])
     """A new game of `kind` in this channel: from its setup file, or from the ``new`` options."""
     rules = registry.get(kind)
     current = svc.store.game_in_channel(ctx.guild_id, ctx.channel_id)
-    if current is not None and current.status != "finished":
-        raise ServiceError("error.channel_has_game")
+    replaced = _ended_game_replaced(current, kind, opts)
     name = validate_name(opts["name"])
     options = driver_named(entry_for(kind).driver).game_options(svc, opts)
     if "setup" in opts:
@@ -147,7 +147,23 @@ def create_game(svc: GameService, ctx: Context, kind: str, opts: dict[str, Any])
         options=options,
     )
     driver_named(entry_for(kind).driver).on_created(svc, game)
-    return Reply.say("game.created", name=game.name, kind=rules.name, id=game.id)
+    created = Message("game.created", {"name": game.name, "kind": rules.name, "id": game.id})
+    if replaced is None:
+        return Reply((created,))
+    return Reply((created, Message("game.created.replaced", {"name": replaced.name})))
+
+
+def _ended_game_replaced(current: GameRecord | None, kind: str, opts: dict[str, Any]) -> GameRecord | None:
+    """The channel's ended game a new one takes the place of, which the GM must ask for (`replace`):
+    the channel's commands then reach the new game only, the old one staying in `/game list
+    ended:true`. A game still played is never replaced."""
+    if current is None:
+        return None
+    if current.status != "finished":
+        raise ServiceError("error.channel_has_game")
+    if not opts.get("replace"):
+        raise ServiceError("error.channel_has_ended_game", name=current.name, group=entry_for(kind).group)
+    return current
 
 
 def join_game(svc: GameService, ctx: Context, kind: str, opts: dict[str, Any]) -> Reply:
@@ -188,7 +204,7 @@ def game_info(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
              "turn": view.get("turn", 0)},
         )
     ]
-    lines += [Message("game.info.seat", {"user": s.user_id, "actor": s.actor}) for s in svc.store.seats(game.id)]
+    lines += _player_lines(svc, game, rules)
     if len(lines) == 1:
         lines.append(Message("game.info.no_players"))
     lines += driver_named(entry_for(game.kind).driver).info(game)
@@ -200,9 +216,27 @@ def game_info(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     return Reply(tuple(lines))
 
 
-@command("game list")
+def _player_lines(svc: GameService, game: GameRecord, rules: Any) -> list[Message]:
+    """Each seat with its member, then the characters nobody holds (a kicked member's, which stays
+    on the board): marked as without a player, or as the computer's with its level."""
+    seats = svc.store.seats(game.id)
+    lines = [Message("game.info.seat", {"user": s.user_id, "actor": s.actor}) for s in seats]
+    held = {name_key(s.actor) for s in seats}
+    computers = {name_key(actor): level for actor, level in computers_of(game.options).items()}
+    for actor in rules.actors(rules.from_json(game.state)):
+        if name_key(actor) in held:
+            continue
+        level = computers.get(name_key(actor))
+        lines.append(Message("game.info.unseated", {"actor": actor}) if level is None
+                     else Message("game.info.computer", {"actor": actor, "level": level}))
+    return lines
+
+
+@command("game list", Option("ended", "boolean"))
 def game_list(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
-    games = svc.store.list_games(guild_id=ctx.guild_id, statuses=("setup", "running", "paused"))
+    """The server's games being played; with `ended`, the ended ones too, with their channel."""
+    statuses = ("setup", "running", "paused", *(("finished",) if opts.get("ended") else ()))
+    games = svc.store.list_games(guild_id=ctx.guild_id, statuses=statuses)
     if not games:
         return Reply.say("game.list.empty")
     return Reply(

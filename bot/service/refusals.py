@@ -15,7 +15,7 @@ from typing import Any
 
 from bot.i18n import catalog
 from bot.service.replies import Message, Reply
-from engine.core.errors import OrderError
+from engine.core.errors import OrderError, SetupError
 
 #: parameters that hold a rules identifier, shown as its label (``psycho_brain`` → "psycho-boosted brain")
 _IDENTIFIER_PARAMS = ("ability", "power", "item", "weapon", "role")
@@ -41,7 +41,13 @@ def refusal_key(err: OrderError) -> str:
 
 def order_refusal(err: OrderError, game_shapes: Callable[[OrderError], dict[str, Any]] | None = None) -> Reply:
     """The private reply to a refused input, in words rather than codes; `game_shapes` (the game's
-    presenter's `refusal_params`) words the parameters only that game uses."""
+    presenter's `refusal_params`) words the parameters only that game uses. A refusal inside a batch
+    (`engine.core.batch.in_batch`) says which order it was, and that none was applied."""
+    if "batch_order" in err.params:
+        params = dict(err.params)
+        number, typed = params.pop("batch_order"), params.pop("batch_text")
+        reason = order_refusal(OrderError(err.code, **params), game_shapes).messages[0]
+        return Reply.refusal("error.in_batch", order=number, text=typed, reason=reason)
     params: dict[str, Any] = {key: _labelled(key, value) for key, value in err.params.items()}
     shape = _PARAM_SHAPES.get(err.code)
     if shape is not None:
@@ -81,3 +87,32 @@ _PARAM_SHAPES: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "not_allowed": _phase,
     "bad_syntax": _syntax,
 }
+
+
+#: longest value quoted back in a refusal: a document may hold a megabyte-long name
+SHOWN_MAX = 100
+
+
+def _shown(value: Any) -> Any:
+    """A document's value as a refusal quotes it: long text or long lists cut, short ones as they are."""
+    if isinstance(value, str | list | tuple | Mapping) and len(str(value)) > SHOWN_MAX:
+        return str(value)[:SHOWN_MAX] + "…"
+    return value
+
+
+def setup_refusal(err: SetupError) -> Reply:
+    """A document's fault, located and explained in the reader's language.
+
+    The reason is the catalog's ``setup.<code>.<reason>`` (codes whose faults differ by their
+    `reason` parameter) or ``setup.<code>``, filled with the error's parameters; a game whose code
+    has no text yet still shows its bare code rather than failing.
+    """
+    params = {key: _shown(value) for key, value in err.params.items()}
+    reason: Message | str = err.code
+    for key in (f"setup.{err.code}.{err.params.get('reason')}", f"setup.{err.code}"):
+        if key in catalog("en"):
+            reason = Message(key, params)
+            break
+    if not err.where:
+        return Reply.refusal("error.setup_document", reason=reason)
+    return Reply.refusal("error.setup", where=_shown(err.where), reason=reason)

@@ -4,6 +4,9 @@ segments, so each game parses one segment its own way and every error points int
 from __future__ import annotations
 
 import re
+from typing import Any
+
+from engine.core.errors import OrderError
 
 _TOKEN_RE = re.compile(r";|[^\s;]+")
 
@@ -12,7 +15,10 @@ Segment = tuple[list[tuple[str, int]], int]
 
 
 def segments(text: str) -> list[Segment]:
-    """The non-empty segments of `text` between `;` (empty ones are ignored: ``a;;b`` is two)."""
+    """The segments of `text` between `;`; none for a text without a word. A part with no order
+    (``a;;b``, ``a;``, ``;``) is refused wherever it is, naming it (``bad_syntax``, reason
+    ``empty_order``, its 1-based number as `order`, `position` the `;` beside it): a stray `;` is
+    never silently skipped in one place and an error in another."""
     found: list[list[tuple[str, int]]] = [[]]
     ends: list[int] = []
     for match in _TOKEN_RE.finditer(text):
@@ -22,4 +28,24 @@ def segments(text: str) -> list[Segment]:
         else:
             found[-1].append((match.group(), match.start()))
     ends.append(len(text))
-    return [(words, end) for words, end in zip(found, ends, strict=True) if words]
+    if len(found) == 1 and not found[0]:
+        return []
+    for number, (words, end) in enumerate(zip(found, ends, strict=True), start=1):
+        if not words:
+            semicolon = end if number < len(found) else ends[number - 2]
+            raise OrderError("bad_syntax", reason="empty_order", expected="order", got=";", position=semicolon,
+                             order=number)
+    return list(zip(found, ends, strict=True))
+
+
+def segment_text(text: str, segment: Segment) -> str:
+    """What was typed for one segment, from its first word to its end (``tir Dee``)."""
+    words, end = segment
+    return text[words[0][1] : end].strip()
+
+
+def in_batch(err: OrderError, number: int, typed: str) -> OrderError:
+    """`err` raised by the `number`-th order (1-based) of a batch, typed `typed`: the same refusal,
+    saying which order it is (`batch_order`, `batch_text`), since all or nothing was applied."""
+    params: dict[str, Any] = {**err.params, "batch_order": number, "batch_text": typed}
+    return OrderError(err.code, **params)

@@ -179,10 +179,11 @@ def do_grenade(state: GameState, thrower: Character, order: Order) -> Result:
     assert order.cell is not None
     area = check_grenade(state, thrower, order.cell)
     rules = state.rules
+    cost = rules.item("grenades", "cost")
     victims = [c.id for c in characters_in(state, area)]
     spent = replace(
         thrower,
-        ap=thrower.ap - rules.item("grenades", "cost"),
+        ap=thrower.ap - cost,
         grenades_this_turn=thrower.grenades_this_turn + 1,
     )
     state = state.with_character(spent)
@@ -192,6 +193,7 @@ def do_grenade(state: GameState, thrower: Character, order: Order) -> Result:
         cell=format_cell(order.cell),
         area=[format_cell(c) for c in area],
         hits=victims,
+        cost=cost,
         ap=spent.ap,
     )
     state, damage = hit(state, victims, rules.item("grenades", "damage"), "grenade", thrower.id)

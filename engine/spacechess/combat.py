@@ -99,7 +99,8 @@ def check_on_board(state: GameState, area: tuple[Cell, ...], named: Cell) -> Non
 
 
 def check_grenade(state: GameState, thrower: Character, cell: Cell) -> tuple[Cell, ...]:
-    """SC-23 conditions; returns the 4 cells the grenade hits."""
+    """SC-23 conditions, in the order of a shot's (SC-20: AP, reach, then the turn's limit); returns
+    the 4 cells the grenade hits."""
     assert thrower.at is not None
     rules = state.rules
     if not thrower.has("grenades"):
@@ -107,9 +108,6 @@ def check_grenade(state: GameState, thrower: Character, cell: Cell) -> tuple[Cel
     cost = rules.item("grenades", "cost")
     if thrower.ap < cost:
         raise OrderError("not_enough_ap", need=cost, have=thrower.ap)
-    limit = rules.item("grenades", "per_turn")
-    if thrower.grenades_this_turn >= limit:
-        raise OrderError("shot_limit", limit=limit, weapon="grenades")
     area = grenade_area(cell)
     check_on_board(state, area, cell)
     reach = rules.item("grenades", "reach")
@@ -118,6 +116,9 @@ def check_grenade(state: GameState, thrower: Character, cell: Cell) -> tuple[Cel
             raise OrderError(
                 "out_of_range", cell=format_cell(cell), distance=distance(thrower.at, target), range=reach
             )
+    limit = rules.item("grenades", "per_turn")
+    if thrower.grenades_this_turn >= limit:
+        raise OrderError("shot_limit", reason="grenade", item="grenades", limit=limit)
     return area
 
 

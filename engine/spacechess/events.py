@@ -18,7 +18,7 @@ EVENT_KINDS: dict[str, str] = {
     "shot": "id, target, weapon, damage (before armour), from, to, line (cells crossed), hits (ids hit, in order), ap (left)",
     "damaged": "id, amount (after armour, may be 0), hp (left), cause (shot | grenade | airstrike), by",
     "died": "id, at (the cell it left), cause (shot | grenade | airstrike | gm), by (id or null)",
-    "grenade": "id, cell (named top-left cell), area (4 cells), hits (ids), ap (left)",
+    "grenade": "id, cell (named top-left cell), area (4 cells), hits (ids), cost (AP), ap (left)",
     "airstrike": "id, power (airstrike), cell, direction, area (4 cells), hits (ids), cost, ap (left)",
     "ability": "id, ability (vehicle | rage): active until the next draw, which the user skips",
     "friendship": "id, target, given (AP given), received (AP the target gained), lost (over the cap)",

@@ -26,16 +26,18 @@ aliases so players can write the language of the original forum game:
 
 Cells are written ``C12``, ``c12`` or ``C 12`` (SC-1). Characters are named by id, spaces included
 (``heal Jean Luc``, ``teleport Jean Luc K30``: the name runs up to the final cell). A syntax error
-says what was expected, what was found and where (0-based character offset in the text).
+says what was expected, what was found and where (0-based character offset in the text); in a
+batch of several orders, which order it is (``batch_order``, ``batch_text``, as `play` does for an
+order the rules refuse). An empty part (``move C3;;``, ``;``) is refused, as in every game's batch.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
-from engine.core.batch import segments
+from engine.core.batch import in_batch, segment_text, segments
 from engine.core.errors import OrderError
 from engine.core.squaregrid import Cell, format_cell, parse_cell
 from engine.spacechess.ruleset import ITEMS, WEAPONS
@@ -105,6 +107,9 @@ class Order:
     cell: Cell | None = None
     direction: str | None = None
     drop: str | None = None
+    #: the text it was typed as in its batch (``tir Dee``), for a refusal to name it; not part of
+    #: what the order is
+    typed: str = field(default="", compare=False, repr=False)
 
 
 def _fold(word: str) -> str:
@@ -193,11 +198,19 @@ def _parse_one(tokens: _Tokens) -> Order:
 
 
 def parse_orders(text: str) -> tuple[Order, ...]:
-    """Parse a `;` batch; empty segments are ignored but the batch must hold at least one order."""
-    orders = tuple(_parse_one(_Tokens(tokens, end)) for tokens, end in segments(text))
-    if not orders:
+    """Parse a `;` batch of at least one order (an empty part is refused: `segments`); in a batch of
+    several, a syntax error names the order it is in (`in_batch`)."""
+    parts = segments(text)
+    if not parts:
         raise OrderError("bad_syntax", expected="order", got="end", position=len(text))
-    return orders
+    orders = []
+    for number, part in enumerate(parts, start=1):
+        typed = segment_text(text, part)
+        try:
+            orders.append(replace(_parse_one(_Tokens(*part)), typed=typed))
+        except OrderError as err:
+            raise (in_batch(err, number, typed) if len(parts) > 1 else err) from None
+    return tuple(orders)
 
 
 def format_order(order: Order) -> str:

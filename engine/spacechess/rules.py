@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from engine.core.batch import in_batch
 from engine.core.errors import OrderError
 from engine.core.protocol import JSON, GameRules, Outcome
 from engine.core.protocol import Result as GameResult
@@ -131,7 +132,12 @@ class SpaceChess(GameRules[GameState, Order]):
         self._check_phase(state, "order")
         events = []
         for index, order in enumerate(orders):
-            state, produced = _ORDER_HANDLERS[order.verb](state, target_of(state, actor), order)
+            try:
+                state, produced = _ORDER_HANDLERS[order.verb](state, target_of(state, actor), order)
+            except OrderError as err:
+                if len(orders) == 1:
+                    raise
+                raise in_batch(err, index + 1, order.typed or self.format_order(order)) from None
             events.extend(produced)
             state, ended = check_endings(state)
             events.extend(ended)

@@ -236,3 +236,43 @@ def test_what_only_the_player_may_read_is_marked_as_such(console):
                        "as ann /ts order text:'add 4'"])
     last = output(console).splitlines()[-3:-1]  # the board file comes last
     assert last == ["Ann ✉", "(only you) Ann: 4"]
+
+
+def test_roles_read_as_the_names_typed_for_them(console):
+    console.run_line("as gm /gm settings gm_role:mods")
+    assert "GM role: @mods" in output(console), output(console)
+
+
+def test_a_later_session_names_the_members_an_earlier_one_typed(sqlite_store, tmp_path):
+    """Ids are hashes of names: the console keeps the names it made them from (issue 23.6)."""
+    book = tmp_path / "state" / "console_names.json"
+
+    def session() -> Console:
+        return Console(GameService(sqlite_store), out_dir=tmp_path / "out", stream=io.StringIO(), language="en",
+                       base_dir=tmp_path, names_file=book)
+
+    first = session()
+    first.run_lines(["/tl new name:Demo", "as alice /tl join name:Alice"])
+    later = session()
+    later.run_line("as bob /game info")
+    assert "@alice" in output(later) and "<@" not in output(later), output(later)
+    book.write_text("not json")  # a damaged book is a cache: the session starts without it
+    damaged = session()
+    damaged.run_line("as alice /game info")
+    assert "@alice" in output(damaged)
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("/tl join name:O'Brien", "O'Brien"),  # the guide allows `'` in names: no quotes needed
+    ("/tl join name:'O'Brien'", "O'Brien"),
+    ('/tl join name:"Jean-Luc O\'Neil"', "Jean-Luc O'Neil"),
+    ("/tl join name:'Jean Luc'", "Jean Luc"),
+    ("/tl join name:d'Artagnan", "d'Artagnan"),
+])
+def test_an_apostrophe_inside_a_value_is_a_letter_of_it(tmp_path, line, name):
+    assert parse_command(line, tmp_path).options == {"name": name}
+
+
+def test_a_name_with_an_apostrophe_plays_in_the_console(console):
+    assert console.run_lines(["/tl new name:Demo", "as obrien /tl join name:O'Brien"]) == 0
+    assert "O'Brien" in output(console)

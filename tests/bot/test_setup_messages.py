@@ -1,7 +1,7 @@
 """Every fault of a setup document reads as a sentence (issue 9 points 11 and 13).
 
 `error.setup` shows the fault's reason from the catalog (`setup.<code>.<reason>`, else
-`setup.<code>`, see `bot.service.core.setup_refusal`). This test reads every ``SetupError(...)`` the
+`setup.<code>`, see `bot.service.refusals.setup_refusal`). This test reads every ``SetupError(...)`` the
 engines raise and checks that the message chosen for it exists in both languages and that the
 parameters given at that very place fill all its placeholders.
 """

@@ -21,6 +21,7 @@ from draws import (
     FetchMemo,
     FileSource,
     ManualDrawError,
+    loto_format,
     manual_draw,
     parse_bytes,
 )
@@ -307,14 +308,34 @@ def test_file_source_errors(tmp_path, slices):
 
 
 def test_manual_draw_is_an_index_1_draw_with_the_bonus_as_complementary():
-    draw = manual_draw(dt.date(2026, 8, 22), [3, 12, 19, 33, 45], bonus=7)
+    draw = manual_draw(dt.date(2008, 10, 4), [3, 12, 19, 33, 45, 6], bonus=7)
     assert (draw.numbers, draw.complementary, draw.chance, draw.index, draw.source) == (
-        (3, 12, 19, 33, 45),
+        (3, 12, 19, 33, 45, 6),
         7,
         None,
         1,
         "manual",
     )
+    assert manual_draw(dt.date(2008, 10, 6), [3, 12, 19, 33, 45]).complementary is None
+
+
+@pytest.mark.parametrize(
+    ("date", "numbers", "bonus", "code"),
+    [
+        # SC-13 D: after 2008-10-04 the Loto draws 5 numbers and a chance number that never counts
+        (dt.date(2008, 10, 6), [20, 15, 13, 24, 45], 7, "no_complementary"),
+        (dt.date(2026, 8, 22), [20, 15, 13, 24, 45, 6], None, "bad_count"),
+        (dt.date(2026, 8, 22), [20, 15, 13, 24, 45, 6], 7, "bad_count"),
+        # until then, 6 numbers and the complementary number
+        (dt.date(2008, 10, 4), [20, 15, 13, 24, 45], 7, "bad_count"),
+        (dt.date(1990, 9, 12), [20, 15, 13, 24, 45, 6], None, "missing_complementary"),
+    ],
+)
+def test_manual_draw_is_the_loto_of_its_date(date, numbers, bonus, code):
+    with pytest.raises(ManualDrawError) as caught:
+        manual_draw(date, numbers, bonus)
+    assert caught.value.code == code
+    assert loto_format(date).numbers == (6 if date <= dt.date(2008, 10, 4) else 5)
 
 
 @pytest.mark.parametrize(

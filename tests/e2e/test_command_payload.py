@@ -38,7 +38,7 @@ def test_the_limits_are_checked_on_each_games_own_commands(payload):
     assert {"new", "join", "order", "set", "pickup", "map", "reach", "line"} <= set(subcommands["sc"])
     assert "create" not in subcommands["gm"] and "join" not in subcommands["game"]
     assert [option["name"] for option in subcommands["sc"]["new"]["options"]] == [
-        "name", "hp_soldier", "hp_general", "map", "draws", "limit_draws", "end_date", "setup"]
+        "name", "hp_soldier", "hp_general", "map", "draws", "limit_draws", "end_date", "setup", "replace"]
 
 
 def test_the_test_games_commands_are_within_discord_limits_too():

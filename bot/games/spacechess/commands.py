@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.games.spacechess import SPACECHESS_PRESENTER, labelled
 from bot.games.spacechess.boards import move_preview
+from bot.i18n import Listing
 from bot.service.commands import SETUP_MAX_BYTES, Option, choice_named, command, completer
 from bot.service.context import Context
 from bot.service.core import GameService
@@ -20,6 +21,7 @@ from bot.service.replies import Attachment, Button, Choice, Message, Reply, Sele
 from bot.service.scene import scene_of
 from bot.store.repo import GameRecord, NewEntry, StaleWrite
 from engine import registry
+from engine.core.names import NAME_MAX
 from engine.spacechess import legal
 from engine.spacechess.ruleset import (
     ABILITIES,
@@ -88,12 +90,13 @@ def sc_equip(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     return setup_input(svc, ctx, "equip", payload)
 
 
-@command("sc deploy", Option("cell", required=True, max_length=8))
+@command("sc deploy", Option("cell", required=True, max_length=8, holds="cell"))
 def sc_deploy(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     return setup_input(svc, ctx, "deploy", {"at": opts["cell"]})
 
 
-@command("sc move", Option("to", required=True, max_length=8, autocomplete=True), Option("drop", choices=PICKUP_DROPS),
+@command("sc move", Option("to", required=True, max_length=8, autocomplete=True, holds="cell"),
+         Option("drop", choices=PICKUP_DROPS),
          Option("confirm", "integer"))
 def sc_move(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     """A move; `drop` names the item (or weapon) left behind to take a pickup at the end (SC-33)."""
@@ -119,7 +122,7 @@ def sc_move(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     return Reply((message,), visibility=Visibility.PRIVATE, buttons=(button,), files=(picture,))
 
 
-@command("sc shoot", Option("target", required=True, autocomplete=True, max_length=32))
+@command("sc shoot", Option("target", required=True, autocomplete=True, max_length=NAME_MAX, holds="name"))
 def sc_shoot(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     return play(svc, ctx, f"shoot {opts['target']}")
 
@@ -140,12 +143,13 @@ def complete_moves(svc: GameService, ctx: Context, current: str) -> list[str]:
     return sorted(costs, key=lambda cell: (costs[cell], cell))
 
 
-@command("sc grenade", Option("cell", required=True, max_length=8))
+@command("sc grenade", Option("cell", required=True, max_length=8, holds="cell"))
 def sc_grenade(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     return play(svc, ctx, f"grenade {opts['cell']}")
 
 
-@command("sc ability", Option("ability", required=True, choices=ABILITIES), Option("target", max_length=32))
+@command("sc ability", Option("ability", required=True, choices=ABILITIES),
+         Option("target", max_length=NAME_MAX, holds="name"))
 def sc_ability(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     if opts["ability"] == "friendship":
         if "target" not in opts:
@@ -168,8 +172,8 @@ POWER_NEEDS = {
 @command(
     "sc power",
     Option("power", required=True, choices=POWERS),
-    Option("target", max_length=32),
-    Option("cell", max_length=8),
+    Option("target", max_length=NAME_MAX, holds="name"),
+    Option("cell", max_length=8, holds="cell"),
     Option("direction", choices=DIRECTIONS),
 )
 def sc_power(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
@@ -267,11 +271,13 @@ def _choice_label(part: str, value: str) -> Message:
 
 @command(
     "sc set",
-    Option("character", required=True, max_length=32),
+    Option("character", required=True, max_length=NAME_MAX, holds="name"),
     Option("reason", required=True, max_length=200),
-    Option("hp", "integer", min_value=0, max_value=999),
-    Option("ap", "integer", min_value=0, max_value=99),
-    Option("cell", max_length=8),
+    # no bounds of their own: the rules' (0 to the character's max_hp, 0 to the game's AP cap) are
+    # the only ones, so a refusal always names the real limit
+    Option("hp", "integer"),
+    Option("ap", "integer"),
+    Option("cell", max_length=8, holds="cell"),
     gm_only=True,
 )
 def sc_set(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
@@ -281,14 +287,14 @@ def sc_set(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     if "cell" in opts:
         changes["at"] = opts["cell"]
     if not changes:
-        raise ServiceError("error.missing_option", option=["hp", "ap", "cell"])
+        raise ServiceError("error.missing_any_option", options=Listing(("hp", "ap", "cell")))
     payload = {"id": opts["character"], **changes, "reason": opts["reason"]}
     return svc.describe(svc.apply_input(ctx, game, "gm_set", None, payload), ctx)
 
 
 @command(
     "sc pickup",
-    Option("cell", required=True, max_length=8),
+    Option("cell", required=True, max_length=8, holds="cell"),
     Option("kind", required=True, choices=("item", "weapon", "ap", "hp")),
     Option("name", max_length=32),
     Option("amount", "integer", min_value=1, max_value=99),
@@ -335,7 +341,7 @@ def sc_map(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
                  files=tuple(SPACECHESS_PRESENTER.board(rules, state)))
 
 
-@command("sc reach", Option("character", required=True, max_length=32))
+@command("sc reach", Option("character", required=True, max_length=NAME_MAX, holds="name"))
 def sc_reach(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     """The board with the cells a character can move to now and their AP cost."""
     game = sc_game(svc, ctx)
@@ -347,7 +353,8 @@ def sc_reach(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
                                                "character": opts["character"]}),), files=tuple(files))
 
 
-@command("sc line", Option("shooter", required=True, max_length=32), Option("target", required=True, max_length=32))
+@command("sc line", Option("shooter", required=True, max_length=NAME_MAX, holds="name"),
+         Option("target", required=True, max_length=NAME_MAX, holds="name"))
 def sc_line(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     """The exact line of fire between two characters and what blocks it (SC-21/SC-22)."""
     game = sc_game(svc, ctx)

@@ -16,7 +16,7 @@ from bot.service.replies import Message
 from engine.core.protocol import Event
 
 #: event parameters that hold one rules identifier or a list of them, shown as catalog labels
-IDENTIFIER_PARAMS = ("role", "weapon", "armour", "ability", "power", "items")
+IDENTIFIER_PARAMS = ("role", "weapon", "armour", "ability", "power", "items", "dropped")
 #: what a game master may correct on a character (``gm_set``), in the order a sentence names them
 CORRECTED = ("hp", "ap", "at")
 
@@ -110,6 +110,8 @@ def event_params(event: Event) -> tuple[str, dict[str, Any]]:
     elif kind in ("pickup_placed", "pickup_taken"):
         params["bonus"] = pickup(event.params.get("pickup") or {})
         params.setdefault("at", (event.params.get("pickup") or {}).get("at"))
+        if event.params.get("dropped"):  # a swap (SC-33) says what stays on the cell
+            kind = "pickup_taken.dropped"
     elif kind == "game_over":
         params.update(ending(event.params.get("winner"), event.params.get("reasons") or ()))
     return kind, params

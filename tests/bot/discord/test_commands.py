@@ -90,7 +90,7 @@ async def test_the_gm_role_set_by_gm_settings_makes_its_holder_a_gm(harness: Bot
     """The role option (type 8) travels as an id; the holder's roles come from the member payload."""
     refused(await run(harness, ROLE_HOLDER, "sc new", name="Orion"), "Only game masters")
     settings = await run(harness, GM, "gm settings", gm_role=GM_ROLE, language="en")
-    assert settings.refused and f"GM role: {GM_ROLE.id}" in settings.text  # settings are private
+    assert settings.refused and f"GM role: <@&{GM_ROLE.id}>" in settings.text  # settings are private
     accepted(await run(harness, ROLE_HOLDER, "sc new", name="Orion"))
     refused(await run(harness, GM, "gm settings", gm_role=Role(1, "x"), pings="nobody"), "cannot be `nobody`")
 

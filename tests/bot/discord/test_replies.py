@@ -212,7 +212,7 @@ async def test_a_gm_confirmation_is_for_that_gm_only(harness: BotHarness) -> Non
     """Another game master clicking the `/gm end` confirmation a GM was shown is refused: the game
     keeps running."""
     await running(harness)
-    assert f"GM role: {GM_ROLE.id}" in (await run(harness, GM, "gm settings", gm_role=GM_ROLE)).text
+    assert f"GM role: <@&{GM_ROLE.id}>" in (await run(harness, GM, "gm settings", gm_role=GM_ROLE)).text
     message, custom_id = (await run(harness, GM, "gm end")).button()
     refusal = await harness.interact(click(message, custom_id, ROLE_HOLDER))
     assert refusal.refused and f"This was shown to <@{GM.id}>" in refusal.text

@@ -26,7 +26,7 @@ async def test_the_context_carries_the_cached_roles_of_the_member(harness: BotHa
 
 async def test_the_gm_role_grants_gm_commands_and_a_member_without_it_is_refused(harness: BotHarness) -> None:
     settings = await run(harness, GM, "gm settings", gm_role=GM_ROLE, language="en")
-    assert f"GM role: {GM_ROLE.id}" in settings.text
+    assert f"GM role: <@&{GM_ROLE.id}>" in settings.text
     store = harness.bot.service.store
     refused = await run(harness, EVE, "sc new", name="Orion")
     assert refused.refused and "Only game masters" in refused.text

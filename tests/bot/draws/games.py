@@ -85,6 +85,7 @@ def make_running_game(store: Store, channel: int = 1, *, per_team: int = 7, seat
         created_by=42,
         status="running",
         entries=[NewEntry("create", None, 42, {"name": f"Game {channel}", "kind": "spacechess"})],
+        options=overrides.pop("options", None),
     )
     with store.engine.begin() as connection:  # the clock of a game created long ago
         connection.execute(update(GameRow).where(GameRow.id == game.id).values(created_at=started))

@@ -54,7 +54,7 @@ def test_a_bad_file_anywhere_imports_nothing(database: str, tmp_path: Path,
     bad.write_text("\n".join([lines[0], lines[1].replace(";14;", ";99;", 1)]) + "\n", encoding="utf-8")
     assert main(["draws", "import", str(NEW_LOTO), str(bad)]) == 1
     err = capsys.readouterr().err
-    assert "bad.csv, line 2" in err and "nothing was imported" in err
+    assert "bad.csv, line 2, column `boule_1`: 99 is not from 1 to 49. Nothing was imported." in err
     assert main(["draws", "import", str(tmp_path / "missing.zip")]) == 1
     assert "cannot read" in capsys.readouterr().err
     assert stored(database) == []
@@ -156,3 +156,35 @@ def test_list_refuses_a_count_below_one(database: str, last: str, capsys: pytest
     out, err = capsys.readouterr()
     assert out == "" and "argument --last:" in err and last in err
     assert err.splitlines()[-1].endswith(f"1 or more, got {last}") or "whole number" in err
+
+
+@pytest.mark.parametrize(("language", "sentence"), [
+    ("C", "one.csv, line 1: the first line is not the header of an FDJ Loto results file (1 column"),
+    ("fr_FR.UTF-8", "one.csv, ligne 1 : la première ligne n’est pas l’en-tête d’un fichier de résultats du Loto"),
+])
+def test_a_refused_file_is_said_in_a_sentence_of_the_terminal_language(
+        database: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        language: str, sentence: str) -> None:
+    """Issue 23.7: no ``unknown_header (columns=1, similarity=0.0)``."""
+    monkeypatch.setenv("LC_ALL", language)
+    one = tmp_path / "one.csv"
+    one.write_text("date,numbers\n2024-03-06,1 2 3 4 5\n", encoding="utf-8")
+    assert main(["draws", "import", str(one)]) == 1
+    err = capsys.readouterr().err
+    assert sentence in err and "unknown_header" not in err and "similarity" not in err, err
+    assert stored(database) == []
+
+
+def test_every_draw_file_refusal_has_its_sentence() -> None:
+    import re
+
+    from bot.i18n import catalog
+
+    root = Path(__file__).resolve().parents[3] / "draws"
+    codes = set()
+    for source in ("parser.py", "generations.py", "model.py"):
+        text = (root / source).read_text(encoding="utf-8")
+        codes |= set(re.findall(r'(?:DrawFileError|fail|InvalidDrawValue)\(\s*"([a-z_]+)"', text))
+    assert {"unknown_header", "bad_row_length", "number_out_of_range"} <= codes
+    for language in ("en", "fr"):
+        assert sorted(c for c in codes if f"drawfile.{c}" not in catalog(language)) == [], language

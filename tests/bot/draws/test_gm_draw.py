@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from bot.i18n import translate
 from bot.service import Context, GameService, Reply, Visibility
 from bot.store import NewEntry, Store
 from bot.store.draws import applied_evenings, save_draws, stored_draws
@@ -29,15 +30,15 @@ def confirmed(service: GameService, ctx: Context, **options: Any) -> Reply:
 
 
 def test_entry_is_confirmed_then_applied_like_a_polled_draw(store: Store, service: GameService) -> None:
-    """SC-13: the typed numbers and complementary are the game's numbers and bonus."""
-    game = make_running_game(store)
+    """SC-13: the typed numbers and complementary (an old Loto evening's) are the game's numbers and bonus."""
+    game = make_running_game(store, options={"draws": "manual"})
     before = snapshot(store, game.id)
-    ask = service.handle(GM, "gm draw", {"numbers": "3, 12 19;33 45 7", "bonus": 8, "date": "2024-03-06"})
+    ask = service.handle(GM, "gm draw", {"numbers": "3, 12 19;33 45 7", "bonus": 8, "date": "2008-10-04"})
     assert ask.visibility is Visibility.PRIVATE and ask.messages[0].key == "gm.draw.confirm"
-    assert ask.messages[0].params == {"name": game.name, "date": "2024-03-06", "numbers": "3 12 19 33 45 7",
+    assert ask.messages[0].params == {"name": game.name, "date": "2008-10-04", "numbers": "3 12 19 33 45 7",
                                       "bonus": 8}
     [button] = ask.buttons
-    assert dict(button.options) == {"numbers": "3 12 19 33 45 7", "bonus": 8, "date": "2024-03-06",
+    assert dict(button.options) == {"numbers": "3 12 19 33 45 7", "bonus": 8, "date": "2008-10-04",
                                     "confirm": game.version}
     assert snapshot(store, game.id) == before  # asking changes nothing
     done = service.handle(GM, button.command, dict(button.options))
@@ -75,7 +76,7 @@ def test_earlier_pending_draws_are_applied_first(store: Store, service: GameServ
         ({"numbers": "3 3 19 33 45", "date": "2024-03-06"}, "error.draw_invalid"),
         ({"numbers": "3 12 19", "date": "2024-03-06"}, "error.draw_invalid"),
         ({"numbers": "3 12 19 33 50", "date": "2024-03-06"}, "error.draw_invalid"),
-        ({"numbers": "3 12 19 33 45", "bonus": 12, "date": "2024-03-06"}, "error.draw_invalid"),
+        ({"numbers": "3 12 19 33 45 6", "bonus": 12, "date": "2008-10-04"}, "error.draw_invalid"),
         ({"numbers": "3 12 19 33 45", "bonus": 50, "date": "2024-03-06"}, "error.option_out_of_bounds"),
     ],
 )
@@ -130,3 +131,44 @@ def test_only_gms_on_a_running_game_with_a_fresh_confirmation(store: Store, serv
     paused = service.handle(GM, "gm draw", {**options, "confirm": game.version})
     assert (paused.ok, paused.messages[0].key) == (False, "error.game_paused")
     assert snapshot(store, game.id) == before
+
+
+# -- issue 23.3: the Loto of the entry's date (SC-13 D) ----------------------------------------------
+
+def refusal_text(reply: Reply) -> dict[str, str]:
+    assert not reply.ok and reply.messages[0].key == "error.draw_invalid", reply.messages
+    return {lang: translate(reply.messages[0].key, lang, reply.messages[0].params) for lang in ("en", "fr")}
+
+
+@pytest.mark.parametrize(("options", "reason"), [
+    # today's Loto has no complementary number: its chance number (1-10) must not count as one
+    ({"numbers": "20 15 13 24 45", "bonus": 7, "date": "2024-03-06"}, ("chance number", "numéro chance")),
+    ({"numbers": "20 15 13 24 45 6", "date": "2024-03-06"}, ("6 numbers", "6 numéros")),
+    ({"numbers": "20 15 13 24 45 6", "bonus": 7, "date": "2024-03-06"}, ("6 numbers", "6 numéros")),
+])
+def test_a_new_loto_date_takes_five_numbers_and_no_complementary(store: Store, service: GameService,
+                                                                 options: dict[str, Any],
+                                                                 reason: tuple[str, str]) -> None:
+    game = make_running_game(store)
+    before = snapshot(store, game.id)
+    for with_confirm in (options, {**options, "confirm": game.version}):
+        text = refusal_text(service.handle(GM, "gm draw", with_confirm))
+        assert reason[0] in text["en"] and reason[1] in text["fr"], text
+        assert "On 2024-03-06 the Loto drew 5 numbers" in text["en"], text
+        assert "Le 2024-03-06, le Loto tirait 5 numéros" in text["fr"], text
+    assert snapshot(store, game.id) == before
+
+
+def test_an_old_loto_date_takes_six_numbers_and_the_complementary(store: Store, service: GameService) -> None:
+    game = make_running_game(store, options={"draws": "manual"})
+    before = snapshot(store, game.id)
+    for options in ({"numbers": "3 12 19 33 45", "bonus": 7, "date": "2008-10-04"},
+                    {"numbers": "3 12 19 33 45 6", "date": "2008-10-04"}):
+        text = refusal_text(service.handle(GM, "gm draw", options))
+        assert "On 2008-10-04 the Loto drew 6 numbers from 1 to 49 and a complementary number" in text["en"], text
+        assert "Le 2008-10-04, le Loto tirait 6 numéros de 1 à 49 et un numéro complémentaire" in text["fr"], text
+    assert snapshot(store, game.id) == before
+    done = confirmed(service, GM, numbers="3 12 19 33 45 6", bonus=8, date="2008-10-04")
+    assert done.ok, done.messages
+    assert [(d.numbers, d.complementary) for d in stored_draws(store)] == [((3, 12, 19, 33, 45, 6), 8)]
+    assert confirmed(service, GM, numbers="3 12 19 33 45", date="2008-10-06").ok  # the first new Loto

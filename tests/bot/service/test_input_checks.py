@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from bot.i18n import LANGUAGES, catalog, placeholders, translate
 from bot.lottery.apply import applier_for
 from bot.service import Attachment, Context, GameService, Message
-from bot.service.core import setup_refusal
+from bot.service.refusals import setup_refusal
 from engine import registry
 from engine.core.documents import INT_MAX, INT_MIN
 from engine.core.errors import OrderError, SetupError
@@ -158,7 +158,8 @@ def test_refused_names_say_why(svc, name):
 
 
 def test_game_names_follow_the_same_rule(svc):
-    refused(svc.handle(GM, "sc new", {"name": "x" * 33}), "error.bad_name_length")
+    refused(svc.handle(GM, "sc new", {"name": "x" * 33}), "error.option_too_long")  # at most 32, as a join
+    refused(svc.handle(GM, "sc new", {"name": "x;y"}), "error.bad_name_char")
     assert game(svc) is None
     assert svc.handle(GM, "sc new", {"name": "Orion  Nebula"}).ok
     assert game(svc).name == "Orion Nebula"

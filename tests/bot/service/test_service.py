@@ -221,7 +221,8 @@ def test_a_finished_game_stays_readable_and_a_new_one_can_follow(svc):
     started(svc)
     svc.handle(ALICE, "tl order", {"text": "add 5; add 5"})
     assert svc.handle(BOB, "game info", {}).ok
-    assert svc.handle(GM, "tl new", {"name": "Rematch"}).ok
+    assert not svc.handle(GM, "tl new", {"name": "Rematch"}).ok  # asked for explicitly (issue 23.8)
+    assert svc.handle(GM, "tl new", {"name": "Rematch", "replace": True}).ok
     assert svc.store.game_in_channel(GUILD, CHANNEL).name == "Rematch"
 
 

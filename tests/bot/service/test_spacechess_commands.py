@@ -176,7 +176,7 @@ def test_gm_corrections_pickups_and_history(svc):
     lobby(svc)
     ok(svc.handle(GM, "gm start", {}))
     assert keys(svc.handle(CID, "sc set", {"character": "Cid", "reason": "x", "hp": 5})) == ["error.gm_only"]
-    assert keys(svc.handle(GM, "sc set", {"character": "Cid", "reason": "lag"})) == ["error.missing_option"]
+    assert keys(svc.handle(GM, "sc set", {"character": "Cid", "reason": "lag"})) == ["error.missing_any_option"]
     ok(svc.handle(GM, "sc set", {"character": "Cid", "reason": "compensation", "ap": 4}))
     assert svc.handle(CID, "game sheet", {}).messages[0].params["ap"] == 4
     ok(svc.handle(GM, "sc pickup", {"cell": "L5", "kind": "ap", "amount": 2}))
@@ -278,7 +278,8 @@ def test_end_needs_confirmation(svc):
 
 def test_settings_change_language_role_and_pings(svc):
     reply = ok(svc.handle(GM, "gm settings", {"language": "en", "gm_role": "<@&555>", "pings": "none"}))
-    assert reply.messages[0].params == {"language": "en", "role": 555, "pings": "none"}
+    assert reply.messages[0].params == {"language": "en", "role": Message("gm.settings.role", {"role": 555}),
+                                        "pings": "none"}
     member = Context(user_id=9, user_name="x", guild_id=GUILD, channel_id=CHANNEL, role_ids=frozenset({555}))
     assert svc.is_gm(member)
     assert keys(svc.handle(player(2, "ann"), "gm settings", {"language": "fr"})) == ["error.gm_only"]

@@ -44,8 +44,11 @@ def test_aliases_case_accents_and_spacing(text: str, order: Order) -> None:
 
 
 def test_a_batch_and_its_empty_segments() -> None:
-    orders = ARKEON.parse_orders("place basic B2 NE; ;place basic C3 E;")
+    orders = ARKEON.parse_orders("place basic B2 NE;place basic C3 E")
     assert [ARKEON.format_order(o) for o in orders] == ["place basic B2 NE", "place basic C3 E"]
+    with pytest.raises(OrderError) as caught:  # a stray `;` is refused as in every game (engine.core.batch)
+        ARKEON.parse_orders("place basic B2 NE; ;place basic C3 E")
+    assert (caught.value.params["reason"], caught.value.params["order"]) == ("empty_order", 2)
 
 
 @pytest.mark.parametrize(

@@ -132,6 +132,17 @@ def test_sc23_sc24_one_grenade_per_turn_one_ap(sc) -> None:
     assert sc.refused(state, "order", "n", {"text": "grenade B2"}).code == "missing_item"
 
 
+def test_sc23_a_second_grenade_is_checked_like_a_shot_range_before_the_limit(sc) -> None:
+    """As SC-20 checks a shot (AP, range, then the limit), a grenade out of reach is refused as such
+    even when the turn's grenade is spent; within reach, the limit says it is the grenade's."""
+    thrown = sc.play(sc.build(sc.soldier("g", 1, "D4", ap=9)), "g", "grenade F7")
+    assert thrown.events[0].params["cost"] == 1 and thrown.events[0].params["ap"] == 8
+    assert sc.refused(thrown.state, "order", "g", {"text": "grenade H8"}).code == "out_of_range"
+    assert sc.refused(thrown.state, "order", "g", {"text": "grenade X1"}).code == "off_board"
+    limit = sc.refused(thrown.state, "order", "g", {"text": "grenade F7"})
+    assert (limit.code, limit.params) == ("shot_limit", {"reason": "grenade", "item": "grenades", "limit": 1})
+
+
 def test_sc28_death_frees_the_cell_and_silences_the_dead(sc) -> None:
     state = sc.build(
         sc.soldier("k", 1, "A1", weapon="heavy_bolter", ap=9),

@@ -47,25 +47,44 @@ def test_sc1_keywords_aliases_and_cells(text: str, expected: Order) -> None:
     assert one(text) == expected
 
 
-def test_batch_keeps_order_and_ignores_empty_segments() -> None:
-    assert parse_orders(" vehicle ;; move A2 ; ") == (Order("vehicle"), Order("move", cell=Cell(0, 1)))
+def test_batch_keeps_order() -> None:
+    assert parse_orders(" vehicle ; move A2 ") == (Order("vehicle"), Order("move", cell=Cell(0, 1)))
+
+
+@pytest.mark.parametrize(("text", "number", "position"), [
+    ("tir Désiré;;", 2, 11), ("tir Désiré;", 2, 10), (";", 1, 0), ("  ;  ", 1, 2), ("move A2; ;rage", 2, 9),
+])
+def test_an_empty_part_of_a_batch_is_refused_wherever_it_is(text, number, position) -> None:
+    """Issue 23.7: an empty part is never skipped in one place and refused in another."""
+    with pytest.raises(OrderError) as error:
+        parse_orders(text)
+    assert error.value.params == {"reason": "empty_order", "expected": "order", "got": ";",
+                                  "position": position, "order": number}
+
+
+@pytest.mark.parametrize(("text", "number", "typed", "code"), [
+    ("move C3; shoot", 2, "shoot", "bad_syntax"),
+    ("tir Bob ;  fly C3 ", 2, "fly C3", "bad_syntax"),
+])
+def test_a_syntax_error_in_a_batch_names_its_order(text, number, typed, code) -> None:
+    with pytest.raises(OrderError) as error:
+        parse_orders(text)
+    assert (error.value.code, error.value.params["batch_order"], error.value.params["batch_text"]) == (
+        code, number, typed)
 
 
 @pytest.mark.parametrize(
     ("text", "expected", "got", "position"),
     [
         ("", "order", "end", 0),
-        ("  ;  ", "order", "end", 5),
         ("fly C3", "order", "fly", 0),
         ("move", "cell", "end", 4),
         ("move bob", "cell", "bob", 5),
-        ("move C3; shoot", "character", "end", 14),
         ("airstrike C3 UP", "direction", "UP", 13),
         ("move C3 C4", "end of order", "C4", 8),
         ("move C3 drop laser", "item", "laser", 13),
         ("vehicle now", "end of order", "now", 8),
         ("teleport Jean Luc", "cell", "Luc", 14),
-        ("shoot Jean Luc; move", "cell", "end", 20),
     ],
 )
 def test_syntax_errors_say_what_was_expected_where(text, expected, got, position) -> None:

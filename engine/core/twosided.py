@@ -1,0 +1,114 @@
+"""Two-sided alternating games (Arkeon, HexArena): their lobby, resign, timeout and draw offers, once.
+
+As python-chess's `Board` does the dispatch its variants share, `TwoSided.apply_input` checks an
+input's kind and payload shape, the phase each kind needs, and who it is for, then hands it to the
+game: its lobby (`lobby_input`), its moves (`play`), the end it names (`concluded`). A game brings
+only what differs — its state's phase, the side to move, its pending draw offer and how it ends —
+and every refusal reads the same in both games.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Mapping
+from typing import Any, ClassVar, Generic, TypeVar
+
+from engine.core.drawoffer import AGREED, DRAW_INPUTS, decide
+from engine.core.errors import OrderError
+from engine.core.protocol import GameRules, Outcome
+
+StateT = TypeVar("StateT")
+OrderT = TypeVar("OrderT")
+
+#: the phases `TwoSided.stage` names
+LOBBY, PLAYING, FINISHED = "lobby", "playing", "finished"
+#: what a drawn game's winner is
+DRAW = "draw"
+RESIGNED, TIMEOUT = "resigned", "timeout"
+LOBBY_INPUTS = frozenset({"join", "leave", "start"})
+
+
+class TwoSided(GameRules[StateT, OrderT], Generic[StateT, OrderT]):
+    """Two sides taking turns, seated in a lobby; either may resign or offer a draw at any moment,
+    and the move clock rules the side to move lost on time."""
+
+    sides: ClassVar[tuple[str, str]]
+    resign_input: ClassVar[str | None] = "resign"
+    timeout_input: ClassVar[str | None] = "timeout"
+    draw_inputs: ClassVar[frozenset[str]] = DRAW_INPUTS
+    input_kinds: ClassVar[frozenset[str]] = frozenset({"order", "resign", "timeout", *DRAW_INPUTS, *LOBBY_INPUTS})
+
+    # -- what a game brings ------------------------------------------------------------------------
+    @abstractmethod
+    def stage(self, state: StateT) -> str:
+        """`LOBBY`, `PLAYING` or `FINISHED`."""
+
+    @abstractmethod
+    def to_move(self, state: StateT) -> str | None:
+        """The side whose turn it is while the game is played."""
+
+    @abstractmethod
+    def lobby_input(self, state: StateT, kind: str, payload: Mapping[str, Any]) -> Outcome[StateT]:
+        """A ``join``, ``leave`` or ``start`` in the lobby."""
+
+    @abstractmethod
+    def concluded(self, state: StateT, winner: str, reason: str) -> Outcome[StateT]:
+        """The game ended now: `winner` (a side, or `DRAW`) for `reason`."""
+
+    @abstractmethod
+    def pending_draw_offer(self, state: StateT) -> str | None:
+        """The side whose draw offer waits for an answer, if any."""
+
+    @abstractmethod
+    def with_draw_offer(self, state: StateT, offer: str | None) -> StateT:
+        """The state with that draw offer pending (None: no offer)."""
+
+    # -- shared by both -------------------------------------------------------------------------
+    def other(self, side: str) -> str:
+        return self.sides[1] if side == self.sides[0] else self.sides[0]
+
+    def waiting_on(self, state: StateT) -> tuple[str, ...]:
+        mover = self.to_move(state)
+        return (mover,) if self.stage(state) == PLAYING and mover is not None else ()
+
+    def side_playing(self, state: StateT, actor: Any, kind: str) -> str:
+        """The side `actor` (a side, or the name its player joined with) plays, refused when none."""
+        side = self.side_of(state, actor) if isinstance(actor, str) else None
+        if side is None:
+            raise OrderError("unknown_character", reason="side", name="" if actor is None else str(actor))
+        return str(side)
+
+    def mover(self, state: StateT, actor: Any, kind: str = "order") -> str:
+        """The side `actor` plays, when it is that side's move."""
+        side = self.side_playing(state, actor, kind)
+        if side != self.to_move(state):
+            raise OrderError("not_your_turn", side=side, to_move=self.to_move(state))
+        return side
+
+    def apply_input(self, state: StateT, kind: str, actor: str | None, payload: Mapping[str, Any]) -> Outcome[StateT]:
+        if kind not in self.input_kinds:
+            raise OrderError("not_allowed", input=kind)
+        if not isinstance(payload, Mapping):
+            raise OrderError("bad_input", key="payload", reason="not_a_table")
+        stage = self.stage(state)
+        if stage == FINISHED:
+            raise OrderError("game_over", winner=self.winner(state))
+        if kind in LOBBY_INPUTS:
+            if stage != LOBBY:
+                raise OrderError("not_allowed", reason="started", input=kind, status="running")
+            return self.lobby_input(state, kind, payload)
+        if stage == LOBBY:
+            raise OrderError("not_allowed", reason="not_started", input=kind, status="setup")
+        if kind == "order":
+            return super().apply_input(state, kind, actor, payload)
+        if kind == self.timeout_input:  # the move clock names the side whose time ran out: no actor
+            return self.concluded(state, self.other(self.mover(state, payload.get("actor", actor), kind)), TIMEOUT)
+        # a side resigns (or offers a draw) for itself; the payload names it when a GM acts for a player
+        side = self.side_playing(state, actor if actor is not None else payload.get("actor"), kind)
+        if kind == self.resign_input:
+            return self.concluded(state, self.other(side), RESIGNED)
+        decision = decide(kind, side, self.other(side), self.pending_draw_offer(state))
+        if decision.agreed:
+            return self.concluded(state, DRAW, AGREED)
+        return Outcome(self.with_draw_offer(state, decision.offer), decision.events)
+
