@@ -51,6 +51,11 @@ class TurnDriver:
     #: without a member or a computer
     waits_on_seats: ClassVar[bool] = False
 
+    def missing(self, rules: Any) -> list[str]:
+        """What this driver needs of a game's rules class that `rules` lacks, by name (checked when
+        the bot starts: a game missing one is refused then, not stalled later)."""
+        return []
+
     def game_options(self, svc: GameService, opts: Mapping[str, Any]) -> dict[str, Any]:
         """The driver's settings of a new game from its ``new`` options, checked; refused with a ServiceError."""
         return {opt.name: opts[opt.name] for opt in self.create_options if opt.name in opts}

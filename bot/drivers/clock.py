@@ -27,7 +27,6 @@ from engine.core.errors import OrderError
 
 CLOCK, HALF = "clock", "clock_half"
 DEFAULT_CLOCK_HOURS = 48
-TIMEOUT_INPUT = "timeout"
 #: changes after which the player to move gets a whole clock again (the pause or the undo stopped it)
 FRESH_CLOCK = frozenset({"resume", "undo"})
 
@@ -40,6 +39,10 @@ class ClockDriver(TurnDriver):
         Option("clock_hours", "integer", min_value=1, max_value=720),
         Option("timeout", choices=("alert", "forfeit")),
     )
+
+    def missing(self, rules: Any) -> list[str]:
+        """The clock ends a turn with the game's `timeout_input` (the side to move loses on time)."""
+        return [] if rules.timeout_input in rules.input_kinds else ["timeout_input"]
 
     def game_options(self, svc: GameService, opts: Mapping[str, Any]) -> dict[str, Any]:
         return {"clock_hours": opts.get("clock_hours", DEFAULT_CLOCK_HOURS), "timeout": opts.get("timeout", "alert")}
@@ -90,7 +93,8 @@ class ClockDriver(TurnDriver):
         """The game's ``timeout`` input for `actor`, as the bot: None when another process did it.
         With `post` (the clock ran out, no command) its channel post is written to the outbox with it."""
         try:
-            applied = svc.apply_input(None, game, TIMEOUT_INPUT, None, {"actor": actor}, claims=[claim] if claim else (),
+            timeout = registry.get(game.kind).timeout_input or ""
+            applied = svc.apply_input(None, game, timeout, None, {"actor": actor}, claims=[claim] if claim else (),
                                       post=post)
         except AlreadyClaimed:
             return None

@@ -63,6 +63,10 @@ class DeadlineDriver(TurnDriver):
         Option("interlude_minutes", "integer", min_value=5, max_value=1440),
     )
 
+    def missing(self, rules: Any) -> list[str]:
+        """A deadline gives the game's `deadline_input`: one of its reveals (or `deadline_kinds`)."""
+        return [] if rules.reveal_kinds and rules.reveal_kinds <= rules.input_kinds else ["reveal_kinds"]
+
     def game_options(self, svc: GameService, opts: Mapping[str, Any]) -> dict[str, Any]:
         turn = opts.get("turn_hours", DEFAULT_TURN_HOURS)
         reminders = parse_reminders(opts["reminders"], turn) if "reminders" in opts else tuple(

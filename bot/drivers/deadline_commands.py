@@ -8,9 +8,9 @@ from typing import Any
 from bot.drivers import driver_of
 from bot.drivers.deadline import DEADLINE, DEADLINE_DRIVER, DeadlineDriver
 from bot.service.commands import Option, command
+from bot.service.confirm import confirmation, confirmed
 from bot.service.context import Context
 from bot.service.core import GameService
-from bot.service.gm import confirmation, confirmed
 from bot.service.replies import Message, Reply, ServiceError, Visibility
 from bot.service.status import discord_time
 from bot.store.timers import game_timers, plan_timers

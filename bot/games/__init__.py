@@ -198,7 +198,7 @@ class GameSetupError(RuntimeError):
 
 def check_game(entry: GameEntry) -> None:
     """Import every part of one game and check they fit together."""
-    from bot.drivers import DRIVERS
+    from bot.drivers import DRIVERS, driver_named
     from bot.service.commands import table
 
     for part in ("rules", "presenter", "commands"):
@@ -225,6 +225,12 @@ def check_game(entry: GameEntry) -> None:
     if entry.driver not in DRIVERS:
         raise GameSetupError(f"game {entry.kind!r}: unknown turn driver {entry.driver!r} "
                              f"(known: {', '.join(sorted(DRIVERS))})")
+    declared = {"resign_input": {rules.resign_input} - {None}, "draw_inputs": set(rules.draw_inputs)}
+    missing = [name for name, kinds in declared.items() if not kinds <= rules.input_kinds]
+    missing += driver_named(entry.driver).missing(rules)
+    if missing:
+        raise GameSetupError(f"game {entry.kind!r}: its rules class lacks what its commands and its "
+                             f"{entry.driver} driver need: {', '.join(missing)} (engine/core/protocol.py)")
     own = [path for path in table() if path.split()[0] == entry.group]
     if not own:
         raise GameSetupError(f"game {entry.kind!r}: no command of its group /{entry.group}")

@@ -20,6 +20,7 @@ from bot.drivers import plays_as
 from bot.games import entry_for
 from bot.service.effects import FollowUp
 from engine import registry
+from engine.core.drawoffer import ACCEPT, DECLINE
 
 if TYPE_CHECKING:
     from bot.service.core import Applied, GameService
@@ -61,6 +62,9 @@ def computer_inputs(svc: GameService, applied: Applied, think: float = THINK_SEC
         return []
     module = computer_module(game.kind)
     rules = registry.get(game.kind)
+    answer = _draw_answer(rules, state, seats, module)
+    if answer is not None:
+        return [answer]
     turn = [(actor, seated) for actor in rules.waiting_on(state) for seated in seats
             if plays_as(rules, state, seated, actor)]
     if not turn or module is None:
@@ -74,6 +78,22 @@ def computer_inputs(svc: GameService, applied: Applied, think: float = THINK_SEC
         log.exception("game=%s: a computer player failed; the game waits for a GM", game.id)
         return []
     return [FollowUp(kind, actor, payload) for kind, payload in inputs]
+
+
+def _draw_answer(rules: Any, state: Any, seats: dict[str, str], module: Any) -> FollowUp | None:
+    """A draw offered to a side a computer plays is answered at once: accepted when the game's
+    computer module says so (``accepts_draw(rules, state, side, level)``), else declined."""
+    offered_by = rules.pending_draw_offer(state) if rules.draw_inputs else None
+    if offered_by is None:
+        return None
+    asked = next((side for side in rules.actors(state) if side != offered_by), None)
+    seated = next(((actor, level) for actor, level in seats.items()
+                   if asked is not None and plays_as(rules, state, actor, asked)), None)
+    if seated is None:
+        return None
+    actor, level = seated
+    judge = getattr(module, "accepts_draw", None)
+    return FollowUp(ACCEPT if judge is not None and judge(rules, state, asked, level) else DECLINE, actor)
 
 
 def _past(deadline: float) -> Callable[[], bool]:

@@ -15,31 +15,26 @@ from typing import Any
 
 from bot.drivers import plays_as
 from bot.service.commands import command
-from bot.service.computers import computer_module, computers_of
 from bot.service.context import Context
 from bot.service.core import Applied, GameService
 from bot.service.orders import require_running
 from bot.service.replies import Message, Reply, ServiceError
-from bot.store.repo import GameRecord
 from engine import registry
 from engine.core.drawoffer import ACCEPT, DECLINE, DRAW_INPUTS, OFFER
 from engine.core.protocol import GameRules
 
 
 def has_draw_offers(rules: GameRules) -> bool:
-    return DRAW_INPUTS <= rules.input_kinds
+    return rules.draw_inputs == DRAW_INPUTS
 
 
 def draw_status_lines(rules: GameRules, state: Any) -> list[Message]:
     """The status message's line about a pending offer (nothing when none stands)."""
-    if not has_draw_offers(rules):
-        return []
-    view = rules.view(state)
-    side = view.get("draw_offer")
+    side = rules.pending_draw_offer(state) if has_draw_offers(rules) else None
     if side is None:
         return []
     return [Message("status.draw_offer", {"side": Message(f"word.side.{side}"),
-                                          "player": view.get("players", {}).get(side) or side})]
+                                          "player": rules.players(state).get(side) or side})]
 
 
 def _draw(kind: str):  # noqa: ANN202 - returns a command handler
@@ -50,12 +45,9 @@ def _draw(kind: str):  # noqa: ANN202 - returns a command handler
             raise ServiceError("error.no_draw_offers", kind=game.kind)
         applied = svc.apply_input(ctx, game, kind, svc.actor_of(ctx, game), {}, check=require_running)
         reply = svc.describe(applied, ctx)
-        if kind != OFFER:
+        if kind != OFFER or applied.posts:  # a computer asked answered at once (a follow-up of the offer)
             return reply
         asked = next(str(e.params["to"]) for e in applied.outcome.events if e.kind == "draw_offered")
-        answer = _computer_answer(svc, applied, asked)
-        if answer is not None:
-            return replace(reply, messages=reply.messages + answer.messages, files=answer.files or reply.files)
         return _ping(svc, applied, asked, reply)
 
     return handle
@@ -70,21 +62,6 @@ def _ping(svc: GameService, applied: Applied, side: str, reply: Reply) -> Reply:
         return reply
     line = Message("game.draw_offer.ping", {"users": " ".join(f"<@{user}>" for user in users)})
     return replace(reply, messages=(*reply.messages, line), mentions=(*reply.mentions, *users))
-
-
-def _computer_answer(svc: GameService, applied: Applied, side: str) -> Reply | None:
-    """A computer playing `side` answers the offer at once, as the bot; None when none plays it."""
-    game: GameRecord = applied.game
-    rules, state = applied.rules, applied.outcome.state
-    seated = next(((actor, level) for actor, level in computers_of(game.options).items()
-                   if plays_as(rules, state, actor, side)), None)
-    if seated is None:
-        return None
-    actor, level = seated
-    judge = getattr(computer_module(game.kind), "accepts_draw", None)
-    accepts = bool(judge(rules, state, side, level)) if judge is not None else False
-    answered = svc.apply_input(None, game, ACCEPT if accepts else DECLINE, actor, {})
-    return svc.describe(answered)
 
 
 command("game offer-draw")(_draw(OFFER))

@@ -15,6 +15,7 @@ from bot.drivers import driver_of
 from bot.games import presenter_for
 from bot.service.commands import Option, command
 from bot.service.computers import computer_module, computers_of, with_computer
+from bot.service.confirm import confirmation, confirmed
 from bot.service.context import Context
 from bot.service.core import Applied, GameService, derive_status, effective_inputs, require_not_finished
 from bot.service.export_doc import (
@@ -27,7 +28,7 @@ from bot.service.export_doc import (
     replay_export,
 )
 from bot.service.lifecycle import validate_name
-from bot.service.replies import Attachment, Button, Message, Reply, ServiceError, Visibility
+from bot.service.replies import Attachment, Message, Reply, ServiceError, Visibility
 from bot.service.scene import scene_of
 from bot.service.sealing import KEY_NAME, SEALED, seal_payload, seal_seed, unseal_payload, unseal_seed
 from bot.service.secrecy import reader_of, sealed_seqs
@@ -40,20 +41,6 @@ def _mark(svc: GameService, ctx: Context, game: GameRecord, kind: str, status: s
     """A status change as a bookkeeping entry through the pipeline (its driver stops or restarts
     the game's clocks with it), refused if the game moved meanwhile."""
     return svc.apply_input(ctx, game, kind, None, {}, status=status, stale="error.conflict")
-
-
-def confirmation(game: GameRecord, key: str, command_path: str, options: dict[str, Any], **params: Any) -> Reply:
-    button = Button(Message(f"button.{key}", params), command_path, {**options, "confirm": game.version},
-                    style="danger")
-    return Reply((Message(f"gm.{key}.confirm", params),), buttons=(button,), visibility=Visibility.PRIVATE)
-
-
-def confirmed(game: GameRecord, opts: dict[str, Any]) -> bool:
-    if "confirm" not in opts:
-        return False
-    if opts["confirm"] != game.version:
-        raise ServiceError("error.stale_confirmation")
-    return True
 
 
 @command("gm start", gm_only=True)

@@ -17,7 +17,7 @@ from bot.service.context import Context
 from bot.service.core import GameService, require_not_finished
 from bot.service.history import author_of, entry_words
 from bot.service.logpage import undo_targets
-from bot.service.orders import register_order_command
+from bot.service.orders import register_order_command, resign_handler
 from bot.service.replies import Attachment, Button, Message, Reply, ServiceError, Visibility
 from bot.service.secrecy import reader_of
 from bot.store.repo import GameRecord, LogRecord, NewEntry, SeatRecord
@@ -79,6 +79,8 @@ def declare_game_commands(entry: GameEntry) -> None:
     command(f"{entry.group} join", Option("name", required=True, max_length=NAME_MAX),
             *presenter.join_options)(join)
     register_order_command(entry.group, entry.kind)
+    if registry.get(entry.kind).resign_input is not None:  # a side may give the game up
+        command(f"{entry.group} resign", Option("confirm", "integer"))(resign_handler(entry.kind, f"{entry.group} resign"))
     module = computer_module(entry.kind)
     if module is not None:
         def challenge(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
@@ -196,19 +198,19 @@ def join_game(svc: GameService, ctx: Context, kind: str, opts: dict[str, Any]) -
 def game_info(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     game = svc.channel_game(ctx)
     rules = registry.get(game.kind)
-    view = rules.view(rules.from_json(game.state))
+    state = rules.from_json(game.state)
     lines = [
         Message(
             "game.info",
             {"name": game.name, "kind": game.kind, "status": Message(f"status.value.{game.status}"), "id": game.id,
-             "turn": view.get("turn", 0)},
+             "turn": rules.turn_number(state)},
         )
     ]
     lines += _player_lines(svc, game, rules)
     if len(lines) == 1:
         lines.append(Message("game.info.no_players"))
     lines += driver_named(entry_for(game.kind).driver).info(game)
-    result = rules.result(rules.from_json(game.state))
+    result = rules.result(state)
     if result.finished:
         winner = Message("game.over.nobody") if result.winner is None else presenter_for(game.kind).side_name(
             rules, result.winner)

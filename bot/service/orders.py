@@ -9,6 +9,7 @@ from typing import Any
 
 from bot.games import presenter_for
 from bot.service.commands import MAX_CHOICES, Option, command, completer
+from bot.service.confirm import confirmation, confirmed
 from bot.service.context import Context
 from bot.service.core import GameService
 from bot.service.replies import Reply, ServiceError
@@ -39,15 +40,14 @@ def resign_handler(kind: str, path: str):  # noqa: ANN201 - returns a command ha
     game up once they press the confirmation button, which names the game's version it was shown for."""
 
     def handle(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
-        from bot.service.gm import confirmation, confirmed  # gm's module imports this one
-
         game = svc.channel_game(ctx)
         if game.kind != kind:
             raise ServiceError("error.wrong_game_kind", kind=game.kind)
         actor = svc.actor_of(ctx, game)
         if not confirmed(game, opts):
             return confirmation(game, "resign", path, {}, name=game.name)
-        return svc.describe(svc.apply_input(ctx, game, "resign", actor, {}, check=require_running), ctx)
+        resign = registry.get(kind).resign_input or ""
+        return svc.describe(svc.apply_input(ctx, game, resign, actor, {}, check=require_running), ctx)
 
     return handle
 

@@ -36,17 +36,20 @@ from dataclasses import replace
 from typing import Any
 
 from engine.arkeon import legal, lobby, orders
-from engine.arkeon.endings import RESIGNED, TIMEOUT, end_turn, finish
+from engine.arkeon.endings import end_turn, finish
 from engine.arkeon.orders import Order
-from engine.arkeon.pieces import SIDES, cell_name, other
+from engine.arkeon.pieces import SIDES, cell_name
 from engine.arkeon.placement import judge
 from engine.arkeon.placements import place_batch
 from engine.arkeon.setupdoc import build_state
-from engine.arkeon.state import DRAW, FINISHED, LOBBY, PLACING, RUNNING, ArkeonState, dump_state, load_state
-from engine.core.drawoffer import AGREED, DRAW_INPUTS, after_move, decide
+from engine.arkeon.state import DRAW, FINISHED, LOBBY, PLACING, ArkeonState, dump_state, load_state
+from engine.core.drawoffer import after_move
 from engine.core.errors import OrderError
-from engine.core.protocol import JSON, Event, GameRules, Outcome
+from engine.core.protocol import JSON, Event, Outcome
 from engine.core.protocol import Result as GameResult
+from engine.core.twosided import FINISHED as TWO_SIDED_FINISHED
+from engine.core.twosided import LOBBY as TWO_SIDED_LOBBY
+from engine.core.twosided import PLAYING, TwoSided
 
 Handled = tuple[ArkeonState, list[Event]]
 
@@ -55,7 +58,6 @@ _LOBBY_INPUTS: dict[str, Callable[[ArkeonState, Mapping[str, Any]], Handled]] = 
     "leave": lobby.leave,
     "start": lobby.start,
 }
-_PLAYING = (PLACING, RUNNING)
 
 
 def public_view(state: ArkeonState) -> JSON:
@@ -92,11 +94,14 @@ def _offer_after_move(state: ArkeonState, mover: str, events: list[Event]) -> Ou
     return Outcome(state, (*events, *decision.events))
 
 
-class Arkeon(GameRules[ArkeonState, Order]):
+class Arkeon(TwoSided[ArkeonState, Order]):
+    """Its lobby, resign, timeout and draw offers are the two-sided games' own (`TwoSided`); here
+    the placement and turns of AK-1..AK-17."""
+
     name = "arkeon"
     aliases = ("ak",)
     format_version = 1
-    input_kinds = frozenset({"order", "resign", "timeout", *DRAW_INPUTS, *_LOBBY_INPUTS})
+    sides = SIDES
     unordered_view_keys = frozenset({"advanced"})
 
     def setup(self, document: Mapping[str, Any], seed: int = 0) -> ArkeonState:
@@ -108,26 +113,36 @@ class Arkeon(GameRules[ArkeonState, Order]):
     def format_order(self, order: Order) -> str:
         return orders.format_order(order)
 
+    # -- what the two-sided dispatch asks ------------------------------------------------------------
+    def stage(self, state: ArkeonState) -> str:
+        return {LOBBY: TWO_SIDED_LOBBY, FINISHED: TWO_SIDED_FINISHED}.get(state.phase, PLAYING)
+
+    def to_move(self, state: ArkeonState) -> str | None:
+        return state.to_move
+
+    def lobby_input(self, state: ArkeonState, kind: str, payload: Mapping[str, Any]) -> Outcome[ArkeonState]:
+        new_state, events = _LOBBY_INPUTS[kind](state, payload)
+        return Outcome(new_state, tuple(events))
+
+    def concluded(self, state: ArkeonState, winner: str, reason: str) -> Outcome[ArkeonState]:
+        new_state, events = finish(state, winner, reason)
+        return Outcome(new_state, tuple(events))
+
+    def pending_draw_offer(self, state: ArkeonState) -> str | None:
+        return state.draw_offer
+
+    def with_draw_offer(self, state: ArkeonState, offer: str | None) -> ArkeonState:
+        return replace(state, draw_offer=offer)
+
+    def players(self, state: ArkeonState) -> Mapping[str, str | None]:
+        return dict(state.players)
+
+    def turn_number(self, state: ArkeonState) -> int:
+        return state.turn
+
     # -- playing ------------------------------------------------------------------------------------
-    def _mover(self, state: ArkeonState, actor: str | None) -> str:
-        """The side `actor` plays, once the game is being played and it is that side's move."""
-        side = self._playing_side(state, actor, "order")
-        if side != state.to_move:
-            raise OrderError("not_your_turn", side=side, to_move=state.to_move)
-        return side
-
-    def _playing_side(self, state: ArkeonState, actor: str | None, kind: str) -> str:
-        if state.phase == FINISHED:
-            raise OrderError("game_over", winner=state.winner, reason=state.reason)
-        if state.phase not in _PLAYING:
-            raise OrderError("not_allowed", reason="not_started", input=kind, status="setup")
-        side = None if actor is None else state.side_named(actor)
-        if side is None:
-            raise OrderError("unknown_character", reason="side", name=actor or "")
-        return side
-
     def play(self, state: ArkeonState, actor: str, orders: Sequence[Order]) -> Outcome[ArkeonState]:
-        side = self._mover(state, actor)
+        side = self.mover(state, actor)
         if state.phase == PLACING:
             placed, events = place_batch(state, side, orders)
             return _offer_after_move(placed, side, events)
@@ -144,43 +159,6 @@ class Arkeon(GameRules[ArkeonState, Order]):
         side = state.side_named(actor)
         return legal.legal_orders(state, side) if side is not None else iter(())
 
-    def apply_input(
-        self, state: ArkeonState, kind: str, actor: str | None, payload: Mapping[str, Any]
-    ) -> Outcome[ArkeonState]:
-        if kind not in self.input_kinds:
-            raise OrderError("not_allowed", input=kind)
-        if not isinstance(payload, Mapping):
-            raise OrderError("bad_input", key="payload", reason="not_a_table")
-        if kind == "order":
-            return super().apply_input(state, kind, actor, payload)
-        if kind in _LOBBY_INPUTS:
-            if state.phase == FINISHED:
-                raise OrderError("game_over", winner=state.winner, reason=state.reason)
-            if state.phase != LOBBY:
-                raise OrderError("not_allowed", reason="started", input=kind, status="running")
-            new_state, events = _LOBBY_INPUTS[kind](state, payload)
-            return Outcome(new_state, tuple(events))
-        # a side resigns (or offers a draw) for itself (the payload names it when a GM acts for a
-        # player); the move clock names in the payload the side whose time ran out, and is no actor
-        if kind == "resign" or kind in DRAW_INPUTS:
-            claimed = actor if actor is not None else payload.get("actor")
-        else:
-            claimed = payload.get("actor", actor)
-        side = self._playing_side(state, None if claimed is None else str(claimed), kind)
-        if kind == "resign":
-            new_state, events = finish(state, other(side), RESIGNED)
-            return Outcome(new_state, tuple(events))
-        if kind in DRAW_INPUTS:
-            decision = decide(kind, side, other(side), state.draw_offer)
-            if decision.agreed:
-                new_state, events = finish(state, DRAW, AGREED)
-                return Outcome(new_state, tuple(events))
-            return Outcome(replace(state, draw_offer=decision.offer), decision.events)
-        if side != state.to_move:
-            raise OrderError("not_your_turn", side=side, to_move=state.to_move)
-        new_state, events = finish(state, other(side), TIMEOUT)
-        return Outcome(new_state, tuple(events))
-
     # -- reading ------------------------------------------------------------------------------------
     def view(self, state: ArkeonState) -> JSON:
         return public_view(state)
@@ -190,9 +168,6 @@ class Arkeon(GameRules[ArkeonState, Order]):
 
     def side_of(self, state: ArkeonState, actor: str) -> str | None:
         return state.side_named(actor)
-
-    def waiting_on(self, state: ArkeonState) -> tuple[str, ...]:
-        return (state.to_move,) if state.phase in _PLAYING and state.to_move is not None else ()
 
     def winner(self, state: ArkeonState) -> str | None:
         return state.winner

@@ -126,6 +126,12 @@ class GameRules(ABC, Generic[StateT, OrderT]):
     #: whether the seed deals secrets (SpaceBlast's powers): the bot then never shows it while the
     #: game runs, not even in an export
     seed_is_secret: ClassVar[bool] = False
+    #: the inputs the shared layer gives a game that takes them, checked against `input_kinds` at
+    #: start: a side giving the game up, the move clock running out (its payload names the side), and
+    #: the three draw-offer inputs (`engine.core.drawoffer`); None or empty: the game has none
+    resign_input: ClassVar[str | None] = None
+    timeout_input: ClassVar[str | None] = None
+    draw_inputs: ClassVar[frozenset[str]] = frozenset()
     #: inputs a turn's deadline may give besides the reveals (`deadline_input` picks one): SpaceBlast's
     #: ``jump`` opens a time jump's wait without revealing anything to anyone but its holders
     deadline_kinds: ClassVar[frozenset[str]] = frozenset()
@@ -185,6 +191,18 @@ class GameRules(ABC, Generic[StateT, OrderT]):
         """The input the bot gives when a turn's deadline falls or every seat is ready: by default the
         game's first reveal (a deadline game declares one)."""
         return sorted(self.reveal_kinds)[0]
+
+    def turn_number(self, state: StateT) -> int:
+        """The turn the game is at, as `/game info` tells it (0 where turns are not counted)."""
+        return 0
+
+    def players(self, state: StateT) -> Mapping[str, str | None]:
+        """Who plays each side, by the name they joined with, where the game's actors are sides."""
+        return {}
+
+    def pending_draw_offer(self, state: StateT) -> str | None:
+        """The side whose draw offer waits for an answer, in a game with `draw_inputs`."""
+        return None
 
     def interlude(self, state: StateT) -> bool:
         """Whether the game waits, inside a turn, on a short answer of a few (SpaceBlast's time

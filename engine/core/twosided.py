@@ -60,6 +60,10 @@ class TwoSided(GameRules[StateT, OrderT], Generic[StateT, OrderT]):
         """The side whose draw offer waits for an answer, if any."""
 
     @abstractmethod
+    def players(self, state: StateT) -> Mapping[str, str | None]:
+        """Who plays each side (None: a seat still free)."""
+
+    @abstractmethod
     def with_draw_offer(self, state: StateT, offer: str | None) -> StateT:
         """The state with that draw offer pending (None: no offer)."""
 

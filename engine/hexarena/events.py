@@ -30,6 +30,7 @@ EVENT_KINDS: dict[str, str] = {
     "resigned | timeout)",
     # -- setup --------------------------------------------------------------------------------
     "joined": "id (player name), side",
+    "player_left": "id (player name), side: a player left the lobby",
     "started": "first (the side that moves first), drawn (bool: drawn at random from the seed)",
 }
 

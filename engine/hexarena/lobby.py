@@ -1,5 +1,5 @@
-"""The lobby of a game made with ``phase = "setup"`` (the bot's ``/ha new``): two players join,
-then ``start``. These faults are OrderErrors (a reply to a person), not SetupErrors (a file to fix).
+"""The lobby of a game made with ``phase = "setup"`` (the bot's ``/hx new``): two players join
+(and may leave), then ``start``. These faults are OrderErrors (a reply to a person), not SetupErrors (a file to fix).
 
 Who moves first is red's (HA-12) unless the document or ``start`` says otherwise; ``start`` with
 ``first = "random"`` draws it from the game's seed (HA-12 D: the GM may draw it), so a replay of
@@ -42,6 +42,18 @@ def join(state: ArenaState, payload: Mapping[str, Any]) -> Done:
     side = wanted or free[0]
     players = tuple(sorted((*state.players, (side, name)), key=lambda p: SIDES.index(p[0])))
     return replace(state, players=players), [event("joined", id=name, side=side)]
+
+
+def leave(state: ArenaState, payload: Mapping[str, Any]) -> Done:
+    """A player leaves the lobby; their side is free again."""
+    name = payload.get("id")
+    seated = next(((side, taken) for side, taken in state.players
+                   if isinstance(name, str) and name_key(taken) == name_key(name)), None)
+    if seated is None:
+        raise OrderError("unknown_character", reason="side", name="" if name is None else str(name))
+    side, taken = seated
+    players = tuple(player for player in state.players if player[0] != side)
+    return replace(state, players=players), [event("player_left", id=taken, side=side)]
 
 
 def start(state: ArenaState, payload: Mapping[str, Any]) -> Done:

@@ -10,6 +10,7 @@ kind          payload / actor                                            phase
 ``resign``    ``{}`` by the side that resigns (at any moment)            running
 ``timeout``   ``{"actor": side}``: that side, to move, loses on time     running
 ``join``      ``{"id": name, "side"?: red | blue}``                      setup
+``leave``     ``{"id": name}``                                           setup
 ``start``     ``{"first"?: red | blue | random}``                        setup
 ``draw_*``    ``draw_offer``, ``draw_accept``, ``draw_decline`` ``{}`` by    running
               a side, at any moment (engine/core/drawoffer.py): a move
@@ -29,13 +30,15 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from engine.core.drawoffer import AGREED, DRAW_INPUTS, after_move, decide
+from engine.core.drawoffer import after_move
 from engine.core.errors import OrderError
 from engine.core.names import name_key
-from engine.core.protocol import JSON, Event, GameRules, Outcome, Result
+from engine.core.protocol import JSON, Event, Outcome, Result
+from engine.core.twosided import DRAW, LOBBY, PLAYING, TwoSided
+from engine.core.twosided import FINISHED as TWO_SIDED_FINISHED
 from engine.hexarena import lobby
 from engine.hexarena.events import event
-from engine.hexarena.geometry import SIDES, cell_name, other
+from engine.hexarena.geometry import SIDES, cell_name
 from engine.hexarena.legal import legal_turns
 from engine.hexarena.orders import Turn, format_turn, parse_turn
 from engine.hexarena.setupdoc import build_state
@@ -44,9 +47,8 @@ from engine.hexarena.turns import begin_turn, finish, play_turn
 from engine.hexarena.variants import Variant, variant_for
 
 Done = tuple[ArenaState, list[Event]]
-_SETUP_INPUTS: dict[str, Callable[[ArenaState, Mapping[str, Any]], Done]] = {"join": lobby.join, "start": lobby.start}
-_RUNNING_INPUTS = frozenset({"order", "resign", "timeout", *DRAW_INPUTS})
-DRAW = "draw"
+_LOBBY_INPUTS: dict[str, Callable[[ArenaState, Mapping[str, Any]], Done]] = {
+    "join": lobby.join, "leave": lobby.leave, "start": lobby.start}
 
 
 def variant_of(state: ArenaState) -> Variant:
@@ -60,11 +62,14 @@ def _settled(state: ArenaState, events: list[Event]) -> Outcome[ArenaState]:
     return Outcome(state, tuple(events))
 
 
-class HexArena(GameRules[ArenaState, Turn]):
+class HexArena(TwoSided[ArenaState, Turn]):
+    """Its lobby, resign, timeout and draw offers are the two-sided games' own (`TwoSided`); here
+    the turns of HA-1..HA-17."""
+
     name = "hexarena"
     aliases = ("ha", "hex-arena")
     format_version = 1
-    input_kinds = frozenset({*_RUNNING_INPUTS, *_SETUP_INPUTS})
+    sides = SIDES
     unordered_view_keys = frozenset({"debris"})
 
     def setup(self, document: Mapping[str, Any], seed: int = 0) -> ArenaState:
@@ -83,8 +88,7 @@ class HexArena(GameRules[ArenaState, Turn]):
 
     def play(self, state: ArenaState, actor: str, orders: Sequence[Turn]) -> Outcome[ArenaState]:
         """The turns given are played as one turn (parse_orders gives exactly one)."""
-        self._check_phase(state, "order")
-        side = self._mover(state, self._named(state, actor))
+        side = self.mover(state, actor)
         actions = tuple(action for turn in orders for action in turn.actions)
         if not actions:
             raise OrderError("bad_syntax", expected="action", got="end", position=0)
@@ -98,56 +102,37 @@ class HexArena(GameRules[ArenaState, Turn]):
             return ()
         return legal_turns(state, state.to_move, variant_of(state))
 
-    def apply_input(
-        self, state: ArenaState, kind: str, actor: str | None, payload: Mapping[str, Any]
-    ) -> Outcome[ArenaState]:
-        if kind not in self.input_kinds:
-            raise OrderError("not_allowed", input=kind)
-        if not isinstance(payload, Mapping):
-            raise OrderError("bad_input", key="payload", reason="not_a_table")
-        self._check_phase(state, kind)
-        actor = self._named(state, actor)
-        if kind == "order":
-            side = self._mover(state, actor)
-            return self.play(state, side, self.parse_orders(str(payload.get("text", ""))))
-        if kind in DRAW_INPUTS:
-            side = self._side(actor)
-            decision = decide(kind, side, other(side), state.draw_offer)
-            if decision.agreed:
-                drawn = replace(state, status=FINISHED, winner=DRAW, reason=AGREED)
-                return _settled(drawn, [event("game_over", winner=DRAW, loser=None, reason=AGREED)])
-            return Outcome(replace(state, draw_offer=decision.offer), decision.events)
-        if kind == "resign":
-            side = self._side(actor)
-            new_state, events = finish(state, other(side), "resigned")
-        elif kind == "timeout":
-            side = self._mover(state, payload.get("actor"))
-            new_state, events = finish(state, other(side), "timeout")
-        else:
-            new_state, events = _SETUP_INPUTS[kind](state, payload)
-            if new_state.status == RUNNING:
-                new_state, more = begin_turn(new_state, variant_of(new_state))
-                events = [*events, *more]
+    # -- what the two-sided dispatch asks ----------------------------------------------------------
+    def stage(self, state: ArenaState) -> str:
+        return {SETUP: LOBBY, RUNNING: PLAYING}.get(state.status, TWO_SIDED_FINISHED)
+
+    def to_move(self, state: ArenaState) -> str | None:
+        return state.to_move
+
+    def lobby_input(self, state: ArenaState, kind: str, payload: Mapping[str, Any]) -> Outcome[ArenaState]:
+        new_state, events = _LOBBY_INPUTS[kind](state, payload)
+        if new_state.status == RUNNING:
+            new_state, more = begin_turn(new_state, variant_of(new_state))
+            events = [*events, *more]
         return _settled(new_state, events)
 
-    def _check_phase(self, state: ArenaState, kind: str) -> None:
-        if state.status == FINISHED:
-            raise OrderError("game_over", winner=state.winner)
-        needed = SETUP if kind in _SETUP_INPUTS else RUNNING
-        if state.status != needed:
-            reason = "not_started" if needed == RUNNING else "started"
-            raise OrderError("not_allowed", reason=reason, input=kind, status=state.status)
+    def concluded(self, state: ArenaState, winner: str, reason: str) -> Outcome[ArenaState]:
+        if winner == DRAW:
+            drawn = replace(state, status=FINISHED, winner=DRAW, reason=reason)
+            return _settled(drawn, [event("game_over", winner=DRAW, loser=None, reason=reason)])
+        return _settled(*finish(state, winner, reason))
 
-    def _side(self, actor: Any) -> str:
-        if actor not in SIDES:
-            raise OrderError("unknown_character", name="" if actor is None else str(actor))
-        return str(actor)
+    def pending_draw_offer(self, state: ArenaState) -> str | None:
+        return state.draw_offer
 
-    def _mover(self, state: ArenaState, actor: Any) -> str:
-        side = self._side(actor)
-        if side != state.to_move:
-            raise OrderError("not_your_turn", side=side, to_move=state.to_move)
-        return side
+    def with_draw_offer(self, state: ArenaState, offer: str | None) -> ArenaState:
+        return replace(state, draw_offer=offer)
+
+    def players(self, state: ArenaState) -> Mapping[str, str | None]:
+        return {side: state.player(side) for side in SIDES}
+
+    def turn_number(self, state: ArenaState) -> int:
+        return state.turn
 
     # -- reading -------------------------------------------------------------------------------
     def view(self, state: ArenaState) -> JSON:
@@ -163,7 +148,7 @@ class HexArena(GameRules[ArenaState, Turn]):
             "winner": state.winner,
             "reason": state.reason,
             "turn": state.turn,
-            "players": {side: state.player(side) for side in SIDES},
+            "players": dict(self.players(state)),
             "ships": ships,
             "debris": sorted(cell_name(c) for c in state.debris),
             "debris_reserve": state.debris_reserve,
@@ -185,9 +170,6 @@ class HexArena(GameRules[ArenaState, Turn]):
             return actor
         key = name_key(actor)
         return next((side for side, name in state.players if name_key(name) == key), actor)
-
-    def waiting_on(self, state: ArenaState) -> tuple[str, ...]:
-        return (state.to_move,) if state.status == RUNNING else ()
 
     def winner(self, state: ArenaState) -> str | None:
         return state.winner

@@ -161,6 +161,9 @@ class SpaceBlast(GameRules[GameState, Order]):
         """A time jump's wait (SB-17, **D**): its holders answer before a short GM-set deadline."""
         return state.status == RUNNING and state.phase == JUMP
 
+    def turn_number(self, state: GameState) -> int:
+        return state.turn
+
     def waiting_on(self, state: GameState) -> tuple[str, ...]:
         """SB-19: players with a living ship not ready yet (each once, SB-15); during a time jump,
         the holders who have not answered."""

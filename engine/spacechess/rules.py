@@ -181,6 +181,9 @@ class SpaceChess(GameRules[GameState, Order]):
             events = [*events, *ended]
         return Outcome(state, tuple(events))
 
+    def turn_number(self, state: GameState) -> int:
+        return state.turn
+
     def view(self, state: GameState) -> JSON:
         game_map = state.game_map
         return {

@@ -74,6 +74,9 @@ class SealedTally(TallyGame):
                                draw=len(leaders) > 1)
         return Outcome(resolved, (Event("resolved", {"turn": resolved.turn, "bids": bids}, EVERYONE),))
 
+    def turn_number(self, state: SealedState) -> int:
+        return state.turn
+
     def view(self, state: SealedState) -> dict[str, Any]:
         """Who has bid and who is ready is public; how much is not."""
         return {**super().view(state), "turn": state.turn, "bid": sorted(state.bids),
@@ -113,6 +116,7 @@ class DuelTally(TallyGame):
     name = "duel"
     aliases = ("td",)
     input_kinds = frozenset({"order", "join", "timeout"})
+    timeout_input = "timeout"
 
     def setup(self, document: Mapping[str, Any], seed: int = 0) -> DuelState:
         return DuelState(goal=super().setup(document, seed).goal)

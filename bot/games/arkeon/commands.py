@@ -10,9 +10,8 @@ from bot.games.arkeon import ARKEON_PRESENTER
 from bot.service.commands import Option, command, completer
 from bot.service.context import Context
 from bot.service.core import GameService
-from bot.service.gm import confirmation, confirmed
-from bot.service.orders import order_handler, require_running
-from bot.service.replies import Reply, ServiceError
+from bot.service.orders import order_handler
+from bot.service.replies import Reply
 from bot.service.suggest import suggest
 from engine.arkeon.orders import PLACE, SWAP, Order
 from engine.arkeon.pieces import cell_name
@@ -73,15 +72,3 @@ def _directions(verb: str):  # noqa: ANN202 - returns a completer
 for _verb in (PLACE, SWAP):
     completer(f"ak {_verb}", "cell", filled=True)(_cells(_verb))
     completer(f"ak {_verb}", "direction", filled=True)(_directions(_verb))
-
-
-@command("ak resign", Option("confirm", "integer"))
-def ak_resign(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
-    """Give the game up, after a confirmation."""
-    game = svc.channel_game(ctx)
-    if game.kind != KIND:
-        raise ServiceError("error.wrong_game_kind", kind=game.kind)
-    actor = svc.actor_of(ctx, game)
-    if not confirmed(game, opts):
-        return confirmation(game, "resign", "ak resign", {}, name=game.name)
-    return svc.describe(svc.apply_input(ctx, game, "resign", actor, {}, check=require_running), ctx)

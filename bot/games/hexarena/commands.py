@@ -18,7 +18,7 @@ from bot.games.hexarena.moves import first_actions
 from bot.service.commands import Option, command, completer
 from bot.service.context import Context
 from bot.service.core import GameService
-from bot.service.orders import legal_values, order_handler, resign_handler
+from bot.service.orders import legal_values, order_handler
 from bot.service.replies import Reply
 from engine.hexarena.geometry import cell_name
 from engine.hexarena.orders import Turn
@@ -74,4 +74,3 @@ _declare("leave", Option("to", required=True, max_length=CELL, autocomplete=True
 _declare("recycle", Option("debris", required=True, max_length=CELL, autocomplete=True))
 
 
-command("hx resign", Option("confirm", "integer"))(resign_handler(KIND, "hx resign"))

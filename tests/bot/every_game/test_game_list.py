@@ -33,6 +33,12 @@ def test_every_served_game_is_whole() -> None:
                "sundial"), "unknown turn driver 'sundial'"),
     (GameEntry("tally", "sc", "tests.support.tally", "tests.support.tally_bot", "tests.support.tally_bot", "none"),
      "is 'spacechess''s"),
+    # a move clock ends a turn with the game's timeout input; a deadline gives its reveal: the tally
+    # game has neither, so the contract check names what it lacks (issue 22)
+    (GameEntry("tally", "tl", "tests.support.tally", "tests.support.tally_bot", "tests.support.tally_bot", "clock"),
+     "lacks what its commands and its clock driver need: timeout_input"),
+    (GameEntry("tally", "tl", "tests.support.tally", "tests.support.tally_bot", "tests.support.tally_bot",
+               "deadline"), "deadline driver need: reveal_kinds"),
 ])
 def test_a_game_missing_a_part_fails_loudly(entry: GameEntry, fault: str) -> None:
     original = next((e for e in games() if e.kind == entry.kind), None)
