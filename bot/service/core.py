@@ -39,6 +39,23 @@ log = logging.getLogger("spacechess.commands")
 
 
 @dataclass(frozen=True)
+class Change:
+    """One change as the pipeline takes it (`GameService.apply_input` says what each part does)."""
+
+    kind: str
+    actor: str | None
+    payload: Mapping[str, Any]
+    seats_set: Callable[[GameRecord], Sequence[SeatRecord]] = lambda _g: ()
+    seats_removed: Sequence[str] = ()
+    check: Callable[[GameRecord], None] = lambda _g: None
+    claims: Sequence[str] = ()
+    options: Callable[[GameRecord], dict[str, Any]] | None = None
+    state: Callable[[GameRecord], Any] | None = None
+    status: str | None = None
+    stale: str | None = None
+
+
+@dataclass(frozen=True)
 class Applied:
     """A change the engine accepted and the store committed (`game` is the committed record; a
     driver planning the change's effects before the commit sees the record as it will be)."""
@@ -218,9 +235,8 @@ class GameService:
         confirmation was shown for the version it read). `error.conflict` is left for a game that
         vanished or a unique key taken meanwhile.
         """
-        first = self._commit_change(ctx, game, kind, actor, payload, seats_set=seats_set, seats_removed=seats_removed,
-                                    check=check, claims=claims, options=options, state=state, status=status,
-                                    stale=stale, post=post)
+        first = self._commit_change(ctx, game, Change(kind, actor, payload, seats_set, seats_removed, check, claims,
+                                                      options, state, status, stale), post)
         posts: list[Reply] = []
         queue = list(first[1].follow_ups)
         current = first[0]
@@ -231,7 +247,8 @@ class GameService:
                     break
             follow = queue.pop(0)
             try:
-                current, effects = self._commit_change(None, current.game, follow.kind, follow.actor, follow.payload, post=post)
+                current, effects = self._commit_change(None, current.game, Change(follow.kind, follow.actor,
+                                                                                  follow.payload), post)
             except AlreadyClaimed:
                 break  # another process gave it first: its writer goes on from there
             except (OrderError, ServiceError):
@@ -252,24 +269,8 @@ class GameService:
         """What the game's driver catches up after a committed change (the draws of a pause)."""
         return driver_of(applied.game.kind).catch_up(self, applied)
 
-    def _commit_change(
-        self,
-        ctx: Context | None,
-        game: GameRecord,
-        kind: str,
-        actor: str | None,
-        payload: Mapping[str, Any],
-        *,
-        seats_set: Callable[[GameRecord], Sequence[SeatRecord]] = lambda _g: (),
-        seats_removed: Sequence[str] = (),
-        check: Callable[[GameRecord], None] = lambda _g: None,
-        claims: Sequence[str] = (),
-        options: Callable[[GameRecord], dict[str, Any]] | None = None,
-        state: Callable[[GameRecord], Any] | None = None,
-        status: str | None = None,
-        stale: str | None = None,
-        post: bool = False,
-    ) -> tuple[Applied, Effects]:
+    def _commit_change(self, ctx: Context | None, game: GameRecord, change: Change,
+                       post: bool) -> tuple[Applied, Effects]:
         """One change, committed with its effects in one transaction (see `apply_input`)."""
         rules = registry.get(game.kind)
         user_id = ctx.user_id if ctx else None
@@ -277,43 +278,43 @@ class GameService:
 
         def attempt(current: GameRecord) -> tuple[Applied, Effects]:
             require_not_finished(current)
-            check(current)
+            change.check(current)
             before = rules.from_json(current.state)
-            if state is not None:
-                outcome = Outcome(state(current), ())
-            elif kind in rules.input_kinds:
-                outcome = rules.apply_input(before, kind, actor, payload)
+            if change.state is not None:
+                outcome = Outcome(change.state(current), ())
+            elif change.kind in rules.input_kinds:
+                outcome = rules.apply_input(before, change.kind, change.actor, change.payload)
             else:  # bookkeeping (pause, kick...): the game itself is unchanged
                 outcome = Outcome(before, ())
-            new_status = status or derive_status(rules, outcome.state, current.status)
-            new_options = options(current) if options else None
+            new_status = change.status or derive_status(rules, outcome.state, current.status)
+            new_options = change.options(current) if change.options else None
             # the record as the commit will leave it, for the driver to plan from
             pending = Applied(replace(current, status=new_status, options=new_options or current.options),
-                              outcome, rules, kind)
+                              outcome, rules, change.kind)
             effects = driver.effects(self, pending)
             committed = self.store.commit(
                 current.id,
                 current.version,
                 state=rules.to_json(outcome.state),
-                entries=[NewEntry(kind=kind, actor=actor, user_id=user_id, payload=dict(payload))],
+                entries=[NewEntry(kind=change.kind, actor=change.actor, user_id=user_id, payload=dict(change.payload))],
                 status=new_status,
-                seats_set=seats_set(current),
-                seats_removed=seats_removed,
-                claims=claims,
+                seats_set=change.seats_set(current),
+                seats_removed=change.seats_removed,
+                claims=change.claims,
                 options=new_options,
                 # a change nobody asked for (a deadline's resolution) posts in the channel, in its transaction
                 outbox=[post_of(current, self.describe(pending))] if post else (),
                 timers=effects.timers,
             )
-            return Applied(committed, outcome, rules, kind), effects
+            return Applied(committed, outcome, rules, change.kind), effects
 
         try:
             applied, effects = attempt(game)
         except AlreadyClaimed:
             raise
         except StaleWrite:
-            if stale is not None:
-                raise ServiceError(stale) from None
+            if change.stale is not None:
+                raise ServiceError(change.stale) from None
             try:
                 with self.store.locked_game(game.id) as fresh:
                     if fresh is None:

@@ -117,9 +117,6 @@ class Arkeon(TwoSided[ArkeonState, Order]):
     def stage(self, state: ArkeonState) -> str:
         return {LOBBY: TWO_SIDED_LOBBY, FINISHED: TWO_SIDED_FINISHED}.get(state.phase, PLAYING)
 
-    def to_move(self, state: ArkeonState) -> str | None:
-        return state.to_move
-
     def lobby_input(self, state: ArkeonState, kind: str, payload: Mapping[str, Any]) -> Outcome[ArkeonState]:
         new_state, events = _LOBBY_INPUTS[kind](state, payload)
         return Outcome(new_state, tuple(events))
@@ -127,12 +124,6 @@ class Arkeon(TwoSided[ArkeonState, Order]):
     def concluded(self, state: ArkeonState, winner: str, reason: str) -> Outcome[ArkeonState]:
         new_state, events = finish(state, winner, reason)
         return Outcome(new_state, tuple(events))
-
-    def pending_draw_offer(self, state: ArkeonState) -> str | None:
-        return state.draw_offer
-
-    def with_draw_offer(self, state: ArkeonState, offer: str | None) -> ArkeonState:
-        return replace(state, draw_offer=offer)
 
     def players(self, state: ArkeonState) -> Mapping[str, str | None]:
         return dict(state.players)

@@ -3,21 +3,31 @@
 As python-chess's `Board` does the dispatch its variants share, `TwoSided.apply_input` checks an
 input's kind and payload shape, the phase each kind needs, and who it is for, then hands it to the
 game: its lobby (`lobby_input`), its moves (`play`), the end it names (`concluded`). A game brings
-only what differs — its state's phase, the side to move, its pending draw offer and how it ends —
-and every refusal reads the same in both games.
+only what differs — its phase, its lobby, who plays each side and how it ends — and every refusal
+reads the same in both games. A two-sided state is a dataclass naming the side to move `to_move`
+and the pending draw offer `draw_offer`.
 """
 
 from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Mapping
-from typing import Any, ClassVar, Generic, TypeVar
+from dataclasses import replace
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from engine.core.drawoffer import AGREED, DRAW_INPUTS, decide
 from engine.core.errors import OrderError
 from engine.core.protocol import GameRules, Outcome
 
-StateT = TypeVar("StateT")
+
+class TwoSidedState(Protocol):
+    """What every two-sided state names (a frozen dataclass)."""
+
+    to_move: str | None
+    draw_offer: str | None
+
+
+StateT = TypeVar("StateT", bound=TwoSidedState)
 OrderT = TypeVar("OrderT")
 
 #: the phases `TwoSided.stage` names
@@ -43,9 +53,9 @@ class TwoSided(GameRules[StateT, OrderT], Generic[StateT, OrderT]):
     def stage(self, state: StateT) -> str:
         """`LOBBY`, `PLAYING` or `FINISHED`."""
 
-    @abstractmethod
     def to_move(self, state: StateT) -> str | None:
-        """The side whose turn it is while the game is played."""
+        """The side whose turn it is while the game is played (a two-sided state's `to_move`)."""
+        return state.to_move
 
     @abstractmethod
     def lobby_input(self, state: StateT, kind: str, payload: Mapping[str, Any]) -> Outcome[StateT]:
@@ -55,17 +65,17 @@ class TwoSided(GameRules[StateT, OrderT], Generic[StateT, OrderT]):
     def concluded(self, state: StateT, winner: str, reason: str) -> Outcome[StateT]:
         """The game ended now: `winner` (a side, or `DRAW`) for `reason`."""
 
-    @abstractmethod
     def pending_draw_offer(self, state: StateT) -> str | None:
-        """The side whose draw offer waits for an answer, if any."""
+        """The side whose draw offer waits for an answer, if any (the state's `draw_offer`)."""
+        return state.draw_offer
 
     @abstractmethod
     def players(self, state: StateT) -> Mapping[str, str | None]:
         """Who plays each side (None: a seat still free)."""
 
-    @abstractmethod
     def with_draw_offer(self, state: StateT, offer: str | None) -> StateT:
         """The state with that draw offer pending (None: no offer)."""
+        return replace(state, draw_offer=offer)  # type: ignore[type-var]
 
     # -- shared by both -------------------------------------------------------------------------
     def other(self, side: str) -> str:

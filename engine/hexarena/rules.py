@@ -106,9 +106,6 @@ class HexArena(TwoSided[ArenaState, Turn]):
     def stage(self, state: ArenaState) -> str:
         return {SETUP: LOBBY, RUNNING: PLAYING}.get(state.status, TWO_SIDED_FINISHED)
 
-    def to_move(self, state: ArenaState) -> str | None:
-        return state.to_move
-
     def lobby_input(self, state: ArenaState, kind: str, payload: Mapping[str, Any]) -> Outcome[ArenaState]:
         new_state, events = _LOBBY_INPUTS[kind](state, payload)
         if new_state.status == RUNNING:
@@ -121,12 +118,6 @@ class HexArena(TwoSided[ArenaState, Turn]):
             drawn = replace(state, status=FINISHED, winner=DRAW, reason=reason)
             return _settled(drawn, [event("game_over", winner=DRAW, loser=None, reason=reason)])
         return _settled(*finish(state, winner, reason))
-
-    def pending_draw_offer(self, state: ArenaState) -> str | None:
-        return state.draw_offer
-
-    def with_draw_offer(self, state: ArenaState, offer: str | None) -> ArenaState:
-        return replace(state, draw_offer=offer)
 
     def players(self, state: ArenaState) -> Mapping[str, str | None]:
         return {side: state.player(side) for side in SIDES}

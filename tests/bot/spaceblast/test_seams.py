@@ -50,6 +50,16 @@ def jump(store) -> GameService:
     return service
 
 
+def arena(store, seed: int = 2024) -> GameService:
+    """Ann and Bob in a running radius-5 arena."""
+    service = GameService(store, seed_source=lambda: seed)
+    assert service.handle(GM, "sb new", {"name": "Nebula", "radius": 5}).ok
+    assert service.handle(ANN, "sb join", {"name": "Ann"}).ok
+    assert service.handle(BOB, "sb join", {"name": "Bob"}).ok
+    assert service.handle(GM, "gm start", {}).ok
+    return service
+
+
 def test_a_time_jump_wait_reveals_nothing_to_anyone_but_its_holder(jump: GameService) -> None:
     game = jump.store.game_in_channel(GUILD, CHANNEL)
     assert [e.kind for e in jump.store.log(game.id)][-1] == "jump"  # not the reveal
@@ -67,11 +77,7 @@ def test_after_the_jump_is_undone_the_orders_stay_sealed(jump: GameService) -> N
 
 
 def test_an_undone_reveal_reveals_nothing(store) -> None:
-    service = GameService(store, seed_source=lambda: 2024)
-    assert service.handle(GM, "sb new", {"name": "Nebula", "radius": 5}).ok
-    assert service.handle(ANN, "sb join", {"name": "Ann"}).ok
-    assert service.handle(BOB, "sb join", {"name": "Bob"}).ok
-    assert service.handle(GM, "gm start", {}).ok
+    service = arena(store)
     service.handle(ANN, "sb order", {"text": "left missile"})
     service.handle(ANN, "sb ready", {})
     assert "event.spaceblast.revealed" in keys(service.handle(BOB, "sb ready", {}))
@@ -92,11 +98,7 @@ def test_an_undo_gives_the_turn_a_deadline_again(jump: GameService) -> None:
 
 
 def test_a_kicked_player_s_ship_is_played_by_the_computer_until_replaced(store) -> None:
-    service = GameService(store, seed_source=lambda: 2024)
-    assert service.handle(GM, "sb new", {"name": "Nebula", "radius": 5}).ok
-    assert service.handle(ANN, "sb join", {"name": "Ann"}).ok
-    assert service.handle(BOB, "sb join", {"name": "Bob"}).ok
-    assert service.handle(GM, "gm start", {}).ok
+    service = arena(store)
     ask = service.handle(GM, "gm kick", {"user": BOB.user_id})
     kicked = service.handle(GM, "gm kick", dict(ask.buttons[0].options))
     assert "gm.kicked_computer" in keys(kicked)
@@ -148,11 +150,7 @@ def test_the_start_says_how_this_game_advances(store) -> None:
 def test_an_export_made_mid_turn_imports_back(store) -> None:
     """Sealed orders were left out of the export, leaving gaps in its numbering, which the import
     refused; they are in it now, sealed, and the import opens them: the same game comes back."""
-    service = GameService(store, seed_source=lambda: 2024)
-    assert service.handle(GM, "sb new", {"name": "Nebula", "radius": 5}).ok
-    assert service.handle(ANN, "sb join", {"name": "Ann"}).ok
-    assert service.handle(BOB, "sb join", {"name": "Bob"}).ok
-    assert service.handle(GM, "gm start", {}).ok
+    service = arena(store)
     service.handle(ANN, "sb order", {"text": "left missile"})
     service.handle(ANN, "sb ready", {})  # after the sealed order: the export renumbers around the gap
     exported = service.handle(GM, "gm export", {})
@@ -172,11 +170,7 @@ def test_a_running_game_s_export_carries_its_seed_sealed(store) -> None:
 
     from bot.service.sealing import KEY_NAME, seal_seed
 
-    service = GameService(store, seed_source=lambda: 123_456_789)
-    assert service.handle(GM, "sb new", {"name": "Nebula", "radius": 5}).ok
-    assert service.handle(ANN, "sb join", {"name": "Ann"}).ok
-    assert service.handle(BOB, "sb join", {"name": "Bob"}).ok
-    assert service.handle(GM, "gm start", {}).ok
+    service = arena(store, seed=123_456_789)
     data = service.handle(GM, "gm export", {}).files[0].data
     doc = json.loads(data)
     assert "seed" not in doc["game"] and "123456789" not in data.decode()
