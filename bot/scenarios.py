@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine import registry
+from bot.games import rules_named
 from engine.core.errors import OrderError, SetupError
 from engine.core.protocol import GameRules
 
@@ -70,7 +70,7 @@ def run_file(path: Path) -> ScenarioResult:
 def run_document(doc: Mapping[str, Any]) -> None:
     """Play one parsed scenario; raises _Fail with the FAIL reason."""
     try:
-        rules = registry.get(str(doc.get("game", "")))
+        rules = rules_named(str(doc.get("game", "")))
     except SetupError as err:
         raise _Fail(f"unknown game {doc.get('game')!r} (known: {err.params.get('known')})") from None
     setup = doc.get("setup", {})

@@ -37,7 +37,7 @@ def _lobby(rules: Any, seed: int, variant: str | None = None) -> Any:
     state = rules.setup({"phase": "setup", **({"variant": variant} if variant else {})}, seed)
     for name in ("First", "Second"):
         state = rules.apply_input(state, "join", name, {"id": name}).state
-    return rules.apply_input(state, "start", None, {}).state
+    return rules.apply_input(state, rules.start_input, None, {}).state if rules.start_input else state
 
 
 def play_match(kind: str, first: str, second: str, seed: int, think: float, budget: float = 1.0,
@@ -48,7 +48,8 @@ def play_match(kind: str, first: str, second: str, seed: int, think: float, budg
     computer = importlib.import_module(entry_for(kind).computer)
     rng = random.Random(seed)
     state = _lobby(rules, seed, variant)
-    labels = {rules.side_of(state, "First"): first, rules.side_of(state, "Second"): second}
+    # the seat each plays: its side, in a game of sides; else the player itself
+    labels = {rules.side_of(state, "First") or "First": first, rules.side_of(state, "Second") or "Second": second}
     plies = 0
     while not rules.result(state).finished and plies < MAX_PLIES:
         side = rules.waiting_on(state)[0]

@@ -1,21 +1,21 @@
 """The games the bot knows, by name or alias.
 
-Shipped games are listed here by module and imported on first use, so importing the registry
-stays cheap; tests register their own throwaway games with :func:`register`.
+A game's rules module registers its rules class when it is imported (``register(ARKEON)``). The
+registry keeps no list of modules of its own: whoever serves games tells it how to import theirs
+(`set_loader`: the bot's game list, `bot.games`), so one list decides which games exist, and
+importing the registry stays cheap.
 """
 
 from __future__ import annotations
 
-import importlib
+from collections.abc import Callable
 
 from engine.core.errors import SetupError
 from engine.core.protocol import GameRules
 
-BUILTIN_MODULES: tuple[str, ...] = ("engine.spacechess", "engine.spaceblast", "engine.hexarena", "engine.arkeon")
-
 _games: dict[str, GameRules] = {}
 _aliases: dict[str, str] = {}
-_loaded = False
+_loader: Callable[[], None] | None = None
 
 
 def register(rules: GameRules) -> GameRules:
@@ -36,23 +36,31 @@ def unregister(name: str) -> None:
         _aliases.pop(key.lower(), None)
 
 
-def _load_builtins() -> None:
-    global _loaded
-    if not _loaded:
-        _loaded = True
-        for module in BUILTIN_MODULES:
-            importlib.import_module(module)
+def set_loader(loader: Callable[[], None]) -> None:
+    """How to import the rules modules of the games served: called once, before the first lookup
+    of a name not registered yet."""
+    global _loader
+    _loader = loader
+
+
+def _load() -> None:
+    global _loader
+    loader, _loader = _loader, None
+    if loader is not None:
+        loader()
 
 
 def get(name: str) -> GameRules:
     """The game called `name` (or one of its aliases, any case); SetupError('unknown_game') else."""
-    _load_builtins()
     key = _aliases.get(name.strip().lower())
+    if key is None:
+        _load()
+        key = _aliases.get(name.strip().lower())
     if key is None:
         raise SetupError("unknown_game", "game", game=name, known=", ".join(sorted(_games)))
     return _games[key]
 
 
 def names() -> list[str]:
-    _load_builtins()
+    _load()
     return sorted(_games)

@@ -13,6 +13,7 @@ events read, which images follow an action, the board, sheet and status lines.
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -152,6 +153,56 @@ GAMES: tuple[GameEntry, ...] = (
 
 _entries: dict[str, GameEntry] = {game.kind: game for game in GAMES}
 _presenters: dict[str, Presenter] = {}
+#: more games to serve beside the shipped ones: ``module:NAME`` items (comma-separated), each naming
+#: a `GameEntry` or a tuple of them — a game that lives outside this package (the test-only games)
+EXTRA_GAMES_ENV = "SPACECHESS_GAMES"
+_extras_loaded = False
+
+
+def _load_rules() -> None:
+    """The rules module of every game served, imported: each registers its rules class."""
+    for entry in games():
+        importlib.import_module(entry.rules)
+
+
+registry.set_loader(_load_rules)
+
+
+def rules_named(name: str) -> GameRules:
+    """The rules of a game this bot serves, by name or alias (`engine.registry` learns which games
+    exist from this list); SetupError('unknown_game') for any other."""
+    return registry.get(name)
+
+
+def entries_named(spec: str) -> list[GameEntry]:
+    """The entries a ``module:NAME,module:NAME`` text names (`EXTRA_GAMES_ENV`'s value)."""
+    found: list[GameEntry] = []
+    for item in filter(None, (part.strip() for part in spec.split(","))):
+        module, _, name = item.partition(":")
+        try:
+            value = getattr(importlib.import_module(module), name)
+        except (ImportError, AttributeError) as err:
+            raise GameSetupError(f"{EXTRA_GAMES_ENV}: cannot find {item!r}: {err}") from err
+        listed = (value,) if isinstance(value, GameEntry) else tuple(value)
+        if not all(isinstance(entry, GameEntry) for entry in listed):
+            raise GameSetupError(f"{EXTRA_GAMES_ENV}: {item!r} is not a GameEntry nor a tuple of them")
+        found.extend(listed)
+    return found
+
+
+def serve_games(spec: str) -> list[GameEntry]:
+    """Serve the games `spec` names (`entries_named`), each checked as the shipped ones are."""
+    return [add_game(entry) for entry in entries_named(spec)]
+
+
+def _with_extras() -> dict[str, GameEntry]:
+    """The game list, with the games `EXTRA_GAMES_ENV` names added the first time it is read."""
+    global _extras_loaded
+    if not _extras_loaded:
+        _extras_loaded = True
+        for entry in entries_named(os.environ.get(EXTRA_GAMES_ENV, "")):
+            _entries[entry.kind] = entry
+    return _entries
 
 
 def register_presenter(presenter: Presenter) -> Presenter:
@@ -172,13 +223,14 @@ def remove_game(kind: str) -> None:
 
 
 def games() -> list[GameEntry]:
-    return list(_entries.values())
+    return list(_with_extras().values())
 
 
 def entry_for(kind: str) -> GameEntry:
-    entry = _entries.get(kind)
+    entries = _with_extras()
+    entry = entries.get(kind)
     if entry is None:
-        raise ServiceError("error.unknown_game", game=kind, known=", ".join(sorted(_entries)))
+        raise ServiceError("error.unknown_game", game=kind, known=", ".join(sorted(entries)))
     return entry
 
 
@@ -225,7 +277,8 @@ def check_game(entry: GameEntry) -> None:
     if entry.driver not in DRIVERS:
         raise GameSetupError(f"game {entry.kind!r}: unknown turn driver {entry.driver!r} "
                              f"(known: {', '.join(sorted(DRIVERS))})")
-    declared = {"resign_input": {rules.resign_input} - {None}, "draw_inputs": set(rules.draw_inputs)}
+    declared = {"start_input": {rules.start_input} - {None}, "resign_input": {rules.resign_input} - {None},
+                "draw_inputs": set(rules.draw_inputs)}
     missing = [name for name, kinds in declared.items() if not kinds <= rules.input_kinds]
     missing += driver_named(entry.driver).missing(rules)
     if missing:

@@ -46,7 +46,10 @@ def _mark(svc: GameService, ctx: Context, game: GameRecord, kind: str, status: s
 @command("gm start", gm_only=True)
 def gm_start(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     game = svc.channel_game(ctx)
-    applied = svc.apply_input(ctx, game, "start", None, {})
+    start = registry.get(game.kind).start_input
+    if start is None:
+        raise ServiceError("error.starts_by_itself", name=game.name)
+    applied = svc.apply_input(ctx, game, start, None, {})
     reply = svc.describe(applied, ctx)
     # how the game advances from now on is its driver's (draws, deadlines, a move clock)
     started = Message(f"gm.started.{driver_of(game.kind).name or 'none'}", {"name": game.name})

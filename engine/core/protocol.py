@@ -127,8 +127,10 @@ class GameRules(ABC, Generic[StateT, OrderT]):
     #: game runs, not even in an export
     seed_is_secret: ClassVar[bool] = False
     #: the inputs the shared layer gives a game that takes them, checked against `input_kinds` at
-    #: start: a side giving the game up, the move clock running out (its payload names the side), and
+    #: start: the GM starting it (None: it starts by itself once its seats are taken), a side giving
+    #: the game up, the move clock running out (its payload names the side), and
     #: the three draw-offer inputs (`engine.core.drawoffer`); None or empty: the game has none
+    start_input: ClassVar[str | None] = "start"
     resign_input: ClassVar[str | None] = None
     timeout_input: ClassVar[str | None] = None
     draw_inputs: ClassVar[frozenset[str]] = frozenset()

@@ -14,6 +14,7 @@ from typing import Any
 
 from engine.core.errors import OrderError, SetupError
 from engine.core.protocol import Event, GameRules, Outcome
+from engine.registry import register
 
 GOAL = 10
 
@@ -29,6 +30,7 @@ class TallyGame(GameRules[TallyState, int]):
     name = "tally"
     aliases = ("tl",)
     input_kinds = frozenset({"order", "join"})
+    start_input = None  # a tally runs from its first join
 
     def setup(self, document: Mapping[str, Any], seed: int = 0) -> TallyState:
         goal = document.get("goal", GOAL)
@@ -95,4 +97,4 @@ class TallyGame(GameRules[TallyState, int]):
         return TallyState(tallies=dict(data["tallies"]), goal=data["goal"], winner=data["winner"])
 
 
-TALLY = TallyGame()
+TALLY = register(TallyGame())  # a rules module registers its game, as engine/<game>/ does

@@ -56,6 +56,11 @@ _HERE = "tests.support.tally_bot"
 TALLY_ENTRY = GameEntry("tally", "tl", "tests.support.tally", _HERE, _HERE, "none")
 SEALED_ENTRY = GameEntry("sealed", "ts", "tests.support.variants", _HERE, _HERE, "deadline")
 DUEL_ENTRY = GameEntry("duel", "td", "tests.support.variants", _HERE, _HERE, "clock", "tests.support.duel_computer")
+#: the test-only games as the bot serves any game outside its package: ``SPACECHESS_GAMES`` names
+#: this tuple (`bot.games.EXTRA_GAMES_ENV`)
+TEST_GAMES = (TALLY_ENTRY, SEALED_ENTRY, DUEL_ENTRY)
+#: how to name them to the bot (the value of ``SPACECHESS_GAMES``)
+TEST_GAMES_SPEC = f"{__name__}:TEST_GAMES"
 
 
 @command("ts ready")
@@ -95,4 +100,5 @@ for _language, _words in {
         "event.sealed.submitted": "{actor} ✉", "event.sealed.bid": "{actor}: {n}",
         "event.sealed.ready": "{actor} ✓", "event.sealed.resolved": "#{turn}: {bids}",
         "event.duel.added": "{actor} +{n} = {total}", "event.duel.timed_out": "{actor} ⌛",
+        "event.tally.joined": "{actor} +", "event.tally.added": "{actor} +{n} = {total}",
     })

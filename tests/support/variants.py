@@ -17,6 +17,7 @@ from typing import Any
 
 from engine.core.errors import OrderError
 from engine.core.protocol import EVERYONE, Audience, Event, Outcome, Result
+from engine.registry import register
 from tests.support.tally import TallyGame, TallyState
 
 
@@ -163,5 +164,5 @@ class DuelTally(TallyGame):
                          to_move=data["to_move"], forfeit=data["forfeit"])
 
 
-SEALED = SealedTally()
-DUEL = DuelTally()
+SEALED = register(SealedTally())
+DUEL = register(DuelTally())

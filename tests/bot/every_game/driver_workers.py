@@ -9,14 +9,12 @@ import signal
 from typing import Any
 
 from bot.drivers import timer_handlers
-from bot.games import add_game
+from bot.games import games, serve_games
 from bot.service import GameService, Reply
 from bot.store import Store
 from bot.store.repo import GameRecord
 from bot.timers import TimerRunner
-from engine import registry
-from tests.support.tally_bot import SEALED_ENTRY
-from tests.support.variants import SEALED
+from tests.support.tally_bot import TEST_GAMES_SPEC
 
 
 class KillingHooks:
@@ -39,9 +37,8 @@ class KillingHooks:
 
 
 def serve_sealed_game() -> None:
-    if "sealed" not in registry.names():
-        registry.register(SEALED)
-        add_game(SEALED_ENTRY)
+    if "sealed" not in {entry.kind for entry in games()}:
+        serve_games(TEST_GAMES_SPEC)
 
 
 def fire_deadlines(url: str, moment: dt.datetime, kill_after: int = 0, barrier: Any = None) -> None:
