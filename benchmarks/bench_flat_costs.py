@@ -98,15 +98,13 @@ class Databases:
 
 
 def _register_test_games() -> None:
-    """The tally game of the test suite, served by the bot as the tests serve it."""
-    from bot.games import add_game, games
-    from engine import registry
-    from tests.support.tally import TALLY
-    from tests.support.tally_bot import TALLY_ENTRY
+    """The test-only games, served by the bot as the tests serve them."""
+    from bot.compose import serve_games
+    from bot.games import games
+    from tests.support.tally_bot import TEST_GAMES_SPEC
 
     if "tally" not in {entry.kind for entry in games()}:
-        registry.register(TALLY)
-        add_game(TALLY_ENTRY)
+        serve_games(TEST_GAMES_SPEC)
 
 
 def _percentile(values: list[float], q: float) -> float:

@@ -23,11 +23,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import bot.demo
+from bot.compose import game_service
 from bot.console import Console
 from bot.demo import script_lines
 from bot.games import presenter_for
 from bot.games.spacechess import boards
-from bot.service import GameService
 from bot.service.scene import Scene, scene_of
 from bot.store.repo import Store
 from engine import registry
@@ -46,7 +46,7 @@ def main(repetitions: int, as_json: bool) -> None:
     rows: list[tuple[str, float, int, str]] = []
     with tempfile.TemporaryDirectory() as folder:
         store = Store(f"sqlite:///{Path(folder) / 'bench.sqlite'}")
-        console = Console(GameService(store), out_dir=Path(folder) / "out", stream=io.StringIO(), language="en",
+        console = Console(game_service(store), out_dir=Path(folder) / "out", stream=io.StringIO(), language="en",
                           base_dir=Path(bot.demo.__file__).parent)
         console.run_lines(script_lines())
         console.user = "gm"

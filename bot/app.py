@@ -51,8 +51,8 @@ def _log_file(path: Path) -> logging.Handler:
 def open_service(settings: Settings) -> GameService:
     """The store (migrated to the latest schema) and the service on top of it, once every game of
     the list is found whole (a game missing a part is a failure at start, not an empty board later)."""
-    from bot.games import GameSetupError, check_games
-    from bot.service import GameService
+    from bot.compose import check_games, game_service
+    from bot.games import GameSetupError
     from bot.store.repo import Store
 
     try:
@@ -60,7 +60,7 @@ def open_service(settings: Settings) -> GameService:
     except GameSetupError as err:
         raise CliFailure(str(err)) from err
     store = Store(settings.database.url)
-    return GameService(store, default_language=settings.bot.language)
+    return game_service(store, default_language=settings.bot.language)
 
 
 def open_service_soon(settings: Settings) -> Future[GameService]:

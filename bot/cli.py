@@ -426,10 +426,10 @@ def _draws_list(store: Store, last: int | None, as_json: bool) -> int:
 
 
 def _draws_fetch(store: Store, settings: Settings, apply: bool) -> int:
+    from bot.compose import game_service
     from bot.lottery.apply import DrawApplier
     from bot.lottery.poll import schedule_from, source_from
     from bot.lottery.turn_post import PrintedHooks
-    from bot.service import GameService
     from draws import DrawSourceError
 
     source = source_from(settings.draws)
@@ -449,7 +449,7 @@ def _draws_fetch(store: Store, settings: Settings, apply: bool) -> int:
             return 1
         print(f"{len(result.draws or [])} draw(s) fetched from {result.url}, {report.new} new")
     if apply:
-        service = GameService(store, default_language=settings.bot.language)
+        service = game_service(store, default_language=settings.bot.language)
         hooks = PrintedHooks(settings.bot.language)
         posts = DrawApplier(service, schedule=schedule_from(settings.draws), hooks=hooks).apply_all()
         print(f"{len(posts)} turn post(s)")

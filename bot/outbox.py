@@ -26,11 +26,15 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from bot.games import presenter_for
 from bot.i18n import Listing
 from bot.service.replies import Attachment, Message, Reply
+from bot.service.scene import Scene
 from bot.store import outbox as rows
 from bot.store.outbox import NewPost, OutboxRecord
 from bot.store.repo import GameRecord, Store
+from engine import registry
+from engine.core.protocol import Event
 
 log = logging.getLogger("spacechess.outbox")
 
@@ -114,12 +118,7 @@ class Drawing:
                    data.get("next", ""))
 
     def render(self) -> tuple[Attachment, ...]:
-        # the games and their renderers load only in a process that draws (they import Pillow)
-        from bot.games import presenter_for
-        from bot.service.scene import Scene
-        from engine import registry
-        from engine.core.protocol import Event
-
+        # the presenter's module (and Pillow with its renderers) loads only in a process that draws
         rules = registry.get(self.kind)
         events = [Event(event["kind"], event.get("params", {})) for event in self.events]
         scene = Scene(self.name, self.language, self.next)

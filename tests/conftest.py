@@ -6,11 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.games import add_game, remove_game
-from engine import registry
-from tests.support.tally import TALLY
-from tests.support.tally_bot import DUEL_ENTRY, SEALED_ENTRY, TALLY_ENTRY
-from tests.support.variants import DUEL, SEALED
+from bot.compose import serve_games
+from bot.games import remove_game
+from tests.support.tally_bot import TEST_GAMES_SPEC
 
 
 @pytest.fixture(autouse=True)
@@ -21,12 +19,9 @@ def _state_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(autouse=True, scope="session")
 def tally_game():
-    """The test-only games, served by the bot beside the shipped ones (``/tl``, ``/ts``, ``/td``)."""
-    for rules in (TALLY, SEALED, DUEL):
-        registry.register(rules)
-    for entry in (TALLY_ENTRY, SEALED_ENTRY, DUEL_ENTRY):
-        add_game(entry)
-    yield TALLY
-    for rules in (TALLY, SEALED, DUEL):
-        remove_game(rules.name)
-        registry.unregister(rules.name)
+    """The test-only games, served by the bot beside the shipped ones (``/tl``, ``/ts``, ``/td``)
+    through the path any game from outside the package takes: its entries, checked whole."""
+    served = serve_games(TEST_GAMES_SPEC)
+    yield served
+    for entry in served:
+        remove_game(entry.kind)

@@ -13,8 +13,8 @@ from importlib import resources
 from pathlib import Path
 from typing import TextIO
 
+from bot.compose import game_service
 from bot.console import Console
-from bot.service import GameService
 from bot.store.repo import Store
 
 #: each demo game's script (its setup files sit beside it)
@@ -35,7 +35,7 @@ def run_demo(out_dir: Path, language: str | None = None, stream: TextIO | None =
     ) as package_dir:
         store = Store(f"sqlite:///{Path(folder) / 'demo.sqlite'}")
         try:
-            console = Console(GameService(store), out_dir=out_dir, language=language, base_dir=package_dir,
+            console = Console(game_service(store), out_dir=out_dir, language=language, base_dir=package_dir,
                               stream=stream)
             refused = console.run_lines(script_lines(game))
         finally:

@@ -150,13 +150,6 @@ def driver_named(name: str) -> TurnDriver:
     return driver
 
 
-def driver_of(kind: str) -> TurnDriver:
-    """The driver of a game kind (from the static game list)."""
-    from bot.games import entry_for
-
-    return driver_named(entry_for(kind).driver)
-
-
 def timer_handlers(svc: GameService, hooks: TurnHooks) -> dict[str, TimerHandler]:
     """Every driver's timer handlers, by timer kind: what a process's timer runner dispatches to."""
     handlers: dict[str, TimerHandler] = {}

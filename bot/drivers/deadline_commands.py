@@ -5,8 +5,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from bot.drivers import driver_of
 from bot.drivers.deadline import DEADLINE, DEADLINE_DRIVER, DeadlineDriver
+from bot.games import driver_of
 from bot.service.commands import Option, command
 from bot.service.confirm import confirmation, confirmed
 from bot.service.context import Context

@@ -18,11 +18,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from bot.drivers import TurnDriver, driver_named
 from bot.i18n import catalog
 from bot.service.history import details, payload_words
 from bot.service.replies import Attachment, Button, Message, Reply, ServiceError, Visibility
 from engine import registry
-from engine.core.errors import OrderError, SetupError
+from engine.core.errors import OrderError
 from engine.core.protocol import PUBLIC, Audience, Event, GameRules
 
 if TYPE_CHECKING:
@@ -190,11 +191,6 @@ def entries_named(spec: str) -> list[GameEntry]:
     return found
 
 
-def serve_games(spec: str) -> list[GameEntry]:
-    """Serve the games `spec` names (`entries_named`), each checked as the shipped ones are."""
-    return [add_game(entry) for entry in entries_named(spec)]
-
-
 def _with_extras() -> dict[str, GameEntry]:
     """The game list, with the games `EXTRA_GAMES_ENV` names added the first time it is read."""
     global _extras_loaded
@@ -211,9 +207,8 @@ def register_presenter(presenter: Presenter) -> Presenter:
 
 
 def add_game(entry: GameEntry) -> GameEntry:
-    """Serve one more game (tests add their throwaway games this way); checked like the shipped ones."""
+    """One more game in the list, as it is (`bot.compose.serve_game` adds one checked whole)."""
     _entries[entry.kind] = entry
-    check_game(entry)
     return entry
 
 
@@ -234,6 +229,11 @@ def entry_for(kind: str) -> GameEntry:
     return entry
 
 
+def driver_of(kind: str) -> TurnDriver:
+    """What advances a game of `kind` (its entry names its driver)."""
+    return driver_named(entry_for(kind).driver)
+
+
 def presenter_for(kind: str) -> Presenter:
     presenter = _presenters.get(kind)
     if presenter is None:
@@ -246,53 +246,3 @@ def presenter_for(kind: str) -> Presenter:
 
 class GameSetupError(RuntimeError):
     """A game of the list lacks a part: a deployment mistake, said at start."""
-
-
-def check_game(entry: GameEntry) -> None:
-    """Import every part of one game and check they fit together."""
-    from bot.drivers import DRIVERS, driver_named
-    from bot.service.commands import table
-
-    for part in ("rules", "presenter", "commands"):
-        try:
-            importlib.import_module(getattr(entry, part))
-        except ImportError as err:
-            raise GameSetupError(f"game {entry.kind!r}: cannot import its {part} module {getattr(entry, part)!r}: "
-                                 f"{err}") from err
-    try:
-        rules = registry.get(entry.kind)
-    except SetupError:
-        raise GameSetupError(f"game {entry.kind!r}: {entry.rules!r} registers no rules of that name") from None
-    if rules.name != entry.kind:
-        raise GameSetupError(f"game {entry.kind!r}: it is an alias of {rules.name!r}, not a game's name")
-    presenter_for(entry.kind)
-    if entry.computer:
-        try:
-            computer = importlib.import_module(entry.computer)
-        except ImportError as err:
-            raise GameSetupError(f"game {entry.kind!r}: cannot import its computer module {entry.computer!r}: "
-                                 f"{err}") from err
-        if not getattr(computer, "LEVELS", ()) or not callable(getattr(computer, "choose", None)):
-            raise GameSetupError(f"game {entry.kind!r}: its computer module has no LEVELS or no choose()")
-    if entry.driver not in DRIVERS:
-        raise GameSetupError(f"game {entry.kind!r}: unknown turn driver {entry.driver!r} "
-                             f"(known: {', '.join(sorted(DRIVERS))})")
-    declared = {"start_input": {rules.start_input} - {None}, "resign_input": {rules.resign_input} - {None},
-                "draw_inputs": set(rules.draw_inputs)}
-    missing = [name for name, kinds in declared.items() if not kinds <= rules.input_kinds]
-    missing += driver_named(entry.driver).missing(rules)
-    if missing:
-        raise GameSetupError(f"game {entry.kind!r}: its rules class lacks what its commands and its "
-                             f"{entry.driver} driver need: {', '.join(missing)} (engine/core/protocol.py)")
-    own = [path for path in table() if path.split()[0] == entry.group]
-    if not own:
-        raise GameSetupError(f"game {entry.kind!r}: no command of its group /{entry.group}")
-    taken = [other.kind for other in _entries.values() if other.group == entry.group and other.kind != entry.kind]
-    if taken:
-        raise GameSetupError(f"game {entry.kind!r}: its command group /{entry.group} is {taken[0]!r}'s")
-
-
-def check_games() -> None:
-    """Every game of the list, whole: called when the bot starts (console, Discord, CLI)."""
-    for entry in games():
-        check_game(entry)

@@ -31,9 +31,10 @@ from bot.drivers import TurnHooks
 from bot.lottery import is_lottery_game
 from bot.lottery.turn_post import build_turn_post, later_drawing
 from bot.outbox import Drawing, announce, post_of
-from bot.service.core import Applied, GameService, derive_status, public_events
+from bot.service.core import Applied, GameService, derive_status
+from bot.service.replaying import Step, public_events
 from bot.service.replies import Reply
-from bot.service.scene import Step, scene_of
+from bot.service.scene import scene_of
 from bot.store.draws import (
     applied_evenings,
     applied_evenings_of,

@@ -15,8 +15,9 @@ from bot.games.spacechess import award_lines
 from bot.i18n import translate
 from bot.outbox import Drawing
 from bot.service.computers import computers_of
-from bot.service.core import Applied, public_events
+from bot.service.core import Applied
 from bot.service.game_over import game_over
+from bot.service.replaying import public_events
 from bot.service.replies import Message, Reply
 from bot.service.scene import Scene
 from bot.store.repo import GameRecord, SeatRecord

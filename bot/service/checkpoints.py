@@ -21,12 +21,12 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from bot.service.replaying import Step, public_events
 from bot.service.secrecy import undone_seqs
 from engine import registry
 
 if TYPE_CHECKING:
     from bot.service.core import GameService
-    from bot.service.scene import Step
     from bot.store.repo import GameRecord, LogRecord
     from engine.core.protocol import Outcome
 
@@ -61,9 +61,6 @@ class Checkpoints:
     def steps(self, svc: GameService, game: GameRecord, seqs: Collection[int]) -> dict[int, Step]:
         """The replayed step (public events, state after) of each input among `seqs` that is not
         undone; other seqs (bookkeeping, undone inputs) have none."""
-        from bot.service.core import public_events  # core builds the service that holds this
-        from bot.service.scene import Step
-
         if not seqs:
             return {}
         wanted = set(seqs)

@@ -8,7 +8,6 @@ descriptions are catalog keys (``cmd.<path>``, ``opt.<path>.<option>``) so both 
 from __future__ import annotations
 
 import difflib
-import importlib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -82,35 +81,23 @@ class Command:
 
 COMMANDS: dict[str, Command] = {}
 
-#: the modules of the commands every game shares; imported on first use so that no import order matters
-COMMAND_MODULES = (
-    "bot.service.lifecycle",
-    "bot.service.orders",
-    "bot.service.views",
-    "bot.service.gm",
-    "bot.service.status",
-    "bot.service.draw_offers",
-    "bot.service.recap",
-)
+#: what declares every command (the composition root, `bot.compose`, sets it): called once, by the
+#: first reading of the table, which is frozen from then on but for the games served later
+_loader: Callable[[], None] | None = None
+
+
+def set_loader(loader: Callable[[], None]) -> None:
+    global _loader
+    _loader = loader
 
 
 def table(*, load: bool = True) -> dict[str, Command]:
-    """Every command of the bot, by path: the shared ones, then for each game of the list its
-    ``new`` and ``join``, its group's own commands and its turn driver's (each module registers
-    its commands on import). `load=False` only reads what is declared so far."""
-    if load:
-        from bot.drivers import driver_named
-        from bot.games import games
-        from bot.service.lifecycle import declare_game_commands
-
-        for module in COMMAND_MODULES:
-            importlib.import_module(module)
-        for entry in games():
-            importlib.import_module(entry.commands)
-            driver = driver_named(entry.driver)
-            if driver.commands:
-                importlib.import_module(driver.commands)
-            declare_game_commands(entry)
+    """Every command of the bot, by path. The first reading declares them all (`set_loader`);
+    `load=False` only reads what is declared so far."""
+    global _loader
+    if load and _loader is not None:
+        loader, _loader = _loader, None
+        loader()
     return COMMANDS
 
 

@@ -16,8 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.drivers import driver_of
-from bot.games import entry_for, games, presenter_for
+from bot.games import driver_of, entry_for, games, presenter_for
 from bot.i18n import language_of
 from bot.outbox import post_of
 from bot.service.checkpoints import Checkpoints
@@ -27,12 +26,14 @@ from bot.service.context import Context
 from bot.service.effects import Effects
 from bot.service.game_over import Announcement, game_over
 from bot.service.refusals import order_refusal, setup_refusal
+from bot.service.replaying import effective_inputs, public_events, replay_inputs
 from bot.service.replies import Reply, ServiceError, Visibility
-from bot.service.secrecy import Reader, reader_of, undone_seqs
+from bot.service.scene import scene_of
+from bot.service.secrecy import Reader, reader_of
 from bot.store.repo import AlreadyClaimed, GameRecord, LogRecord, NewEntry, SeatRecord, StaleWrite, Store
 from engine import registry
 from engine.core.errors import OrderError, SetupError
-from engine.core.protocol import EVERYONE, Event, GameRules, Outcome
+from engine.core.protocol import EVERYONE, GameRules, Outcome
 
 log = logging.getLogger("spacechess.commands")
 
@@ -345,8 +346,6 @@ class GameService:
         own = [e for e in events if e.audience != EVERYONE and reader.sees(rules, state, e.audience)]
         messages = tuple(presenter.describe(rules, public))
         aside = tuple(presenter.describe(rules, own))
-        from bot.service.scene import scene_of  # the scene module builds on this one
-
         language = self.language(ctx) if ctx is not None else None
         files = tuple(presenter.images_for(rules, state, public, scene_of(self, applied.game, language)))
         end = self.announce_end(applied) if rules.result(state).finished else Announcement()
@@ -368,31 +367,10 @@ class GameService:
                          computers_of(game.options), pings=pings)
 
 
-def public_events(events: Iterable[Event]) -> list[Event]:
-    """The events everyone may read: what a channel post or a public image may show."""
-    return [event for event in events if event.audience == EVERYONE]
-
-
 def shown_to_caller(reply: Reply, user_id: int) -> Reply:
     """The reply with its buttons and menus bound to the member it answers (see `handle`)."""
     return replace(reply, buttons=tuple(replace(b, shown_to=user_id) for b in reply.buttons),
                    selects=tuple(replace(s, shown_to=user_id) for s in reply.selects))
-
-
-def effective_inputs(rules: GameRules, entries: Iterable[LogRecord], skip: Iterable[int] = ()) -> list[LogRecord]:
-    """The log entries a replay applies: the game's inputs (not bookkeeping such as pauses or seat
-    changes), less those undone (each undo entry names them) and those in `skip`."""
-    entries = list(entries)
-    skipped = set(skip) | undone_seqs(entries)
-    return [e for e in entries if e.kind in rules.input_kinds and e.seq not in skipped]
-
-
-def replay_inputs(rules: GameRules, setup: Mapping[str, Any], seed: int, entries: Iterable[LogRecord]) -> Any:
-    """The state after applying `entries` in order to the game built from its setup document."""
-    state = rules.setup(setup, seed)
-    for entry in entries:
-        state = rules.apply_input(state, entry.kind, entry.actor, entry.payload).state
-    return state
 
 
 def require_not_finished(game: GameRecord) -> None:

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from bot.drivers import LogFault, driver_of
-from bot.games import presenter_for
+from bot.drivers import LogFault
+from bot.games import driver_of, presenter_for
 from bot.service.computers import COMPUTERS, computer_module
 from bot.service.history import author_record
 from bot.service.refusals import order_refusal, setup_refusal

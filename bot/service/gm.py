@@ -11,13 +11,12 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.drivers import driver_of
-from bot.games import presenter_for
+from bot.games import driver_of, presenter_for
 from bot.service.commands import Option, command
 from bot.service.computers import computer_module, computers_of, with_computer
 from bot.service.confirm import confirmation, confirmed
 from bot.service.context import Context
-from bot.service.core import Applied, GameService, derive_status, effective_inputs, require_not_finished
+from bot.service.core import Applied, GameService, derive_status, require_not_finished
 from bot.service.export_doc import (
     SEALED_SEED_PATH,
     GameExport,
@@ -28,6 +27,7 @@ from bot.service.export_doc import (
     replay_export,
 )
 from bot.service.lifecycle import validate_name
+from bot.service.replaying import effective_inputs
 from bot.service.replies import Attachment, Message, Reply, ServiceError, Visibility
 from bot.service.scene import scene_of
 from bot.service.sealing import KEY_NAME, SEALED, seal_payload, seal_seed, unseal_payload, unseal_seed

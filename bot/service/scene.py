@@ -14,25 +14,16 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING
 
-from bot.drivers import driver_of
+from bot.games import driver_of
 from bot.i18n import translate
-from bot.service.core import GameService, effective_inputs, public_events
+from bot.service.replaying import Step, effective_inputs, public_events
 from bot.store.repo import GameRecord
 from engine import registry
-from engine.core.protocol import Event
 
-
-@dataclass(frozen=True)
-class Step:
-    """One input of the game's log replayed: what it was, what everyone saw happen, the state after."""
-
-    seq: int
-    kind: str
-    actor: str | None
-    events: tuple[Event, ...]  # the public ones only: a recap or a replay is shown to the channel
-    state: Any
+if TYPE_CHECKING:
+    from bot.service.core import GameService
 
 
 @dataclass(frozen=True)

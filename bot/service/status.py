@@ -9,8 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from bot.drivers import driver_of
-from bot.games import presenter_for
+from bot.games import driver_of, presenter_for
 from bot.service.commands import command
 from bot.service.context import Context
 from bot.service.core import GameService

@@ -14,8 +14,9 @@ from typing import Any
 
 from bot.games.spacechess.pictures import plain, words
 from bot.i18n import translate
+from bot.service.replaying import Step
 from bot.service.replies import Attachment, Message, Reply, Visibility
-from bot.service.scene import Scene, Step
+from bot.service.scene import Scene
 from engine.core.protocol import GameRules
 from renders.spacechess.recap import render_recap
 

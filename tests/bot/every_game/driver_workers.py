@@ -8,8 +8,9 @@ import os
 import signal
 from typing import Any
 
+from bot.compose import serve_games
 from bot.drivers import timer_handlers
-from bot.games import games, serve_games
+from bot.games import games
 from bot.service import GameService, Reply
 from bot.store import Store
 from bot.store.repo import GameRecord

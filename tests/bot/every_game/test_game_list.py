@@ -8,8 +8,9 @@ import pytest
 import bot.games as served
 from bot.app import open_service
 from bot.cli_failures import CliFailure
+from bot.compose import check_games, serve_game
 from bot.config import Settings
-from bot.games import GameEntry, GameSetupError, add_game, check_games, games, presenter_for, remove_game
+from bot.games import GameEntry, GameSetupError, games, presenter_for, remove_game
 from bot.service.commands import table
 
 
@@ -43,9 +44,9 @@ def test_every_served_game_is_whole() -> None:
 def test_a_game_missing_a_part_fails_loudly(entry: GameEntry, fault: str) -> None:
     original = next((e for e in games() if e.kind == entry.kind), None)
     with pytest.raises(GameSetupError, match=fault):
-        add_game(entry)
+        serve_game(entry)
     if original is not None:  # put the served game back as it was
-        add_game(original)
+        serve_game(original)
     else:
         remove_game(entry.kind)
 

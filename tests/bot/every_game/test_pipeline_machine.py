@@ -31,7 +31,8 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from bot.drivers import driver_of, plays_as, timer_handlers
+from bot.drivers import plays_as, timer_handlers
+from bot.games import driver_of
 from bot.i18n import translate
 from bot.service import Context, GameService, Reply, Visibility
 from bot.service.computers import computers_of

@@ -9,7 +9,8 @@ from typing import Any
 
 from bot.service import GameService
 from bot.service.checkpoints import Checkpoints
-from bot.service.scene import Step, history_of
+from bot.service.replaying import Step
+from bot.service.scene import history_of
 from bot.store import NewEntry, Store
 from engine import registry
 

@@ -16,9 +16,9 @@ import pytest
 from sqlalchemy import event
 
 from bot.service import Attachment, Context, GameService, ServiceError
-from bot.service.core import effective_inputs
 from bot.service.export_doc import encode_export, read_export
 from bot.service.logpage import history_page, undo_targets
+from bot.service.replaying import effective_inputs
 from bot.service.secrecy import sealed_seqs, undone_seqs
 from bot.store import GameRecord, NewEntry, Store
 from engine import registry
