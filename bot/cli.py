@@ -182,8 +182,10 @@ def _commands(args: argparse.Namespace) -> int:
     """The synced payload needs no config, token or connection: it is built from the command table."""
     import json
 
+    from bot.compose import command_table
     from bot.discord_adapter.payload import command_payload
 
+    command_table()  # the composition root declares them
     payload = command_payload()
     if args.json:
         print(json.dumps(payload, ensure_ascii=False, indent=2))

@@ -56,6 +56,11 @@ def load_commands() -> None:
 set_loader(load_commands)
 
 
+def command_table() -> dict[str, Any]:
+    """Every command of the bot, declared (what Discord is sent, what `/game help` lists)."""
+    return table()
+
+
 def game_service(store: Store, **settings: Any) -> GameService:
     """The service over `store` (`GameService`'s settings), its commands declared by this root."""
     return GameService(store, **settings)
