@@ -54,6 +54,7 @@ class Change:
     state: Callable[[GameRecord], Any] | None = None
     status: str | None = None
     stale: str | None = None
+    reopen: bool = False
 
 
 @dataclass(frozen=True)
@@ -214,6 +215,7 @@ class GameService:
         status: str | None = None,
         stale: str | None = None,
         post: bool = False,
+        reopen: bool = False,
     ) -> Applied:
         """The one path of every change to a game: a player's input, the bot's (a deadline, a
         timeout, a computer's move), and every GM action (start, pause, resume, end, kick, replace,
@@ -233,11 +235,12 @@ class GameService:
         change is tried once more on the game read again inside the transaction of its commit,
         holding it (a row lock on PostgreSQL, the write lock on SQLite), so players ordering at the
         same moment wait their turn — unless `stale` names the refusal to give instead (a GM's
-        confirmation was shown for the version it read). `error.conflict` is left for a game that
+        confirmation was shown for the version it read). `reopen` lets an undo take back the input
+        that ended the game. `error.conflict` is left for a game that
         vanished or a unique key taken meanwhile.
         """
         first = self._commit_change(ctx, game, Change(kind, actor, payload, seats_set, seats_removed, check, claims,
-                                                      options, state, status, stale), post)
+                                                      options, state, status, stale, reopen), post)
         posts: list[Reply] = []
         queue = list(first[1].follow_ups)
         current = first[0]
@@ -278,7 +281,8 @@ class GameService:
         driver = driver_of(game.kind)
 
         def attempt(current: GameRecord) -> tuple[Applied, Effects]:
-            require_not_finished(current)
+            if not change.reopen:  # an undo of the input that ended the game is the one way back
+                require_not_finished(current)
             change.check(current)
             before = rules.from_json(current.state)
             if change.state is not None:

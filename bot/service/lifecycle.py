@@ -254,10 +254,14 @@ def gm_undo(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     """Undo the last n game inputs by rebuilding the state from the log without them.
 
     The first call only shows what would be undone and a confirmation button; the button carries
-    the game version it was shown for, so a click after anything else happened is refused.
+    the game version it was shown for, so a click after anything else happened is refused. A game
+    its rules ended (a general killed by a correction, a resignation) may be taken back too — the
+    confirmation says it will be running again; one a GM ended with `/gm end` stays ended.
     """
     game = svc.channel_game(ctx)
-    require_not_finished(game)  # undo never crosses the end: an ended game stays ended
+    reopens = game.status == "finished"
+    if reopens and svc.store.log(game.id, kinds={"end"}):
+        require_not_finished(game)  # `/gm end` is final
     count = opts.get("n", 1)
     rules = registry.get(game.kind)
     # the preview reads the inputs it lists, from the end of the log (bot.service.logpage)
@@ -274,9 +278,9 @@ def gm_undo(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     if "confirm" not in opts:
         button = Button(Message("button.confirm_undo", {"n": len(targets)}), "gm undo",
                         {"n": count, "confirm": game.version}, style="danger")
-        return Reply((Message("gm.undo.confirm", {"n": Count(len(targets), "word.actions")}), *summary),
-                     buttons=(button,),
-                     visibility=Visibility.PRIVATE)
+        asked = Message("gm.undo.confirm_reopen" if reopens else "gm.undo.confirm",
+                        {"n": Count(len(targets), "word.actions")})
+        return Reply((asked, *summary), buttons=(button,), visibility=Visibility.PRIVATE)
     if opts["confirm"] != game.version:
         raise ServiceError("error.stale_confirmation")
     state = svc.checkpoints.state_without(svc, game, [e.seq for e in targets])
@@ -286,7 +290,8 @@ def gm_undo(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     restored = _seats_back(svc, game, holders, leaves, removed)
     # through the pipeline: the game's driver moves its clock or deadline to the state undone to
     applied = svc.apply_input(ctx, game, "undo", None, {"seqs": [e.seq for e in targets]}, state=lambda _g: state,
-                              seats_removed=removed, seats_set=lambda _g: restored, stale="error.stale_confirmation")
+                              seats_removed=removed, seats_set=lambda _g: restored, stale="error.stale_confirmation",
+                              reopen=reopens, status=rules.result(state).status if reopens else None)
     summary += [m for post in applied.posts for m in post.messages]
     return Reply((Message("gm.undo.done", {"n": Count(len(targets), "word.actions")}), *summary))
 

@@ -138,10 +138,16 @@ def test_an_export_keeps_each_entrys_author_and_an_import_reads_them_again(svc: 
 
 
 # -- the end -----------------------------------------------------------------------------------------
+def fatal_set(svc: GameService, name: str) -> Reply:
+    """A correction that kills `name`, confirmed (a fatal one asks first)."""
+    ask = svc.handle(GM, "sc set", {"character": name, "hp": 0, "reason": "test"})
+    return ok(svc.handle(GM, ask.buttons[0].command, dict(ask.buttons[0].options)))
+
+
 def test_the_end_names_the_winning_team_and_pings_its_players_once(svc: GameService) -> None:
     lobby(svc)
     ok(svc.handle(GM, "gm start", {}))
-    end = ok(svc.handle(GM, "sc set", {"character": "Bob", "hp": 0, "reason": "test"}))  # team 2's general falls
+    end = fatal_set(svc, "Bob")  # team 2's general falls
     english, french = texts(end, "en"), texts(end, "fr")
     assert "🏁 Game over — Team 1 wins: Team 2's general is down." in english
     assert f"🏆 Team 1 wins: **Ann** (<@{ANN.user_id}>) and **Cid** (<@{CID.user_id}>)." in english
@@ -157,7 +163,7 @@ def test_no_ping_for_the_winners_under_a_none_policy(svc: GameService) -> None:
     lobby(svc)
     ok(svc.handle(GM, "gm settings", {"pings": "none"}))
     ok(svc.handle(GM, "gm start", {}))
-    end = ok(svc.handle(GM, "sc set", {"character": "Ann", "hp": 0, "reason": "test"}))
+    end = fatal_set(svc, "Ann")
     assert "game.over.winners" in [m.key for m in end.messages] and end.mentions == ()
 
 

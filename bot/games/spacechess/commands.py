@@ -14,6 +14,7 @@ from bot.games.spacechess import SPACECHESS_PRESENTER, labelled
 from bot.games.spacechess.boards import move_preview
 from bot.i18n import Listing
 from bot.service.commands import SETUP_MAX_BYTES, Option, choice_named, command, completer
+from bot.service.confirm import confirmation, confirmed
 from bot.service.context import Context
 from bot.service.core import GameService
 from bot.service.orders import require_running
@@ -278,10 +279,13 @@ def _choice_label(part: str, value: str) -> Message:
     Option("hp", "integer"),
     Option("ap", "integer"),
     Option("cell", max_length=8, holds="cell"),
+    Option("confirm", "integer"),
     gm_only=True,
 )
 def sc_set(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
-    """A GM correction (HP, AP, position), validated by the rules and logged with its reason."""
+    """A GM correction (HP, AP, position), validated by the rules and logged with its reason. One
+    that kills a character or ends the game (a general at 0 HP, one moved to sudden death) asks
+    first, as `/gm end` does: the rules play it on a copy to tell."""
     game = sc_game(svc, ctx)
     changes = {key: opts[key] for key in ("hp", "ap") if key in opts}
     if "cell" in opts:
@@ -289,7 +293,16 @@ def sc_set(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     if not changes:
         raise ServiceError("error.missing_any_option", options=Listing(("hp", "ap", "cell")))
     payload = {"id": opts["character"], **changes, "reason": opts["reason"]}
-    return svc.describe(svc.apply_input(ctx, game, "gm_set", None, payload), ctx)
+    rules = registry.get(game.kind)
+    preview = rules.apply_input(rules.from_json(game.state), "gm_set", None, payload)
+    dies = [str(e.params["id"]) for e in preview.events if e.kind == "died"]
+    ends = rules.result(preview.state).finished
+    if (dies or ends) and not confirmed(game, opts):
+        shown = {k: v for k, v in opts.items() if k != "confirm"}
+        key = "fatal_set_ends" if ends else "fatal_set"
+        return confirmation(game, key, "sc set", shown, name=opts["character"], dead=Listing(tuple(dies), conjunction=True))
+    return svc.describe(svc.apply_input(ctx, game, "gm_set", None, payload, stale="error.stale_confirmation"
+                                        if "confirm" in opts else None), ctx)
 
 
 @command(

@@ -8,6 +8,7 @@ import pytest
 
 from bot.service import Context, GameService, Reply
 from bot.store.timers import game_timers
+from engine import registry
 
 GUILD, CHANNEL = 10, 110
 GM = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=CHANNEL, manage_server=True)
@@ -82,3 +83,23 @@ def test_resigning_asks_first_then_the_other_side_wins(svc: GameService) -> None
     done = svc.handle(ANN, "ak resign", dict(ask.buttons[0].options))
     assert "event.arkeon.game_over" in keys(done)
     assert svc.store.game_in_channel(GUILD, CHANNEL).status == "finished"
+
+
+def test_a_resignation_undone_sets_the_game_running_with_the_clock_of_the_side_to_move(svc: GameService) -> None:
+    """Issue 23.2: a GM may take back the input that ended the game, resignations too; the move clock
+    runs again for whoever is to move (the one pipeline: the driver is told)."""
+    assert svc.handle(ANN, "ak join", {"name": "Ann"}).ok
+    assert svc.handle(BOB, "ak join", {"name": "Bob"}).ok
+    assert svc.handle(GM, "gm start", {}).ok
+    resigning = mover(svc)
+    ask = svc.handle(resigning, "ak resign", {})
+    assert svc.handle(resigning, ask.buttons[0].command, dict(ask.buttons[0].options)).ok
+    game = svc.store.game_in_channel(GUILD, CHANNEL)
+    assert game.status == "finished" and game_timers(svc.store, game.id) == []
+    undo = svc.handle(GM, "gm undo", {})
+    assert keys(undo)[0] == "gm.undo.confirm_reopen"
+    assert svc.handle(GM, "gm undo", dict(undo.buttons[0].options)).ok
+    game = svc.store.game_in_channel(GUILD, CHANNEL)
+    clock = {t.kind: t for t in game_timers(svc.store, game.id)}["clock"]
+    assert game.status == "running" and mover(svc) == resigning
+    assert clock.payload["actor"] == registry.get("arkeon").waiting_on(registry.get("arkeon").from_json(game.state))[0]

@@ -213,3 +213,38 @@ def test_game_info_shows_a_kicked_character_without_a_player(svc):  # noqa: F811
     assert "• **Dee** — no player" in lines, lines
     assert "• **Dee** — sans joueur" in texts(ok(svc.handle(GM, "game info", {})), "fr")
     assert f"• **Cid** — <@{CID.user_id}>" in lines
+
+
+def test_a_correction_that_ends_the_game_asks_first_and_an_undo_sets_it_running_again(svc):  # noqa: F811
+    """Issue 23.2: `/sc set hp:0` on a general ended the campaign with no question, and `/gm undo`
+    then answered "The game is over"."""
+    started(svc)
+    ask = svc.handle(GM, "sc set", {"character": "Bob", "hp": 0, "reason": "typo"})
+    assert keys(ask) == ["gm.fatal_set_ends.confirm"] and ask.buttons[0].style == "danger"
+    assert game(svc).status == "running" and "Bob" in str(game(svc).state)  # nothing applied yet
+    done = svc.handle(GM, ask.buttons[0].command, dict(ask.buttons[0].options))
+    assert done.ok and game(svc).status == "finished"
+    undo = svc.handle(GM, "gm undo", {})
+    assert keys(undo)[0] == "gm.undo.confirm_reopen"
+    ok(svc.handle(GM, "gm undo", dict(undo.buttons[0].options)))
+    assert game(svc).status == "running"
+    assert ok(svc.handle(GM, "sc set", {"character": "Bob", "ap": 2, "reason": "back in play"}))
+
+
+def test_a_correction_that_kills_asks_first_and_a_harmless_one_applies_at_once(svc):  # noqa: F811
+    started(svc)
+    # Dee is team 2's last soldier: killing her also ends the game (SC-29), and the question says so
+    ask = svc.handle(GM, "sc set", {"character": "Dee", "hp": 0, "reason": "rules call"})
+    assert keys(ask) == ["gm.fatal_set_ends.confirm"] and game(svc).status == "running"
+    before = game(svc).version
+    assert keys(svc.handle(GM, "sc set", {"character": "Cid", "hp": 5, "reason": "ok"})) != ["gm.fatal_set.confirm"]
+    assert game(svc).version == before + 1  # applied at once
+    stale = svc.handle(GM, ask.buttons[0].command, dict(ask.buttons[0].options))
+    assert keys(stale) == ["error.stale_confirmation"] and game(svc).status == "running"
+
+
+def test_a_game_a_gm_ended_stays_ended(svc):  # noqa: F811
+    started(svc)
+    ask = svc.handle(GM, "gm end", {})
+    ok(svc.handle(GM, "gm end", dict(ask.buttons[0].options)))
+    assert keys(svc.handle(GM, "gm undo", {})) == ["error.game_over"]

@@ -179,15 +179,20 @@ def test_undo_of_a_join_frees_the_seat_and_replay_matches_snapshot(svc):
     assert keys(svc.handle(GM, "gm undo", {})) == ["error.nothing_to_undo"]
 
 
-def test_undo_never_revives_a_finished_game(svc):
-    """Issue 9.5: a game the rules decided stays decided; undo cannot cross the end."""
+def test_undo_of_the_input_that_ended_the_game_asks_then_sets_it_running_again(svc):
+    """Issue 23.2 (it overturns 9.5's "undo cannot cross the end"): a GM may take back the input
+    that ended the game, after a confirmation that says it will be running again; until then, and
+    for a stale confirmation, nothing changes."""
     started(svc)
     svc.handle(ALICE, "tl order", {"text": "add 5; add 5"})
     assert svc.store.game_in_channel(GUILD, CHANNEL).status == "finished"
     before = snapshot(svc)
-    assert keys(svc.handle(GM, "gm undo", {})) == ["error.game_over"]
-    assert keys(svc.handle(GM, "gm undo", {"confirm": before[0].version})) == ["error.game_over"]
+    ask = svc.handle(GM, "gm undo", {})
+    assert keys(ask)[0] == "gm.undo.confirm_reopen" and snapshot(svc) == before
+    assert keys(svc.handle(GM, "gm undo", {"confirm": before[0].version - 1})) == ["error.stale_confirmation"]
     assert snapshot(svc) == before
+    assert svc.handle(GM, "gm undo", dict(ask.buttons[0].options)).ok
+    assert svc.store.game_in_channel(GUILD, CHANNEL).status == "running"
 
 
 def test_option_types_are_checked(svc):

@@ -64,7 +64,8 @@ def test_status_lists_every_character_in_team_order_and_the_next_draw(svc):
 
 
 def test_dead_characters_and_finished_games(svc):
-    svc.handle(GM, "sc set", {"character": "Bob", "hp": 0, "reason": "test"})
+    ask = svc.handle(GM, "sc set", {"character": "Bob", "hp": 0, "reason": "test"})  # it ends the game: asks
+    svc.handle(GM, ask.buttons[0].command, dict(ask.buttons[0].options))
     reply = svc.handle(GM, "game status", {})
     text = [translate(m.key, "en", m.params) for m in reply.messages]
     assert text[0] == "📋 **Vega** — finished, turn 0"

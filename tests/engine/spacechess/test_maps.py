@@ -60,7 +60,7 @@ map_texts = st.integers(1, 26).flatmap(
     lambda width: st.lists(
         st.text(alphabet=".#+", min_size=width, max_size=width), min_size=4, max_size=99
     ).map(lambda rows: "".join(row + "\n" for row in rows))
-)
+).filter(lambda text: "." in text or "+" in text)  # a valid map has a floor cell (pickup spots are floor)
 
 
 @settings(max_examples=60)
