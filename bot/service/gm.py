@@ -26,7 +26,7 @@ from bot.service.export_doc import (
     read_export,
     replay_export,
 )
-from bot.service.lifecycle import validate_name
+from bot.service.lifecycle import ended_game_replaced, validate_name
 from bot.service.replaying import effective_inputs
 from bot.service.replies import Attachment, Message, Reply, ServiceError, Visibility
 from bot.service.scene import scene_of
@@ -186,8 +186,8 @@ def gm_export(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
                  visibility=Visibility.PRIVATE)
 
 
-@command("gm import", Option("file", "attachment", required=True), Option("name", max_length=NAME_MAX), gm_only=True,
-         server_wide=True)
+@command("gm import", Option("file", "attachment", required=True), Option("name", max_length=NAME_MAX),
+         Option("replace", "boolean"), gm_only=True, server_wide=True)
 def gm_import(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     """Recreate an exported game in this channel: its log is replayed from its setup, and it keeps its
     options, status, seats (`/gm replace` hands a character to a member of this server) and history.
@@ -197,9 +197,7 @@ def gm_import(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
 
 
 def _import(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
-    current = svc.store.game_in_channel(ctx.guild_id, ctx.channel_id)
-    if current is not None and current.status != "finished":
-        raise ServiceError("error.channel_has_game")
+    replaced = ended_game_replaced(svc.store.game_in_channel(ctx.guild_id, ctx.channel_id), opts)
     file: Attachment = opts["file"]
     export = read_export(file.data, file.filename)
     name = validate_name(opts["name"]) if "name" in opts else export.name
@@ -220,7 +218,10 @@ def _import(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     )
     if game.status == "running":
         driver_of(game.kind).on_created(svc, game)
-    return Reply.say("gm.imported", name=game.name, inputs=len(inputs))
+    imported = Message("gm.imported", {"name": game.name, "inputs": len(inputs)})
+    if replaced is None:
+        return Reply((imported,))
+    return Reply((imported, Message("game.created.replaced", {"name": replaced.name})))
 
 
 def unsealed(svc: GameService, export: GameExport, filename: str) -> GameExport:

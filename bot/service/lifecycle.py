@@ -155,17 +155,24 @@ def create_game(svc: GameService, ctx: Context, kind: str, opts: dict[str, Any])
     return Reply((created, Message("game.created.replaced", {"name": replaced.name})))
 
 
-def _ended_game_replaced(current: GameRecord | None, kind: str, opts: dict[str, Any]) -> GameRecord | None:
+def _ended_game_replaced(current: GameRecord | None, kind: str | None, opts: dict[str, Any]) -> GameRecord | None:
     """The channel's ended game a new one takes the place of, which the GM must ask for (`replace`):
     the channel's commands then reach the new game only, the old one staying in `/game list
-    ended:true`. A game still played is never replaced."""
+    ended:true`. A game still played is never replaced. `kind` is the new game's (None: an import)."""
     if current is None:
         return None
     if current.status != "finished":
         raise ServiceError("error.channel_has_game")
     if not opts.get("replace"):
+        if kind is None:
+            raise ServiceError("error.channel_has_ended_game_import", name=current.name)
         raise ServiceError("error.channel_has_ended_game", name=current.name, group=entry_for(kind).group)
     return current
+
+
+def ended_game_replaced(current: GameRecord | None, opts: dict[str, Any]) -> GameRecord | None:
+    """`_ended_game_replaced` for `/gm import`."""
+    return _ended_game_replaced(current, None, opts)
 
 
 def join_game(svc: GameService, ctx: Context, kind: str, opts: dict[str, Any]) -> Reply:

@@ -248,3 +248,19 @@ def test_a_game_a_gm_ended_stays_ended(svc):  # noqa: F811
     ask = svc.handle(GM, "gm end", {})
     ok(svc.handle(GM, "gm end", dict(ask.buttons[0].options)))
     assert keys(svc.handle(GM, "gm undo", {})) == ["error.game_over"]
+
+
+def test_an_import_over_an_ended_game_is_asked_for_explicitly(svc):  # noqa: F811
+    """As `/sc new` does (issue 23.8): the ended game is not replaced silently by an import."""
+    from bot.service import Attachment
+
+    started(svc)
+    exported = ok(svc.handle(GM, "gm export", {})).files[0]
+    ask = svc.handle(GM, "gm end", {})
+    ok(svc.handle(GM, "gm end", dict(ask.buttons[0].options)))
+    ended = game(svc)
+    file = Attachment("orion.json", exported.data)
+    assert keys(svc.handle(GM, "gm import", {"file": file})) == ["error.channel_has_ended_game_import"]
+    assert game(svc).id == ended.id  # still the ended game here
+    replaced = ok(svc.handle(GM, "gm import", {"file": file, "replace": True}))
+    assert keys(replaced) == ["gm.imported", "game.created.replaced"] and game(svc).id != ended.id
