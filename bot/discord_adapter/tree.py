@@ -111,7 +111,7 @@ def _callback(cmd: Command, run: Runner, complete: Completer) -> Callable[..., A
     if not offered:
         return callback
     described = app_commands.rename(**{opt.name: name("option", opt.name) for opt in offered})(
-        app_commands.describe(**{opt.name: text(f"opt.{cmd.path.replace(' ', '.')}.{opt.name}") for opt in offered})(
+        app_commands.describe(**{opt.name: text(cmd.option_key(opt)) for opt in offered})(
             callback))
     labelled = {opt.name: [app_commands.Choice(name=choice_label(opt.name, value), value=value)
                            for value in opt.choices] for opt in offered if opt.choices}

@@ -36,8 +36,8 @@ class ClockDriver(TurnDriver):
     commands = "bot.drivers.clock_commands"
     waits_on_seats = True
     create_options = (
-        Option("clock_hours", "integer", min_value=1, max_value=720),
-        Option("timeout", choices=("alert", "forfeit")),
+        Option("clock_hours", "integer", min_value=1, max_value=720, describe="opt.clock.clock_hours"),
+        Option("timeout", choices=("alert", "forfeit"), describe="opt.clock.timeout"),
     )
 
     def missing(self, rules: Any) -> list[str]:

@@ -58,9 +58,9 @@ class DeadlineDriver(TurnDriver):
     commands = "bot.drivers.deadline_commands"
     waits_on_seats = True
     create_options = (
-        Option("turn_hours", "integer", min_value=1, max_value=336),
-        Option("reminders", max_length=20),
-        Option("interlude_minutes", "integer", min_value=5, max_value=1440),
+        Option("turn_hours", "integer", min_value=1, max_value=336, describe="opt.deadline.turn_hours"),
+        Option("reminders", max_length=20, describe="opt.deadline.reminders"),
+        Option("interlude_minutes", "integer", min_value=5, max_value=1440, describe="opt.deadline.interlude_minutes"),
     )
 
     def missing(self, rules: Any) -> list[str]:

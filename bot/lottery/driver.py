@@ -24,9 +24,9 @@ class LotteryDriver(TurnDriver):
     name = "lottery"
     commands = "bot.lottery.commands"
     create_options = (
-        Option("draws", choices=("auto", "manual")),
-        Option("limit_draws", "integer", min_value=1, max_value=999),
-        Option("end_date", max_length=10),
+        Option("draws", choices=("auto", "manual"), describe="opt.lottery.draws"),
+        Option("limit_draws", "integer", min_value=1, max_value=999, describe="opt.lottery.limit_draws"),
+        Option("end_date", max_length=10, describe="opt.lottery.end_date"),
     )
 
     def game_options(self, svc: GameService, opts: Mapping[str, Any]) -> dict[str, Any]:

@@ -47,6 +47,9 @@ class Option:
     #: ``"name"`` (a character's, as `check_name` allows it); anything else is refused whole, so a
     #: value never becomes order text (``target:"Ursa; move F1"`` is no name: no shot, no move)
     holds: str = ""
+    #: the catalog key of its description where every game shares the words (``opt.new.name``,
+    #: ``opt.clock.clock_hours``); else the command's own ``opt.<group>.<sub>.<name>``
+    describe: str = ""
 
     @property
     def internal(self) -> bool:
@@ -57,6 +60,8 @@ class Option:
 
 #: see :attr:`Option.internal`
 INTERNAL_OPTIONS = frozenset({"confirm"})
+#: what describes every confirmation code
+CONFIRM_KEY = "opt.confirm"
 
 Handler = Callable[["GameService", "Context", dict[str, Any]], Reply]
 
@@ -70,10 +75,19 @@ class Command:
     #: a GM command that reaches beyond the channel's game (server settings, a new game): only the
     #: server's GMs (GM role, Manage Server) may run it, not the creator of the game found here
     server_wide: bool = False
+    #: the catalog key of its description where games share the words (``cmd.resign``)
+    describe: str = ""
 
     @property
     def description_key(self) -> str:
-        return "cmd." + self.path.replace(" ", ".")
+        return self.describe or "cmd." + self.path.replace(" ", ".")
+
+    def option_key(self, opt: Option) -> str:
+        """The catalog key that describes `opt`: one shared key for every confirmation code and
+        for the options games share, else this command's own."""
+        if opt.internal:
+            return CONFIRM_KEY
+        return opt.describe or f"opt.{self.path.replace(' ', '.')}.{opt.name}"
 
     def option(self, name: str) -> Option | None:
         return next((o for o in self.options if o.name == name), None)
@@ -101,14 +115,14 @@ def table(*, load: bool = True) -> dict[str, Command]:
     return COMMANDS
 
 
-def command(path: str, *options: Option, gm_only: bool = False,
-            server_wide: bool = False) -> Callable[[Handler], Handler]:
-    """Declare a handler as the command `path` (``"group sub"``)."""
+def command(path: str, *options: Option, gm_only: bool = False, server_wide: bool = False,
+            describe: str = "") -> Callable[[Handler], Handler]:
+    """Declare a handler as the command `path` (``"group sub"``); `describe` names shared words."""
 
     def register(handler: Handler) -> Handler:
         if path in COMMANDS:
             raise ValueError(f"command {path!r} declared twice")
-        COMMANDS[path] = Command(path, handler, tuple(options), gm_only or server_wide, server_wide)
+        COMMANDS[path] = Command(path, handler, tuple(options), gm_only or server_wide, server_wide, describe)
         return handler
 
     return register
@@ -187,7 +201,7 @@ def _empty(cmd: Command, opt: Option) -> ServiceError:
     own = f"error.empty_{opt.name}"
     if own in catalog("en"):
         return ServiceError(own)
-    description = Message(f"opt.{cmd.path.replace(' ', '.')}.{opt.name}")
+    description = Message(cmd.option_key(opt))
     return ServiceError("error.option_empty", option=opt.name, expected=description)
 
 

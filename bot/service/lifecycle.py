@@ -72,21 +72,24 @@ def declare_game_commands(entry: GameEntry) -> None:
     def join(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         return join_game(svc, ctx, entry.kind, opts)
 
-    command(f"{entry.group} new", Option("name", required=True, max_length=NAME_MAX), *presenter.create_options,
-            *driver.create_options, Option("setup", "attachment", max_bytes=SETUP_MAX_BYTES),
-            Option("replace", "boolean"),
+    command(f"{entry.group} new", Option("name", required=True, max_length=NAME_MAX, describe="opt.new.name"),
+            *presenter.create_options, *driver.create_options,
+            Option("setup", "attachment", max_bytes=SETUP_MAX_BYTES, describe="opt.new.setup"),
+            Option("replace", "boolean", describe="opt.new.replace"),
             server_wide=True)(new)  # the creator of the channel's ended game is not a GM of the server
     command(f"{entry.group} join", Option("name", required=True, max_length=NAME_MAX),
             *presenter.join_options)(join)
     register_order_command(entry.group, entry.kind)
     if registry.get(entry.kind).resign_input is not None:  # a side may give the game up
-        command(f"{entry.group} resign", Option("confirm", "integer"))(resign_handler(entry.kind, f"{entry.group} resign"))
+        command(f"{entry.group} resign", Option("confirm", "integer"), describe="cmd.resign")(
+            resign_handler(entry.kind, f"{entry.group} resign"))
     module = computer_module(entry.kind)
     if module is not None:
         def challenge(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
             return seat_computer(svc, ctx, entry.kind, opts["level"])
 
-        command(f"{entry.group} challenge", Option("level", required=True, choices=tuple(module.LEVELS)))(challenge)
+        command(f"{entry.group} challenge", Option("level", required=True, choices=tuple(module.LEVELS),
+                                                    describe="opt.challenge.level"))(challenge)
 
 
 def seat_computer(svc: GameService, ctx: Context, kind: str, level: str) -> Reply:

@@ -40,7 +40,7 @@ def test_every_command_and_option_is_described():
         if cmd.description_key not in keys:
             missing.append(cmd.description_key)
         for opt in cmd.options:
-            key = f"opt.{cmd.path.replace(' ', '.')}.{opt.name}"
+            key = cmd.option_key(opt)
             if key not in keys:
                 missing.append(key)
     assert missing == []

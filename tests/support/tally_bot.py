@@ -76,27 +76,20 @@ def ts_ready(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
 def _strings(group: str, game: str, words: dict[str, str]) -> dict[str, str]:
     """The catalog entries of a test game's commands and events, one language at a time."""
     return {f"name.group.{group}": group, f"cmd.{group}": words["group"],
-            f"cmd.{group}.new": words["new"], f"opt.{group}.new.name": words["name"],
-            f"opt.{group}.new.setup": words["setup"], f"opt.{group}.new.replace": words["replace"],
-            f"cmd.{group}.join": words["join"],
+            f"cmd.{group}.new": words["new"], f"cmd.{group}.join": words["join"],
             f"opt.{group}.join.name": words["name"], f"cmd.{group}.order": words["order"],
             f"opt.{group}.order.text": words["text"], f"rules.{game}": words["rules"]}
 
 
 for _language, _words in {
     "en": {"group": "The tally test game", "new": "Start a tally", "join": "Join the tally", "name": "A name",
-           "setup": "A setup document", "replace": "Take the ended game's place", "order": "Add to your tally", "text": "add N", "rules": "First to the goal wins."},
-    "fr": {"group": "Le jeu de test du décompte", "new": "Lancer un décompte", "join": "Rejoindre le décompte",
-           "name": "Un nom", "setup": "Un document de configuration", "replace": "Prendre la place de la partie finie", "order": "Ajouter à son décompte",
+           "order": "Add to your tally", "text": "add N", "rules": "First to the goal wins."},
+    "fr": {"group": "Le jeu de test du décompte", "new": "Lancer un décompte", "join": "Rejoindre le décompte", "name": "Un nom", "order": "Ajouter à son décompte",
            "text": "ajoute N", "rules": "Le premier au but gagne."},
 }.items():
     add_strings(_language, {
         **_strings("tl", "tally", _words), **_strings("ts", "sealed", _words), **_strings("td", "duel", _words),
-        "cmd.ts.ready": _words["order"], "opt.ts.new.turn_hours": _words["name"],
-        "opt.ts.new.reminders": _words["name"], "opt.ts.new.interlude_minutes": _words["name"],
-        "opt.td.new.clock_hours": _words["name"],
-        "opt.td.new.timeout": _words["name"], "cmd.td.challenge": _words["order"],
-        "opt.td.challenge.level": _words["name"],
+        "cmd.ts.ready": _words["order"], "cmd.td.challenge": _words["order"],
         "event.sealed.submitted": "{actor} ✉", "event.sealed.bid": "{actor}: {n}",
         "event.sealed.ready": "{actor} ✓", "event.sealed.resolved": "#{turn}: {bids}",
         "event.duel.added": "{actor} +{n} = {total}", "event.duel.timed_out": "{actor} ⌛",

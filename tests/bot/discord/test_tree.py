@@ -25,14 +25,15 @@ LIMIT = 25  # options per command, subcommands per group, choices per option
 
 
 def nodes(commands: list[dict[str, Any]]) -> Iterator[tuple[str, dict[str, Any]]]:
-    """Every command, subcommand and option of a sync payload, with its dotted catalog key."""
+    """Every command, subcommand and option of a sync payload, with the catalog key that describes
+    it (the command table's: an option games share has one key for all)."""
     for group in commands:
         yield f"cmd.{group['name']}", group
         for sub in group["options"]:
-            path = f"{group['name']}.{sub['name']}"
-            yield f"cmd.{path}", sub
+            command = table()[f"{group['name']} {sub['name']}"]
+            yield command.description_key, sub
             for option in sub["options"]:
-                yield f"opt.{path}.{option['name']}", option
+                yield command.option_key(command.option(option["name"])), option
 
 
 async def test_the_login_sync_puts_the_translated_tree(harness: BotHarness, recorder: DiscordRecorder) -> None:
