@@ -16,7 +16,8 @@ from typing import Any
 
 from bot.drivers import DRIVERS, driver_named
 from bot.games import GameEntry, GameSetupError, add_game, entries_named, games, presenter_for
-from bot.service.commands import set_loader, table
+from bot.i18n import LANGUAGES, catalog
+from bot.service.commands import Command, set_loader, table
 from bot.service.core import GameService
 from bot.service.lifecycle import declare_game_commands
 from bot.store.repo import Store
@@ -103,6 +104,11 @@ def check_game(entry: GameEntry) -> None:
     own = [path for path in table() if path.split()[0] == entry.group]
     if not own:
         raise GameSetupError(f"game {entry.kind!r}: no command of its group /{entry.group}")
+    unworded = sorted({key for path in own for key in _words_of(table()[path])
+                       for language in LANGUAGES if key not in catalog(language)})
+    if unworded:
+        raise GameSetupError(f"game {entry.kind!r}: its commands have no words for {', '.join(unworded)} "
+                             f"(each in both catalogs, {' and '.join(LANGUAGES)})")
     taken = [other.kind for other in games() if other.group == entry.group and other.kind != entry.kind]
     if taken:
         raise GameSetupError(f"game {entry.kind!r}: its command group /{entry.group} is {taken[0]!r}'s")
@@ -112,6 +118,11 @@ def check_games() -> None:
     """Every game of the list, whole: called when the bot starts (console, Discord, CLI)."""
     for entry in games():
         check_game(entry)
+
+
+def _words_of(command: Command) -> list[str]:
+    """The catalog keys a command's description and options are shown with."""
+    return [command.description_key, *(command.option_key(opt) for opt in command.options)]
 
 
 def serve_game(entry: GameEntry) -> GameEntry:

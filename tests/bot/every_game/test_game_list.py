@@ -23,6 +23,18 @@ def test_every_served_game_is_whole() -> None:
         assert {f"{entry.group} new", f"{entry.group} join", f"{entry.group} order"} <= set(table())
 
 
+def test_a_game_whose_commands_have_no_words_stops_the_bot_at_start() -> None:
+    """The start check reads the catalog keys of every command of the game's group, in both languages."""
+    from bot.i18n import catalog
+
+    words = catalog("fr").pop("cmd.td.challenge")
+    try:
+        with pytest.raises(GameSetupError, match="no words for cmd.td.challenge"):
+            check_games()
+    finally:
+        catalog("fr")["cmd.td.challenge"] = words
+
+
 @pytest.mark.parametrize(("entry", "fault"), [
     (GameEntry("nowhere", "nw", "tests.support.no_such_module", "tests.support.tally_bot",
                "tests.support.tally_bot", "none"), "cannot import its rules module"),
