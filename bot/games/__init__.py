@@ -13,13 +13,15 @@ events read, which images follow an action, the board, sheet and status lines.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from bot.drivers import TurnDriver, driver_named
-from bot.i18n import catalog
+from bot.i18n import add_strings_folder, catalog
 from bot.service.history import details, payload_words
 from bot.service.replies import Attachment, Button, Message, Reply, ServiceError, Visibility
 from engine import registry
@@ -160,6 +162,24 @@ EXTRA_GAMES_ENV = "SPACECHESS_GAMES"
 _extras_loaded = False
 
 
+def words_folder(entry: GameEntry) -> Path:
+    """Where a game keeps its own words (``strings.<language>.json``): beside its presenter, whose
+    module is found without being run (it imports the game's renderers)."""
+    spec = importlib.util.find_spec(entry.presenter)
+    if spec is None or spec.origin is None:
+        raise GameSetupError(f"game {entry.kind!r}: cannot find its presenter module {entry.presenter!r}")
+    return Path(spec.origin).parent
+
+
+def _list(entry: GameEntry) -> None:
+    _entries[entry.kind] = entry
+    add_strings_folder(words_folder(entry))
+
+
+for _game in GAMES:
+    add_strings_folder(words_folder(_game))
+
+
 def _load_rules() -> None:
     """The rules module of every game served, imported: each registers its rules class."""
     for entry in games():
@@ -197,7 +217,7 @@ def _with_extras() -> dict[str, GameEntry]:
     if not _extras_loaded:
         _extras_loaded = True
         for entry in entries_named(os.environ.get(EXTRA_GAMES_ENV, "")):
-            _entries[entry.kind] = entry
+            _list(entry)
     return _entries
 
 
@@ -208,7 +228,7 @@ def register_presenter(presenter: Presenter) -> Presenter:
 
 def add_game(entry: GameEntry) -> GameEntry:
     """One more game in the list, as it is (`bot.compose.serve_game` adds one checked whole)."""
-    _entries[entry.kind] = entry
+    _list(entry)
     return entry
 
 

@@ -11,28 +11,60 @@ import json
 import string
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 LANGUAGES = ("fr", "en")
 DEFAULT_LANGUAGE = "fr"
 
 
-@cache
+#: folders holding more of the catalog, one ``strings.<language>.json`` each: every game's own words
+#: beside its code (`bot.games` names its games' folders), read with the shared catalog
+_folders: list[Path] = []
+
+
+_catalogs: dict[str, dict[str, str]] = {}
+
+
 def catalog(language: str) -> dict[str, str]:
-    """The catalog of one language (cached; the files ship with the package)."""
-    text = resources.files(__package__).joinpath(f"{language}.json").read_text(encoding="utf-8")
-    return json.loads(text)
+    """The catalog of one language: the shared words, then each game's (read once; the files ship
+    with the package)."""
+    words = _catalogs.get(language)
+    if words is None:
+        text = resources.files(__package__).joinpath(f"{language}.json").read_text(encoding="utf-8")
+        words = json.loads(text)
+        for folder in _folders:
+            _merge(words, _read(folder, language), f"{folder}")
+        _catalogs[language] = words
+    return words
+
+
+def _read(folder: Path, language: str) -> dict[str, str]:
+    path = folder / f"strings.{language}.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+
+
+def _merge(words: dict[str, str], more: Mapping[str, str], source: str) -> None:
+    taken = set(more) & set(words)
+    if taken:
+        raise ValueError(f"{source}: keys already in the catalog: {sorted(taken)}")
+    words.update(more)
+
+
+def add_strings_folder(folder: Path) -> None:
+    """A game's own words, in `folder`'s ``strings.<language>.json`` (into catalogs already read, too)."""
+    if folder in _folders:
+        return
+    _folders.append(folder)
+    for language, words in _catalogs.items():
+        _merge(words, _read(folder, language), f"{folder}")
 
 
 def add_strings(language: str, strings: Mapping[str, str]) -> None:
     """More text for one language, from outside the shipped catalogs (a test-only game's commands
     and events); a key of the catalogs is never replaced."""
-    taken = set(strings) & set(catalog(language))
-    if taken:
-        raise ValueError(f"keys already in the {language} catalog: {sorted(taken)}")
-    catalog(language).update(strings)
+    _merge(catalog(language), strings, "add_strings")
 
 
 def language_of(locale: str | None, fallback: str = DEFAULT_LANGUAGE) -> str:
