@@ -130,6 +130,10 @@ class Presenter:
         return Reply((Message("game.replay.none", {"name": scene.name}),), visibility=Visibility.PRIVATE)
 
 
+class GameSetupError(RuntimeError):
+    """A game of the list lacks a part: a deployment mistake, said at start."""
+
+
 @dataclass(frozen=True)
 class GameEntry:
     """One game of the bot: where its parts live. Modules are imported by `check_games`."""
@@ -262,7 +266,3 @@ def presenter_for(kind: str) -> Presenter:
     if presenter is None:
         raise GameSetupError(f"game {kind!r}: its presenter module does not register a presenter")
     return presenter
-
-
-class GameSetupError(RuntimeError):
-    """A game of the list lacks a part: a deployment mistake, said at start."""
