@@ -55,6 +55,8 @@ class Change:
     status: str | None = None
     stale: str | None = None
     reopen: bool = False
+    #: a new setup document (another map before the start): the log replays from it from now on
+    setup: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -216,6 +218,7 @@ class GameService:
         stale: str | None = None,
         post: bool = False,
         reopen: bool = False,
+        setup: dict[str, Any] | None = None,
     ) -> Applied:
         """The one path of every change to a game: a player's input, the bot's (a deadline, a
         timeout, a computer's move), and every GM action (start, pause, resume, end, kick, replace,
@@ -236,11 +239,11 @@ class GameService:
         holding it (a row lock on PostgreSQL, the write lock on SQLite), so players ordering at the
         same moment wait their turn — unless `stale` names the refusal to give instead (a GM's
         confirmation was shown for the version it read). `reopen` lets an undo take back the input
-        that ended the game. `error.conflict` is left for a game that
+        that ended the game; `setup` replaces the setup document the log replays from. `error.conflict` is left for a game that
         vanished or a unique key taken meanwhile.
         """
         first = self._commit_change(ctx, game, Change(kind, actor, payload, seats_set, seats_removed, check, claims,
-                                                      options, state, status, stale, reopen), post)
+                                                      options, state, status, stale, reopen, setup), post)
         posts: list[Reply] = []
         queue = list(first[1].follow_ups)
         current = first[0]
@@ -307,6 +310,7 @@ class GameService:
                 seats_removed=change.seats_removed,
                 claims=change.claims,
                 options=new_options,
+                setup=change.setup,
                 # a change nobody asked for (a deadline's resolution) posts in the channel, in its transaction
                 outbox=[post_of(current, self.describe(pending))] if post else (),
                 timers=effects.timers,

@@ -20,7 +20,7 @@ from bot.service.core import GameService
 from bot.service.orders import require_running
 from bot.service.replies import Attachment, Button, Choice, Message, Reply, Select, ServiceError, Visibility
 from bot.service.scene import scene_of
-from bot.store.repo import GameRecord, NewEntry, StaleWrite
+from bot.store.repo import GameRecord
 from engine import registry
 from engine.core.names import NAME_MAX
 from engine.spacechess import legal
@@ -343,11 +343,8 @@ def sc_map(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     setup = {**game.setup, "map": text}
     rules = registry.get(game.kind)
     state = svc.replay(replace(game, setup=setup), svc.store.log(game.id))
-    try:
-        svc.store.commit(game.id, game.version, state=rules.to_json(state), setup=setup,
-                         entries=[NewEntry("map", None, ctx.user_id, {"file": file.filename})])
-    except StaleWrite:
-        raise ServiceError("error.conflict") from None
+    svc.apply_input(ctx, game, "map", None, {"file": file.filename}, state=lambda _g: state, setup=setup,
+                    stale="error.conflict")
     view = rules.view(state)
     return Reply((Message("gm.map_loaded", {"file": file.filename, "width": view.get("width"),
                                             "height": view.get("height")}),),
