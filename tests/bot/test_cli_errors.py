@@ -137,8 +137,7 @@ def test_a_full_disk_during_a_console_script(tmp_path, monkeypatch, capsys):
 
 @pytest.fixture
 def shared_folder() -> Iterator[Path]:
-    """A folder the command can reach when it runs as another user: as root, who ignores file modes,
-    `as_reader` runs it as nobody, for whom the modes count (pytest's own folders are 0700)."""
+    """A folder of its own for the files whose modes the command meets (`as_reader`)."""
     with tempfile.TemporaryDirectory(prefix="spacechess-ro-") as name:
         top = Path(name)
         top.chmod(0o755)
@@ -151,7 +150,8 @@ def shared_folder() -> Iterator[Path]:
 
 
 def as_reader(folder: Path, *args: str, database: str) -> subprocess.CompletedProcess[str]:
-    """The command run by a user who does not own the files (nobody, when the tests run as root)."""
+    """The command run by a user for whom file modes count: as root (who ignores them), without the
+    capabilities that let root ignore them, so the checkout stays readable wherever it is."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("SPACECHESS_")}
     env.update(PYTHONPATH=str(ROOT), SPACECHESS_DATABASE_URL=database, HOME=str(folder.parent))
     command = [sys.executable, "-m", "bot.cli", *args]
@@ -159,7 +159,7 @@ def as_reader(folder: Path, *args: str, database: str) -> subprocess.CompletedPr
         setpriv = shutil.which("setpriv")
         if setpriv is None:
             pytest.skip("running as root without setpriv (util-linux): no user for whom file modes count")
-        command = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", *command]
+        command = [setpriv, "--bounding-set=-all", "--inh-caps=-all", *command]
     return subprocess.run(command, cwd=folder.parent, env=env, capture_output=True, text=True, timeout=180,
                           check=False)
 
