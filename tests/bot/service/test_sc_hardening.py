@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.i18n import translate
+from tests.bot.service.test_game_state_hardening import confirmed
 from tests.bot.service.test_spacechess_commands import (
     ANN,
     CID,
@@ -175,12 +176,6 @@ def test_an_import_refused_on_replay_names_the_entry_and_why(svc):  # noqa: F811
 
 
 # -- 8. ended games stay in sight; characters without a player are shown ---------------------------
-
-def confirmed(service, ctx, path, **options):
-    ask = service.handle(ctx, path, options)
-    assert ask.buttons, ask.messages
-    return service.handle(ctx, path, dict(ask.buttons[0].options))
-
 
 def test_a_new_game_over_an_ended_one_is_asked_for_explicitly(svc):  # noqa: F811
     started(svc)
