@@ -1,7 +1,8 @@
 """The game service: commands in, engine calls, storage, replies out — no chat platform here.
 
 Every change to a game goes through :meth:`GameService.apply_input`: load the snapshot, let the
-engine decide, then commit snapshot + log entry in one transaction guarded by the game version.
+engine decide, let the game's driver plan its effects, then commit snapshot, log entry, timers and
+posts in one transaction guarded by the game version.
 A stale version (another process or a double click got there first) is retried once on fresh data
 and then reported, so two writers can never both apply on the same version.
 """
@@ -239,8 +240,8 @@ class GameService:
         holding it (a row lock on PostgreSQL, the write lock on SQLite), so players ordering at the
         same moment wait their turn — unless `stale` names the refusal to give instead (a GM's
         confirmation was shown for the version it read). `reopen` lets an undo take back the input
-        that ended the game; `setup` replaces the setup document the log replays from. `error.conflict` is left for a game that
-        vanished or a unique key taken meanwhile.
+        that ended the game; `setup` replaces the setup document the log replays from.
+        `error.conflict` is left for a game that vanished or a unique key taken meanwhile.
         """
         first = self._commit_change(ctx, game, Change(kind, actor, payload, seats_set, seats_removed, check, claims,
                                                       options, state, status, stale, reopen, setup), post)
@@ -269,12 +270,8 @@ class GameService:
         else:
             log.warning("game=%s: the bot stopped after %d inputs in a row", game.id, MAX_CHAIN)
         applied = first[0]
-        posts += self.driver_posts(applied)
+        posts += driver_of(applied.game.kind).catch_up(self, applied)  # the draws of a pause, on resume
         return replace(applied, posts=tuple(posts)) if posts else applied
-
-    def driver_posts(self, applied: Applied) -> list[Reply]:
-        """What the game's driver catches up after a committed change (the draws of a pause)."""
-        return driver_of(applied.game.kind).catch_up(self, applied)
 
     def _commit_change(self, ctx: Context | None, game: GameRecord, change: Change,
                        post: bool) -> tuple[Applied, Effects]:
@@ -297,7 +294,8 @@ class GameService:
             new_status = change.status or derive_status(rules, outcome.state, current.status)
             new_options = change.options(current) if change.options else None
             # the record as the commit will leave it, for the driver to plan from
-            pending = Applied(replace(current, status=new_status, options=new_options or current.options),
+            pending = Applied(replace(current, status=new_status,
+                                      options=current.options if new_options is None else new_options),
                               outcome, rules, change.kind)
             effects = driver.effects(self, pending)
             committed = self.store.commit(

@@ -170,11 +170,11 @@ def gm_export(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         entries = svc.store.log(game.id)
         sealed, reader = sealed_seqs(rules, entries), reader_of(svc, ctx, game)
         hidden = {entry.seq for entry in entries if not reader.reads(rules, entry, sealed)}
-        key = svc.store.bot_key(KEY_NAME) if hidden or rules.seed_is_secret else b""
-        shown = [replace(entry, payload=seal_payload(key, entry.payload)) if entry.seq in hidden else entry
-                 for entry in entries]
         # a seed that deals secrets (SpaceBlast's powers) leaves only sealed while the game runs
         secret_seed = rules.seed_is_secret and game.status != "finished"
+        key = svc.store.bot_key(KEY_NAME) if hidden or secret_seed else b""
+        shown = [replace(entry, payload=seal_payload(key, entry.payload)) if entry.seq in hidden else entry
+                 for entry in entries]
         document = export_document(game, shown, svc.store.seats(game.id), rules.view(rules.from_json(game.state)),
                                    sealed_seed=seal_seed(key, game.seed) if secret_seed else None)
         data = encode_export(document)
