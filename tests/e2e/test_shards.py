@@ -23,7 +23,7 @@ from sqlalchemy import func, select
 
 from bot.i18n import translate
 from bot.lottery.turn_post import draw_header
-from bot.store.models import LogEntry
+from bot.store.models import LogEntry, OutboxRow
 from bot.store.repo import Store
 from draws import FDJ_LOTO, Draw
 from tests.bot.conftest import postgres_server_url, postgres_url  # noqa: F401  (the PostgreSQL fixtures)
@@ -65,6 +65,18 @@ def turn_post_nonces(fake: FakeDiscord, text: str) -> Counter[str]:
 def acknowledged_twice(fake: FakeDiscord) -> list[Any]:
     return [c for c in fake.calls_to("POST", r"/interactions/\d+/[^/]+/callback")
             if c.status == 400 and (c.answer or {}).get("code") == 40060]
+
+
+def unsent_posts(url: str) -> int:
+    """Outbox rows not marked sent: a row the killed process leased stays here until its lease runs
+    out and a surviving process sends it again (with the same nonce)."""
+    store = Store(url, migrate=False)
+    try:
+        with store.engine.connect() as connection:
+            return connection.execute(select(func.count()).select_from(OutboxRow)
+                                      .where(OutboxRow.sent_at.is_(None))).scalar_one()
+    finally:
+        store.close()
 
 
 def seed_games(url: str, guilds: list[Guild], fake: FakeDiscord, evening: dt.date) -> list[Channel]:
@@ -131,6 +143,10 @@ def test_three_shard_processes_answer_their_own_servers_and_finish_a_killed_ones
             fake.wait_until(lambda: len(turn_posts(fake, channels, text)) == len(channels),
                             timeout=FAN_OUT_TIMEOUT, what="a turn post in every game channel",
                             abort=processes[1].died)
+            # every channel shows its post once the killed process's held posts are answered; its
+            # rows are done only when a survivor has taken them over after their lease
+            fake.wait_until(lambda: unsent_posts(postgres_url) == 0, timeout=FAN_OUT_TIMEOUT,
+                            what="every owed post marked sent", abort=processes[1].died)
             # with the killed shard down its server has no gateway; restarted, it answers again
             with pytest.raises(AssertionError, match="no bot holds the gateway shard 0"):
                 fake.slash(guilds[0].members[0], "game help", channel=guilds[0].channels[0])
