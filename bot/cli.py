@@ -35,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="spacechess", description="Game-master bot for play-by-post space games.")
     parser.add_argument("--debug", action="store_true", help=_DEBUG_HELP)
     sub = parser.add_subparsers(dest="command", required=True)
+    from bot.demo import demo_games  # the games list: imported when the parser is built, not at import
 
     run = sub.add_parser("run", help="connect to Discord (token from SPACECHESS_TOKEN or the config)")
     _common(run)
@@ -80,7 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
     _draws_parser(sub)
 
     demo = sub.add_parser("demo", help="play a demo game in the console and write its images")
-    demo.add_argument("game", nargs="?", default="spacechess", choices=("spacechess", "spaceblast", "arkeon", "hexarena"),
+    demo.add_argument("game", nargs="?", default="spacechess", choices=demo_games(),
                       help="spacechess (on real past FDJ draws, the default), spaceblast (six ships), arkeon "
                            "or hexarena")
     demo.add_argument("--out", type=Path, default=Path("demo-out"), help="folder for the images (default ./demo-out)")

@@ -15,23 +15,35 @@ from typing import TextIO
 
 from bot.compose import game_service
 from bot.console import Console
+from bot.games import entry_for, games
 from bot.store.repo import Store
 
-#: each demo game's script (its setup files sit beside it)
-SCRIPTS = {"spacechess": "campaign.txt", "spaceblast": "spaceblast.txt", "arkeon": "arkeon.txt",
-           "hexarena": "hexarena.txt"}
+
+def demo_games() -> list[str]:
+    """The games that ship a demo script, as their entries declare (the CLI's choices)."""
+    return [entry.kind for entry in games() if entry.demo]
+
+
+def _script(game: str) -> tuple[str, str]:
+    """The package holding `game`'s demo script (and its setup files), and the script's name."""
+    package, _, name = entry_for(game).demo.partition(":")
+    if not name:
+        raise ValueError(f"the game {game!r} ships no demo script")
+    return package, name
 
 
 def script_lines(game: str = "spacechess") -> list[str]:
-    return resources.files(__package__).joinpath(SCRIPTS[game]).read_text(encoding="utf-8").splitlines()
+    package, name = _script(game)
+    return resources.files(package).joinpath(name).read_text(encoding="utf-8").splitlines()
 
 
 def run_demo(out_dir: Path, language: str | None = None, stream: TextIO | None = None,
              game: str = "spacechess") -> int:
     """Play a demo game; the number of refused lines (0 when all went as written)."""
     stream = stream or sys.stdout
+    package, _ = _script(game)
     with tempfile.TemporaryDirectory(prefix="spacechess-demo-") as folder, resources.as_file(
-        resources.files(__package__)
+        resources.files(package)
     ) as package_dir:
         store = Store(f"sqlite:///{Path(folder) / 'demo.sqlite'}")
         try:

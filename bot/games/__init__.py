@@ -145,17 +145,19 @@ class GameEntry:
     commands: str  # the module that declares its group's own commands
     driver: str  # what advances it: a name in bot.drivers.DRIVERS
     computer: str = ""  # the module of its computer players (bot.service.computers), if it has any
+    #: its ``spacechess demo`` script as ``package:file`` (the setup files it names sit beside it), if any
+    demo: str = ""
 
 
 GAMES: tuple[GameEntry, ...] = (
     GameEntry("spacechess", "sc", "engine.spacechess", "bot.games.spacechess", "bot.games.spacechess.commands",
-              "lottery"),
+              "lottery", demo="bot.demo:campaign.txt"),
     GameEntry("spaceblast", "sb", "engine.spaceblast", "bot.games.spaceblast", "bot.games.spaceblast.commands",
-              "deadline", "bot.games.spaceblast.computer"),
+              "deadline", "bot.games.spaceblast.computer", demo="bot.demo:spaceblast.txt"),
     GameEntry("arkeon", "ak", "engine.arkeon", "bot.games.arkeon", "bot.games.arkeon.commands", "clock",
-              "bot.games.arkeon.computer"),
+              "bot.games.arkeon.computer", demo="bot.demo:arkeon.txt"),
     GameEntry("hexarena", "hx", "engine.hexarena", "bot.games.hexarena", "bot.games.hexarena.commands", "clock",
-              "bot.games.hexarena.computer"),
+              "bot.games.hexarena.computer", demo="bot.demo:hexarena.txt"),
 )
 
 _entries: dict[str, GameEntry] = {game.kind: game for game in GAMES}

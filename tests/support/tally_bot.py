@@ -53,7 +53,8 @@ TALLY_PRESENTER = register_presenter(TallyPresenter())
 register_presenter(SealedPresenter())
 register_presenter(DuelPresenter())
 _HERE = "tests.support.tally_bot"
-TALLY_ENTRY = GameEntry("tally", "tl", "tests.support.tally", _HERE, _HERE, "none")
+TALLY_ENTRY = GameEntry("tally", "tl", "tests.support.tally", _HERE, _HERE, "none",
+                        demo="tests.support:tally_demo.txt")
 SEALED_ENTRY = GameEntry("sealed", "ts", "tests.support.variants", _HERE, _HERE, "deadline")
 DUEL_ENTRY = GameEntry("duel", "td", "tests.support.variants", _HERE, _HERE, "clock", "tests.support.duel_computer")
 #: the test-only games as the bot serves any game outside its package: ``SPACECHESS_GAMES`` names

@@ -61,3 +61,11 @@ def test_it_plays_in_the_console(tmp_path: Path) -> None:
     played = spacechess(tmp_path, "console", "--script", str(script), "--lang", "en", "--out", str(tmp_path / "out"))
     assert played.returncode == 0, played.stdout + played.stderr
     assert "Ann +2 = 2" in played.stdout
+
+
+def test_its_demo_is_listed_and_plays_from_its_entry(tmp_path: Path) -> None:
+    played = spacechess(tmp_path, "demo", "tally", "--lang", "en", "--out", str(tmp_path / "out"))
+    assert played.returncode == 0, played.stdout + played.stderr
+    assert "Ann +3 = 3" in played.stdout
+    unknown = spacechess(tmp_path, "demo", "tally", served=False)
+    assert unknown.returncode != 0 and "invalid choice: 'tally'" in unknown.stderr
