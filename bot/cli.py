@@ -35,7 +35,6 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="spacechess", description="Game-master bot for play-by-post space games.")
     parser.add_argument("--debug", action="store_true", help=_DEBUG_HELP)
     sub = parser.add_subparsers(dest="command", required=True)
-    from bot.demo import demo_games  # the games list: imported when the parser is built, not at import
 
     run = sub.add_parser("run", help="connect to Discord (token from SPACECHESS_TOKEN or the config)")
     _common(run)
@@ -81,9 +80,10 @@ def build_parser() -> argparse.ArgumentParser:
     _draws_parser(sub)
 
     demo = sub.add_parser("demo", help="play a demo game in the console and write its images")
-    demo.add_argument("game", nargs="?", default="spacechess", choices=demo_games(),
-                      help="spacechess (on real past FDJ draws, the default), spaceblast (six ships), arkeon "
-                           "or hexarena")
+    # no `choices`: the games that ship a demo come from the game list, which loads only for this command
+    demo.add_argument("game", nargs="?", default="spacechess",
+                      help="a game that ships a demo script: spacechess (on real past FDJ draws, the default), "
+                           "spaceblast (six ships), arkeon, hexarena")
     demo.add_argument("--out", type=Path, default=Path("demo-out"), help="folder for the images (default ./demo-out)")
     demo.add_argument("--lang", choices=("fr", "en"), help="reply language (default: French)")
 
@@ -116,8 +116,13 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "selfplay":
         return _selfplay(args)
     if args.command == "demo":
-        from bot.demo import run_demo
+        from bot.demo import demo_games, run_demo
 
+        known = demo_games()
+        if args.game not in known:
+            print(f"spacechess demo: error: argument game: invalid choice: {args.game!r} "
+                  f"(choose from {', '.join(map(repr, known))})", file=sys.stderr)
+            return 2
         return 1 if run_demo(args.out, args.lang, game=args.game) else 0
     from bot.app import settings_from, setup_logging
     from bot.cli_failures import database_errors
