@@ -31,6 +31,17 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=_DEBUG_HELP)
 
 
+def _demo_game(name: str) -> str:
+    """A game that ships a demo, checked against the game list only when the demo command is parsed
+    (argparse `choices` would load every game before the console's prompt)."""
+    from bot.demo import demo_games
+
+    known = demo_games()
+    if name not in known:
+        raise argparse.ArgumentTypeError(f"invalid choice: {name!r} (choose from {', '.join(map(repr, known))})")
+    return name
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="spacechess", description="Game-master bot for play-by-post space games.")
     parser.add_argument("--debug", action="store_true", help=_DEBUG_HELP)
@@ -80,10 +91,8 @@ def build_parser() -> argparse.ArgumentParser:
     _draws_parser(sub)
 
     demo = sub.add_parser("demo", help="play a demo game in the console and write its images")
-    # no `choices`: the games that ship a demo come from the game list, which loads only for this command
-    demo.add_argument("game", nargs="?", default="spacechess",
-                      help="a game that ships a demo script: spacechess (on real past FDJ draws, the default), "
-                           "spaceblast (six ships), arkeon, hexarena")
+    demo.add_argument("game", nargs="?", default="spacechess", type=_demo_game,
+                      help="a game whose entry ships a demo script (default spacechess, on real past FDJ draws)")
     demo.add_argument("--out", type=Path, default=Path("demo-out"), help="folder for the images (default ./demo-out)")
     demo.add_argument("--lang", choices=("fr", "en"), help="reply language (default: French)")
 
@@ -116,13 +125,8 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "selfplay":
         return _selfplay(args)
     if args.command == "demo":
-        from bot.demo import demo_games, run_demo
+        from bot.demo import run_demo
 
-        known = demo_games()
-        if args.game not in known:
-            print(f"spacechess demo: error: argument game: invalid choice: {args.game!r} "
-                  f"(choose from {', '.join(map(repr, known))})", file=sys.stderr)
-            return 2
         return 1 if run_demo(args.out, args.lang, game=args.game) else 0
     from bot.app import settings_from, setup_logging
     from bot.cli_failures import database_errors

@@ -1,5 +1,5 @@
-"""`spacechess demo [GAME]`: a game played in the console from a script shipped with the package —
-Space Chess (a short campaign on real past FDJ draws), SpaceBlast (six ships, every variant, to
+"""`spacechess demo [GAME]`: a game played in the console from the script its game entry names
+(`GameEntry.demo`). The shipped ones: Space Chess (a short campaign on real past FDJ draws), SpaceBlast (six ships, every variant, to
 the end), Arkeon (two players to a base attack, with draw offers) or HexArena (two fleets to an
 admiral on the enemy base, reconstructed rules). The game runs on a throwaway
 SQLite database and every image lands in the output folder.
