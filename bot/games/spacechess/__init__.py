@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot.games import Presenter, register_presenter
-from bot.games.spacechess import boards, words
+from bot.games.spacechess import boards, orderwords, words
 from bot.games.spacechess.boards import overlay_for
 from bot.games.spacechess.recap import recap_reply
 from bot.games.spacechess.words import SC_EXAMPLES, label, labelled
@@ -134,7 +134,18 @@ class SpaceChessPresenter(Presenter):
         return name, {"id": name, "team": int(options["team"]), "role": options["role"]}
 
     def refusal_params(self, err: OrderError) -> dict[str, Any]:
-        return _missing(err.params) if err.code == "not_ready" else {}
+        """What the start waits for, per character; the order of a batch a refusal names, in the
+        reader's words (the log, hence the engine, has it in the canonical language)."""
+        params = _missing(err.params) if err.code == "not_ready" else {}
+        if isinstance(err.params.get("batch_text"), str):
+            params["batch_text"] = orderwords.canonical_message(err.params["batch_text"])
+        return params
+
+    def read_orders(self, rules: GameRules, text: str) -> str:
+        return orderwords.read(text)
+
+    def order_suggestions(self, rules: GameRules, orders: Iterable[Any], language: str, typed: str) -> Iterable[str]:
+        return orderwords.suggestions(orders, language, typed)
 
     def describe(self, rules: GameRules, events: Sequence[Event]) -> list[Message]:
         messages: list[Message] = []

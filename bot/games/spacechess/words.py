@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.games.spacechess.orderwords import orders_listing
 from bot.i18n import Count, Listing, catalog
 from bot.service.replies import Message
 from engine.core.protocol import Event
@@ -114,6 +115,10 @@ def event_params(event: Event) -> tuple[str, dict[str, Any]]:
             kind = "pickup_taken.dropped"
     elif kind == "game_over":
         params.update(ending(event.params.get("winner"), event.params.get("reasons") or ()))
+    elif kind == "batch_cut":  # the orders left undone, as the reader writes them
+        params["skipped"] = orders_listing(event.params.get("skipped") or ())
+    if isinstance(event.params.get("direction"), str):
+        params["direction"] = Message(f"sc.direction.{event.params['direction'].lower()}")
     return kind, params
 
 
