@@ -346,9 +346,9 @@ def sc_map(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     svc.apply_input(ctx, game, "map", None, {"file": file.filename}, state=lambda _g: state, setup=setup,
                     stale="error.conflict")
     view = rules.view(state)
+    picture = SPACECHESS_PRESENTER.board_for(rules, state, scene_of(svc, game, svc.language(ctx)))
     return Reply((Message("gm.map_loaded", {"file": file.filename, "width": view.get("width"),
-                                            "height": view.get("height")}),),
-                 files=tuple(SPACECHESS_PRESENTER.board(rules, state)))
+                                            "height": view.get("height")}),), files=tuple(picture))
 
 
 @command("sc reach", Option("character", required=True, max_length=NAME_MAX, holds="name"))

@@ -8,12 +8,14 @@ counted nouns agreed ("1 cell", "2 cells") and sentences that never need the cha
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.games.spacechess.orderwords import orders_listing
 from bot.i18n import Count, Listing, catalog
 from bot.service.replies import Message
+from bot.service.when import day_words
 from engine.core.protocol import Event
 
 #: event parameters that hold one rules identifier or a list of them, shown as catalog labels
@@ -139,6 +141,17 @@ def gains(breakdown: Sequence[Mapping[str, Any]]) -> Listing:
                          for row in breakdown if row.get("award")))
 
 
+def _day(text: Any) -> Any:
+    """A draw's ISO date from the log as a reader writes it (« samedi 1er mars 2025 »); none, or a
+    value that is no date (a hand-made log), as it is."""
+    if not text:
+        return Message("word.none")
+    try:
+        return day_words(dt.date.fromisoformat(str(text)))
+    except ValueError:
+        return text
+
+
 def history_line(rules: Any, entry: Any, events: Sequence[Event], author: Message,
                  describe: Any) -> Message | None:
     """Space Chess's own entries in words (None: the shared wording of every game fits)."""
@@ -149,7 +162,7 @@ def history_line(rules: Any, entry: Any, events: Sequence[Event], author: Messag
         award = next((e for e in events if e.kind == "draw_award"), None)
         draw = payload.get("draw") or {}
         return Message("history.spacechess.draw", {
-            "author": author, "date": draw.get("date") or Message("word.none"),
+            "author": author, "date": _day(draw.get("date")),
             "numbers": " ".join(str(n) for n in payload.get("numbers") or ()),
             "bonus": Message("history.spacechess.bonus", {"bonus": payload["bonus"]}) if payload.get("bonus") else "",
             "gains": gains(award.params.get("breakdown", ()) if award is not None else ())})
