@@ -11,7 +11,7 @@ from bot.games.spacechess import boards, orderwords, words
 from bot.games.spacechess.boards import overlay_for
 from bot.games.spacechess.recap import recap_reply
 from bot.games.spacechess.words import SC_EXAMPLES, label, labelled
-from bot.i18n import catalog
+from bot.i18n import Listing, catalog
 from bot.service.commands import Option
 from bot.service.replies import Attachment, Embed, Message, Reply, Visibility
 from engine.core.errors import OrderError
@@ -137,6 +137,8 @@ class SpaceChessPresenter(Presenter):
         """What the start waits for, per character; the order of a batch a refusal names, in the
         reader's words (the log, hence the engine, has it in the canonical language)."""
         params = _missing(err.params) if err.code == "not_ready" else {}
+        if isinstance(err.params.get("drop"), str):  # what a move would leave behind, as its label
+            params["drop"] = label(err.params["drop"])
         if isinstance(err.params.get("batch_text"), str):
             params["batch_text"] = orderwords.canonical_message(err.params["batch_text"])
         return params
@@ -239,8 +241,9 @@ class SpaceChessPresenter(Presenter):
                 lines.append(Message("status.character", {
                     "id": ident, "mark": TEAM_MARKS[team], "role": label(data.get("role")), "hp": data.get("hp"),
                     "max_hp": data.get("max_hp"), "ap": data.get("ap"), "at": data.get("at"),
-                    "weapon": label(data.get("weapon")), "armour": label(data.get("armour")),
-                    "items": data.get("items", []),
+                    "weapon": label(data.get("weapon")),
+                    "armour": Message("sc.gear.armour", {"armour": label(data["armour"])}) if data.get("armour") else None,
+                    "items": Listing(tuple(label(str(item)) for item in data.get("items") or ())),
                 }))
         return lines
 

@@ -3,11 +3,15 @@ words, French and seed names of items and powers accepted, refusals that change 
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from bot.games.spacechess import orderwords
 from bot.i18n import translate
 from bot.service import Context, GameService
+from bot.service.status import status_messages
 from engine.spacechess import SPACECHESS, legal
 from engine.spacechess.orders import format_order, parse_orders
 
@@ -200,3 +204,37 @@ def test_an_unknown_name_is_refused_and_changes_nothing(svc) -> None:
     reply = svc.handle(ANN, "sc power", {"power": "bombe", "cell": "L20", "direction": "N"})
     assert [m.key for m in reply.messages] == ["error.option_bad_choice"]
     assert (game(svc).version, game(svc).state) == (before.version, before.state)
+
+
+def test_the_status_lines_name_gear_in_french(svc) -> None:
+    running(svc)
+    lines = [translate(m.key, "fr", m.params) for m in status_messages(svc, game(svc))]
+    cid = next(line for line in lines if "**Cid**" in line)
+    assert "sniper, armure légère · viseur, grenades" in cid, cid
+    assert not any(word in cid for word in ("scope", "light", "HP", "AP"))
+
+
+def test_a_refused_drop_names_the_item_in_french(svc) -> None:
+    running(svc)
+    ok(svc.handle(GM, "sc pickup", {"cell": "L3", "kind": "ap", "amount": 2}))
+    before = game(svc)
+    said = text(svc.handle(CID, "sc order", {"text": "déplace L3 lâche lunette de visée"}))
+    assert "`viseur`" in said and "scope" not in said
+    assert (game(svc).version, game(svc).state) == (before.version, before.state)
+
+
+GUIDES = Path(__file__).resolve().parents[3] / "docs"
+
+
+@pytest.mark.parametrize("guide", ["player-guide.fr.md", "player-guide.en.md"])
+def test_every_order_text_of_the_guides_reads_as_an_order(guide: str) -> None:
+    """The order texts the guides' Space Chess table shows (second column), in either language."""
+    text = (GUIDES / guide).read_text(encoding="utf-8")
+    table = text[text.index("| `/sc "):text.index("\n\n", text.index("| `/sc "))]
+    shown = [snippet for row in table.splitlines() for snippet in re.findall(r"`([^`]+)`", row.split("|")[2])]
+    orders = [snippet for snippet in shown if snippet not in (";", ";;")]
+    assert len(orders) >= 15, orders
+    for snippet in orders:
+        if " " not in snippet and orderwords.fold(snippet) in orderwords.drop_words() | set(orderwords.verbs()):
+            continue  # a keyword named alone ("`bouge`", "`laisse`"): it is one of the language's
+        parse_orders(orderwords.read(snippet))
