@@ -183,19 +183,20 @@ def history_line(rules: Any, entry: Any, events: Sequence[Event], author: Messag
     return None
 
 
-#: sample option values for `/game help`'s examples of the Space Chess commands
-SC_EXAMPLES: dict[str, dict[str, str]] = {
+#: sample option values for `/game help`'s examples of the Space Chess commands; choices and order
+#: text as catalog messages, so each reader sees (and can type) them in their own words
+SC_EXAMPLES: dict[str, dict[str, Any]] = {
     "sc new": {"name": "Orion"},
-    "sc join": {"name": "Ann", "team": "1", "role": "soldier"},
-    "sc equip": {"card1": "2", "card2": "5", "weapon": "heavy_bolter", "armour": "light", "item1": "scope",
-                 "item2": "vigour", "ability": "rage"},
+    "sc join": {"name": "Ann", "team": "1", "role": label("soldier")},
+    "sc equip": {"card1": "2", "card2": "5", "weapon": label("heavy_bolter"), "armour": label("light"),
+                 "item1": label("scope"), "item2": label("vigour"), "ability": label("rage")},
     "sc deploy": {"cell": "K1"},
     "sc move": {"to": "E5"},
     "sc shoot": {"target": "Bob"},
     "sc grenade": {"cell": "E5"},
-    "sc ability": {"ability": "friendship", "target": "Bob"},
-    "sc power": {"power": "airstrike", "cell": "E5", "direction": "ne"},
-    "sc order": {"text": "move E5; shoot Bob"},
+    "sc ability": {"ability": label("friendship"), "target": "Bob"},
+    "sc power": {"power": label("airstrike"), "cell": "E5", "direction": Message("sc.direction.ne")},
+    "sc order": {"text": Message("sc.example.order")},
     "sc set": {"character": "Bob", "ap": "9", "reason": "lag"},
     "sc pickup": {"cell": "E5", "kind": "ap", "amount": "2"},
     "sc map": {"file": "outpost.map"},

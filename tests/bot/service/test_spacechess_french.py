@@ -238,3 +238,12 @@ def test_every_order_text_of_the_guides_reads_as_an_order(guide: str) -> None:
         if " " not in snippet and orderwords.fold(snippet) in orderwords.drop_words() | set(orderwords.verbs()):
             continue  # a keyword named alone ("`bouge`", "`laisse`"): it is one of the language's
         parse_orders(orderwords.read(snippet))
+
+
+def test_the_help_shows_space_chess_examples_in_french(svc) -> None:
+    ok(svc.handle(GM, "sc new", {"name": "Orion"}))
+    said = text(svc.handle(CID, "game help", {}))
+    assert 'texte:"déplace E5; tir Bob"' in said and 'arme:"bolter lourd"' in said and "armure:légère" in said
+    assert "heavy_bolter" not in said and "move E5" not in said
+    english = text(svc.handle(CID_EN, "game help", {}), "en")
+    assert 'text:"move E5; shoot Bob"' in english and 'weapon:"heavy bolter"' in english
