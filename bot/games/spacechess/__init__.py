@@ -137,6 +137,9 @@ class SpaceChessPresenter(Presenter):
         """What the start waits for, per character; the order of a batch a refusal names, in the
         reader's words (the log, hence the engine, has it in the canonical language)."""
         params = _missing(err.params) if err.code == "not_ready" else {}
+        field = str(err.params.get("field", "")).rpartition(".")[2].split("[")[0]
+        if err.code == "bad_loadout" and _known(f"sc.field.{field}"):  # "items[1]": your items
+            params["field"] = Message(f"sc.field.{field}")
         if isinstance(err.params.get("drop"), str):  # what a move would leave behind, as its label
             params["drop"] = label(err.params["drop"])
         if isinstance(err.params.get("batch_text"), str):
@@ -222,7 +225,10 @@ class SpaceChessPresenter(Presenter):
         data = rules.view(state)["characters"][actor]
         labels = {k.removeprefix("label."): v for k, v in catalog(language).items() if k.startswith("label.")}
         card = Attachment(f"sheet-{_file_safe(actor)}.png", render_sheet(rules.view(state), actor, labels=labels))
-        line = Message("game.sheet", {"id": actor, **labelled({k: data.get(k) for k in SHEET_FIELDS})})
+        shown = labelled({k: data.get(k) for k in SHEET_FIELDS})
+        if data.get("armour"):  # "medium armour", as the status and the loadout say it
+            shown["armour"] = Message("sc.gear.armour", {"armour": shown["armour"]})
+        line = Message("game.sheet", {"id": actor, **shown})
         frame = Embed(Message("game.sheet.title", {"id": actor}), colour=TEAM_COLOURS.get(data.get("team")),
                       image=card.filename)
         return Reply((line,), files=(card,), embeds=(frame,))

@@ -247,3 +247,25 @@ def test_the_help_shows_space_chess_examples_in_french(svc) -> None:
     assert "heavy_bolter" not in said and "move E5" not in said
     english = text(svc.handle(CID_EN, "game help", {}), "en")
     assert 'text:"move E5; shoot Bob"' in english and 'weapon:"heavy bolter"' in english
+
+
+def test_a_loadout_refusal_names_the_part_in_french_and_changes_nothing(svc) -> None:
+    ok(svc.handle(GM, "sc new", {"name": "Orion"}))
+    ok(svc.handle(CID, "sc join", {"name": "Cid", "team": "1", "role": "soldat"}))
+    before = game(svc)
+    said = text(svc.handle(CID, "sc equip", {"card1": 2, "card2": 2, "weapon": "sniper", "armour": "légère",
+                                             "item1": "viseur", "item2": "grenades", "ability": "rage"}))
+    assert said.startswith("Équipement invalide pour vos cartes tirage : ") and "cards" not in said, said
+    assert (game(svc).version, game(svc).state) == (before.version, before.state)
+
+
+def test_the_sheet_and_the_rules_speak_french(svc) -> None:
+    running(svc)
+    sheet = text(svc.handle(CID, "game sheet", {}))
+    assert "sniper, armure légère · objets : viseur, grenades · capacité : rage destructrice" in sheet, sheet
+    rules = text(svc.handle(CID, "game rules", {}))
+    assert "`déplace C12`" in rules and "`véhicule`" in rules and "`téléportation bob K30`" in rules
+    assert not re.search(r"`(vehicle|encourage|intimidate|teleport)\b", rules), rules
+    orders = [snippet for snippet in re.findall(r"`([^`]+)`", rules) if not snippet.startswith("docs/")]
+    for snippet in orders:  # each order the rules show reads as one
+        parse_orders(orderwords.read(snippet))
