@@ -278,18 +278,21 @@ def _diamond(canvas: c.Canvas, centre: tuple[int, int], r: int) -> None:
     canvas.draw.polygon(((cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)), fill=c.YELLOW, outline=c.BLACK)
 
 
-def _draw_pickup(canvas: c.Canvas, layout: BoardLayout, pickup: Mapping[str, Any], game_map: GameMap) -> None:
+def _draw_pickup(canvas: c.Canvas, layout: BoardLayout, pickup: Mapping[str, Any], game_map: GameMap,
+                 labels: Mapping[str, str]) -> None:
     centre = layout.centre(_cell(pickup["at"], game_map))
     _diamond(canvas, centre, CELL // 2 - 1)
-    canvas.text(centre, _pickup_text(pickup), MIN_TEXT, c.BLACK, anchor="mm")
+    canvas.text(centre, _pickup_text(pickup, labels), MIN_TEXT, c.BLACK, anchor="mm")
 
 
-def _pickup_text(pickup: Mapping[str, Any]) -> str:
-    """'+3' for an AP/HP pickup that carries an amount, else the kind's first two letters."""
+def _pickup_text(pickup: Mapping[str, Any], labels: Mapping[str, str]) -> str:
+    """'+3' for an AP/HP pickup that carries an amount, else the first two letters of its kind in
+    the reader's words (an item "OB" for « objet », a weapon "AR" for « arme »); the key says more."""
     amount = pickup.get("amount")
     if isinstance(amount, int) and not isinstance(amount, bool):
         return f"+{amount}"
-    return c.printable(str(pickup.get("kind", "?")))[:2].upper()
+    kind = str(pickup.get("kind", "?"))
+    return c.printable(labels.get(f"{kind}_pickup", kind))[:2].upper()
 
 
 def _draw_reach(canvas: c.Canvas, layout: BoardLayout, reach: Mapping[str, int], game_map: GameMap) -> None:
@@ -608,7 +611,7 @@ def board_image(
         _draw_reach(canvas, layout, reach, game_map)
     under(canvas, layout, overlay, game_map)
     for pickup in view.get("pickups", ()):
-        _draw_pickup(canvas, layout, pickup, game_map)
+        _draw_pickup(canvas, layout, pickup, game_map, words)
     for who in characters:
         if who.at is not None:
             _draw_character(canvas, layout, who, who.at)
