@@ -269,3 +269,18 @@ def test_the_sheet_and_the_rules_speak_french(svc) -> None:
     orders = [snippet for snippet in re.findall(r"`([^`]+)`", rules) if not snippet.startswith("docs/")]
     for snippet in orders:  # each order the rules show reads as one
         parse_orders(orderwords.read(snippet))
+
+
+def test_the_loadout_takes_items_by_their_french_names_and_lists_them_in_french(svc) -> None:
+    ok(svc.handle(GM, "sc new", {"name": "Orion"}))
+    ok(svc.handle(CID, "sc join", {"name": "Cid", "team": "1", "role": "soldat"}))
+    before = game(svc)
+    refused = svc.handle(CID, "sc loadout", {"items": "viseur,laser"})
+    said = text(refused)
+    assert not refused.ok and "`laser`" in said and "viseur, munitions perforantes" in said, said
+    assert "scope" not in said and "perforating" not in said, said
+    assert (game(svc).version, game(svc).state) == (before.version, before.state)
+    ok(svc.handle(CID, "sc loadout", {"weapon": "sniper", "armour": "légère", "items": "lunette de visée,vigueur",
+                                      "ability": "rage", "cards": "1,5"}))
+    sheet = SPACECHESS.view(SPACECHESS.from_json(game(svc).state))["characters"]["Cid"]
+    assert sorted(sheet["items"]) == ["scope", "vigour"]
