@@ -27,9 +27,9 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from bot.games import presenter_for
-from bot.i18n import Listing
+from bot.i18n import Listing, translate
 from bot.service.replies import Attachment, Message, Reply
-from bot.service.scene import Scene
+from bot.service.scene import Scene, plain_times
 from bot.store import outbox as rows
 from bot.store.outbox import NewPost, OutboxRecord
 from bot.store.repo import GameRecord, Store
@@ -107,22 +107,42 @@ class Drawing:
     name: str
     language: str
     next: str = ""
+    #: what comes next as a catalog message (`next` in `language`), so the picture can say it in the
+    #: language the post is sent in
+    upcoming: Message | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "state": dict(self.state), "events": [dict(e) for e in self.events],
+        data = {"kind": self.kind, "state": dict(self.state), "events": [dict(e) for e in self.events],
                 "name": self.name, "language": self.language, "next": self.next}
+        if self.upcoming is not None:
+            data["upcoming"] = _encode(self.upcoming)
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Drawing:
+        upcoming = _decode(data["upcoming"]) if data.get("upcoming") is not None else None
         return cls(data["kind"], data["state"], tuple(data["events"]), data["name"], data["language"],
-                   data.get("next", ""))
+                   data.get("next", ""), upcoming)
 
-    def render(self) -> tuple[Attachment, ...]:
+    def render(self, language: str | None = None) -> tuple[Attachment, ...]:
+        """The pictures, their words in `language` (the post's text's, when it is sent), else the
+        language of the moment the post was made."""
         # the presenter's module (and Pillow with its renderers) loads only in a process that draws
         rules = registry.get(self.kind)
         events = [Event(event["kind"], event.get("params", {})) for event in self.events]
-        scene = Scene(self.name, self.language, self.next)
+        language = language or self.language
+        upcoming = self.upcoming
+        next_text = (plain_times(translate(upcoming.key, language, upcoming.params), language)
+                     if upcoming is not None and language != self.language else self.next)
+        scene = Scene(self.name, language, next_text)
         return tuple(presenter_for(self.kind).images_for(rules, rules.from_json(self.state), events, scene))
+
+
+def post_language(hooks: Any) -> str | None:
+    """The language `hooks` show posts in, where they show them in one (the console's `--lang`);
+    None where the server's setting decides (Discord)."""
+    language = getattr(hooks, "language", None)
+    return language if isinstance(language, str) else None
 
 
 def encode_reply(reply: Reply, drawing: Drawing | None = None) -> dict[str, Any]:
@@ -139,12 +159,13 @@ def encode_reply(reply: Reply, drawing: Drawing | None = None) -> dict[str, Any]
     return payload
 
 
-def decode_reply(payload: Mapping[str, Any]) -> Reply:
-    """The post as it is sent: a `drawing` is drawn now, its pictures after the rendered ones."""
+def decode_reply(payload: Mapping[str, Any], language: str | None = None) -> Reply:
+    """The post as it is sent: a `drawing` is drawn now, in the `language` its text is read in, its
+    pictures after the rendered ones."""
     messages = tuple(_decode(message) for message in payload.get("messages", []))
     files = tuple(Attachment(f["filename"], base64.b64decode(f["data"])) for f in payload.get("files", []))
     if payload.get("drawing") is not None:
-        files += Drawing.from_json(payload["drawing"]).render()
+        files += Drawing.from_json(payload["drawing"]).render(language)
     return Reply(messages, files=files, mentions=tuple(int(u) for u in payload.get("mentions", [])))
 
 
@@ -174,7 +195,7 @@ def flush(store: Store, hooks: Any) -> int:
     for post in rows.unsent(store):  # no lease: this is the delivery of a single process (console, tests)
         game = store.get_game(post.game_id) if post.game_id is not None else None
         if game is not None:
-            reply = decode_reply(post.payload)
+            reply = decode_reply(post.payload, post_language(hooks))
             (hooks.on_gm_alert if post.kind == GM_ALERT else hooks.on_turn_post)(game, reply)
         rows.mark_sent(store, post)
         delivered += 1

@@ -87,8 +87,8 @@ class ChannelPoster:
 
     async def render(self, post: OutboxRecord) -> list[PostPart]:
         """The post's messages in the server's language now; a GM alert pings the GM role first."""
-        reply = await asyncio.to_thread(decode_reply, post.payload)  # its board may be drawn now
         language = await asyncio.to_thread(self.service.server_language, post.guild_id)
+        reply = await asyncio.to_thread(decode_reply, post.payload, language)  # its board may be drawn now, in it
         lines = [translate(m.key, language, m.params) for m in reply.messages]
         roles: list[discord.Object] = []
         if post.kind == GM_ALERT and post.guild_id is not None:

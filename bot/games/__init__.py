@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -63,6 +63,17 @@ class Presenter:
 
     def describe(self, rules: GameRules, events: Sequence[Event]) -> list[Message]:
         return [Message(f"event.{rules.name}.{e.kind}", dict(e.params)) for e in events]
+
+    def read_orders(self, rules: GameRules, text: str) -> str:
+        """Typed order text as the engine and the log take it: as typed by default; a game whose
+        players write in their own words reads them into its canonical language here."""
+        return text
+
+    def order_suggestions(self, rules: GameRules, orders: Iterable[Any], language: str, typed: str) -> Iterable[str]:
+        """What ``/<group> order`` suggests to a reader of `language`: the legal `orders` in the game's
+        text, those starting with what was `typed` (case-insensitive)."""
+        wanted = typed.strip().lower()
+        return (text for text in map(rules.format_order, orders) if text.lower().startswith(wanted))
 
     def order_buttons(self, rules: GameRules, state: Any, actor: str) -> tuple[Button, ...]:
         """Buttons under an accepted order (SpaceBlast's "ready"): none by default."""

@@ -29,8 +29,8 @@ from dataclasses import dataclass
 
 from bot.drivers import TurnHooks
 from bot.lottery import is_lottery_game
-from bot.lottery.turn_post import build_turn_post, later_drawing
-from bot.outbox import Drawing, announce, post_of
+from bot.lottery.turn_post import build_turn_post, later_drawing, next_draw
+from bot.outbox import Drawing, announce, post_language, post_of
 from bot.service.core import Applied, GameService, derive_status
 from bot.service.replaying import Step, public_events
 from bot.service.replies import Reply
@@ -136,12 +136,15 @@ class DrawApplier:
 
     # -- applying ----------------------------------------------------------------------------------
     def apply_draw(self, game: GameRecord, draw: Draw, *, user_id: int | None = None,
-                   post: bool = False, facts: DrawFacts | None = None) -> TurnPost | None:
+                   post: bool = False, facts: DrawFacts | None = None, language: str | None = None) -> TurnPost | None:
         """Apply one draw to one game; None when the game already has it or is not running any more.
 
         The turn post is made from the outcome before the commit; with `post` it is written to the
         outbox in the commit's transaction, so the draw and its post are kept or lost together. At
         the draw that reaches the game's time limit (SC-31) the same commit records the end.
+
+        `language` is the one the post's text will be read in when it is an answer (`/gm draw`), so
+        its board speaks it too; a post sent later is drawn in the language it is sent in.
 
         An `OrderError` (the engine refusing the draw) propagates: nothing was written. `DrawDeferred`
         when every attempt lost the race for the game's version: the draw is still pending.
@@ -156,7 +159,7 @@ class DrawApplier:
             outcome = rules.apply_input(rules.from_json(game.state), "draw", None, payload)
             outcome, entries = self._with_limit(game, outcome, [NewEntry("draw", None, user_id, payload)], draw)
             reply, drawing = self._post(Applied(game, outcome, rules), draw, facts or DrawFacts(self.store, self.source),
-                                        later=post)
+                                        later=post, language=language)
             try:
                 committed = self.store.commit(
                     game.id,
@@ -232,21 +235,24 @@ class DrawApplier:
             return committed, final
         return None
 
-    def _post(self, applied: Applied, draw: Draw, facts: DrawFacts, *, later: bool) -> tuple[Reply, Drawing | None]:
+    def _post(self, applied: Applied, draw: Draw, facts: DrawFacts, *, later: bool,
+              language: str | None = None) -> tuple[Reply, Drawing | None]:
         """The turn post; with `later` (it goes to the outbox) its board as a drawing, drawn when it is
-        sent, when the post allows it (`later_drawing`)."""
+        sent, in the language its text is then read in, when the post allows it (`later_drawing`).
+        A board drawn now speaks `language`, else the language its hooks show posts in (the
+        console's), else the server's: the language of the post's text."""
         game = applied.game
         policy = self.store.guild_settings(game.guild_id).ping_policy if game.guild_id is not None else "players"
         pending = Step(-1, "draw", None, tuple(public_events(applied.outcome.events)), applied.outcome.state)
-        scene = scene_of(self.service, game, pending=(pending,))
-        drawing = later_drawing(applied, scene) if later else None
+        scene = scene_of(self.service, game, language or post_language(self.hooks), pending=(pending,))
+        drawing = later_drawing(applied, scene, next_draw(self.schedule, self.service.clock())) if later else None
         reply = build_turn_post(applied, draw, seats=facts.seats(game.id), ping_policy=policy, scene=scene,
                                 pictures=drawing is None)
         return reply, drawing
 
     def apply_pending(
         self, game: GameRecord, extra: Sequence[Draw] = (), *, deliver: bool = True, user_id: int | None = None,
-        facts: DrawFacts | None = None,
+        facts: DrawFacts | None = None, language: str | None = None,
     ) -> list[TurnPost]:
         """Every pending draw of `game` in order; with `deliver` (and hooks) each turn post goes to the
         outbox with its draw's commit and is announced at once, so no crash loses one.
@@ -259,7 +265,7 @@ class DrawApplier:
             outboxed = deliver and self.hooks is not None
             try:
                 post = self.apply_draw(game, draw, user_id=user_id if draw in extra else None, post=outboxed,
-                                       facts=facts)
+                                       facts=facts, language=language)
             except DrawDeferred as deferred:
                 self._retry_later(deferred)
                 break

@@ -10,14 +10,14 @@ from typing import Any
 from bot.drivers import LogFault, TimerHandler, TurnDriver, TurnHooks
 from bot.i18n import Count
 from bot.lottery.apply import DRAW_RETRY, DrawApplier, applier_for
+from bot.lottery.turn_post import next_draw
 from bot.service.commands import Option
 from bot.service.core import Applied, GameService
 from bot.service.replies import Message, Reply, ServiceError
-from bot.service.status import discord_time
+from bot.service.when import day_words
 from bot.store.draws import draw_claim_key
 from bot.store.repo import GameRecord, LogRecord
 from bot.store.timers import TimerRecord
-from draws.calendar import next_expected_draw
 
 
 class LotteryDriver(TurnDriver):
@@ -41,7 +41,7 @@ class LotteryDriver(TurnDriver):
             except ValueError:
                 raise ServiceError("error.draw_bad_date", text=opts["end_date"]) from None
             if end < today:
-                raise ServiceError("error.end_date_past", date=end.isoformat(), today=today.isoformat())
+                raise ServiceError("error.end_date_past", date=day_words(end), today=day_words(today))
             options["end_date"] = end.isoformat()
         return options
 
@@ -80,13 +80,15 @@ class LotteryDriver(TurnDriver):
     def info(self, game: GameRecord) -> list[Message]:
         if not game.options:
             return []
-        limit = game.options.get("limit_draws")
+        limit, end = game.options.get("limit_draws"), game.options.get("end_date")
         return [Message("game.info.options", {"draws": Message(f"word.draws.{game.options.get('draws', 'auto')}"),
-                                              "limit": Count(limit, "word.draw_count") if limit else None,
-                                              "end": game.options.get("end_date")})]
+                                              "limit": Count(limit, "word.draw_count") if limit else
+                                              Message("sc.info.no_limit"),
+                                              "end": day_words(dt.date.fromisoformat(end)) if end else
+                                              Message("sc.info.no_end")})]
 
     def next_moment(self, svc: GameService, game: GameRecord, now: dt.datetime) -> Message | None:
-        return Message("status.next_draw", {"next": discord_time(next_expected_draw(now, applier_for(svc).schedule))})
+        return next_draw(applier_for(svc).schedule, now)
 
     def timer_handlers(self, svc: GameService, hooks: TurnHooks) -> dict[str, TimerHandler]:
         """A deferred draw's retry: the game's pending draws, each with its turn post through the outbox.

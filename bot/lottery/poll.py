@@ -171,7 +171,7 @@ class DrawPoller:
                     continue
                 hooks = self.applier.hooks
                 hours = int(self.give_up.total_seconds() // 3600)
-                alert = [post_of(game, draw_missing_alert(game, day.isoformat(), hours), GM_ALERT)] if hooks else []
+                alert = [post_of(game, draw_missing_alert(game, day, hours), GM_ALERT)] if hooks else []
                 if not self.store.claim(alert_claim_key(game.id, day), game_id=game.id, outbox=alert):
                     continue
                 announce(self.store, hooks)

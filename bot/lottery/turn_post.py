@@ -6,6 +6,7 @@ way; delivering it (and refreshing the pinned status message) is the adapter's `
 
 from __future__ import annotations
 
+import datetime as dt
 import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
@@ -20,8 +21,11 @@ from bot.service.game_over import game_over
 from bot.service.replaying import public_events
 from bot.service.replies import Message, Reply
 from bot.service.scene import Scene
+from bot.service.status import discord_time
+from bot.service.when import day_words
 from bot.store.repo import GameRecord, SeatRecord
-from draws import Draw, game_numbers
+from draws import Draw, DrawSchedule, game_numbers
+from draws.calendar import next_expected_draw
 
 AWARD_EVENT = "draw_award"
 
@@ -60,7 +64,7 @@ def ping_targets(policy: str, seats: Sequence[SeatRecord], breakdown: Sequence[M
 
 def draw_header(draw: Draw) -> Message:
     numbers, bonus = game_numbers(draw)
-    params: dict[str, Any] = {"date": draw.date.isoformat(), "numbers": " ".join(str(n) for n in numbers)}
+    params: dict[str, Any] = {"date": day_words(draw.date), "numbers": " ".join(str(n) for n in numbers)}
     if bonus is None:
         return Message("turn.draw", params)
     return Message("turn.draw_bonus", {**params, "bonus": bonus})
@@ -101,16 +105,24 @@ def build_turn_post(
     return Reply(tuple(messages), files=files, mentions=mentions)
 
 
-def later_drawing(applied: Applied, scene: Scene) -> Drawing | None:
-    """The turn post's board as a `Drawing`, to draw when the post is sent; None when the draw ends the
-    game, whose pictures (the recap with them) need the game's whole history, read now."""
+def next_draw(schedule: DrawSchedule, now: dt.datetime) -> Message:
+    """When the next draw is, as the status and the pictures say it."""
+    return Message("status.next_draw", {"next": discord_time(next_expected_draw(now, schedule))})
+
+
+def later_drawing(applied: Applied, scene: Scene, upcoming: Message | None = None) -> Drawing | None:
+    """The turn post's board as a `Drawing`, to draw when the post is sent (in the language it is
+    sent in: `upcoming` says what comes next in any); None when the draw ends the game, whose
+    pictures (the recap with them) need the game's whole history, read now."""
     events = public_events(applied.outcome.events)
     if any(event.kind == "game_over" for event in events):
         return None
     return Drawing(applied.game.kind, applied.rules.to_json(applied.outcome.state),
-                   tuple(event.to_json() for event in events), scene.name, scene.language, scene.next)
+                   tuple(event.to_json() for event in events), scene.name, scene.language, scene.next,
+                   upcoming if scene.next else None)
 
 
-def draw_missing_alert(game: GameRecord, date: str, hours: int) -> Reply:
+def draw_missing_alert(game: GameRecord, day: dt.date, hours: int) -> Reply:
     """The give-up alert: the evening's results never came; how to enter them by hand."""
-    return Reply((Message("turn.draw_missing", {"name": game.name, "date": date, "hours": hours}),))
+    return Reply((Message("turn.draw_missing", {"name": game.name, "day": day_words(day), "date": day.isoformat(),
+                                                    "hours": hours}),))

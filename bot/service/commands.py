@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -273,17 +274,31 @@ SHAPES: dict[str, Callable[[str], bool]] = {"cell": lambda text: _CELL.fullmatch
 
 def choice_named(choices: tuple[str, ...], typed: str) -> str | None:
     """The choice `typed` names: as it is (``heavy_bolter``), with spaces or hyphens for the
-    underscores (``heavy bolter``, as the guides and labels write it), or by its label in either
-    language (``bolter lourd``, ``jet pack``); None when it names none."""
+    underscores (``heavy bolter``, as the guides and labels write it), by its label in either
+    language (``bolter lourd``, ``jet pack``) or by one of its ``alias.<choice>`` names (the
+    seed's ``lunette de visée``, ``a|b`` in the catalog), case and accents ignored (``legere``);
+    None when it names none."""
     wanted = _plain(typed)
     for choice in choices:
-        if wanted in {_plain(choice)} | {_plain(catalog(lang).get(f"label.{choice}", "")) for lang in ("en", "fr")}:
+        if wanted in _names_of(choice):
             return choice
     return None
 
 
+def _names_of(choice: str) -> set[str]:
+    names = {_plain(choice)}
+    for lang in ("en", "fr"):
+        words = catalog(lang)
+        names.add(_plain(words.get(f"label.{choice}", "")))
+        names.update(_plain(alias) for alias in words.get(f"alias.{choice}", "").split("|") if alias)
+    return names
+
+
 def _plain(name: str) -> str:
-    return " ".join(name.lower().replace("_", " ").replace("-", " ").split())
+    """A name as choices compare it: case, accents and width ignored, ``_`` and ``-`` as spaces."""
+    decomposed = unicodedata.normalize("NFKD", name.casefold())
+    text = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return " ".join(text.replace("_", " ").replace("-", " ").split())
 
 
 Completer = Callable[..., list[str]]  # (svc, ctx, current), plus the filled options where declared

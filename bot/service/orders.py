@@ -27,7 +27,8 @@ def order_handler(kind: str):  # noqa: ANN201 - returns a command handler
         if game.kind != kind:
             raise ServiceError("error.wrong_game_kind", kind=game.kind)
         actor = svc.actor_of(ctx, game)
-        applied = svc.apply_input(ctx, game, "order", actor, {"text": opts["text"]}, check=require_running)
+        text = presenter_for(kind).read_orders(registry.get(kind), opts["text"])
+        applied = svc.apply_input(ctx, game, "order", actor, {"text": text}, check=require_running)
         reply = svc.describe(applied, ctx)
         buttons = presenter_for(kind).order_buttons(applied.rules, applied.outcome.state, actor)
         return replace(reply, buttons=reply.buttons + buttons) if buttons else reply
@@ -88,17 +89,17 @@ def legal_values(kind: str, pick: Callable[[Any], Iterable[str]],
 
 
 def order_completer(kind: str):  # noqa: ANN201 - returns a completer
-    """What the caller may order now, in the game's own text (`legal_orders` → `format_order`)."""
+    """What the caller may order now, in the game's text as its reader writes it (`legal_orders` →
+    the presenter's `order_suggestions`)."""
 
     def complete(svc: GameService, ctx: Context, current: str) -> list[str]:
         game = svc.channel_game(ctx)
         if game.kind != kind or game.status != "running":
             return []
         rules = registry.get(kind)
-        typed = current.strip().lower()
-        texts = (rules.format_order(order) for order in rules.legal_orders(rules.from_json(game.state),
-                                                                            svc.actor_of(ctx, game)))
-        return list(islice((text for text in texts if text.lower().startswith(typed)), MAX_CHOICES))
+        orders = rules.legal_orders(rules.from_json(game.state), svc.actor_of(ctx, game))
+        texts = presenter_for(kind).order_suggestions(rules, orders, svc.language(ctx), current)
+        return list(islice(texts, MAX_CHOICES))
 
     return complete
 

@@ -46,6 +46,8 @@ def order_refusal(err: OrderError, game_shapes: Callable[[OrderError], dict[str,
     if "batch_order" in err.params:
         params = dict(err.params)
         number, typed = params.pop("batch_order"), params.pop("batch_text")
+        # the game may word the order in the reader's language (its log keeps its canonical text)
+        typed = (game_shapes(err) if game_shapes is not None else {}).get("batch_text", typed)
         reason = order_refusal(OrderError(err.code, **params), game_shapes).messages[0]
         return Reply.refusal("error.in_batch", order=number, text=typed, reason=reason)
     params: dict[str, Any] = {key: _labelled(key, value) for key, value in err.params.items()}

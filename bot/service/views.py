@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
 from bot.games import entry_for, games, presenter_for
-from bot.i18n import command_name, option_name
+from bot.i18n import command_name, option_name, translate
 from bot.service.checkpoints import replayed_events
 from bot.service.commands import Option, command, completer, table
 from bot.service.context import Context
@@ -129,12 +130,15 @@ def game_help(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     return Reply(tuple(lines), visibility=Visibility.PRIVATE)
 
 
-def example(path: str, options: list[Option], given: dict[str, str], language: str = "en") -> str:
-    """A line one could type: the command, its required options and those the examples give."""
+def example(path: str, options: list[Option], given: Mapping[str, Any], language: str = "en") -> str:
+    """A line one could type: the command, its required options and those the examples give (a
+    value given as a catalog `Message` in the reader's words: ``déplace E5; tir Bob``)."""
     words = ["/" + command_name(path, language)]
     for opt in options:
         if opt.name in given or opt.required:
             value = given.get(opt.name) or _sample(opt)
+            if isinstance(value, Message):
+                value = translate(value.key, language, value.params)
             name = option_name(opt.name, language)
             words.append(f'{name}:"{value}"' if " " in value or ";" in value else f"{name}:{value}")
     return " ".join(words)

@@ -58,6 +58,7 @@ LEGEND_LABELS: dict[str, str] = {
     "hp": "HP",
     "weapon_pickup": "weapon",
     "item_pickup": "item",
+    "at": "{cell}: {what}",  # a key line about one cell ("F6: blocks the line")
 }
 
 
@@ -277,18 +278,21 @@ def _diamond(canvas: c.Canvas, centre: tuple[int, int], r: int) -> None:
     canvas.draw.polygon(((cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)), fill=c.YELLOW, outline=c.BLACK)
 
 
-def _draw_pickup(canvas: c.Canvas, layout: BoardLayout, pickup: Mapping[str, Any], game_map: GameMap) -> None:
+def _draw_pickup(canvas: c.Canvas, layout: BoardLayout, pickup: Mapping[str, Any], game_map: GameMap,
+                 labels: Mapping[str, str]) -> None:
     centre = layout.centre(_cell(pickup["at"], game_map))
     _diamond(canvas, centre, CELL // 2 - 1)
-    canvas.text(centre, _pickup_text(pickup), MIN_TEXT, c.BLACK, anchor="mm")
+    canvas.text(centre, _pickup_text(pickup, labels), MIN_TEXT, c.BLACK, anchor="mm")
 
 
-def _pickup_text(pickup: Mapping[str, Any]) -> str:
-    """'+3' for an AP/HP pickup that carries an amount, else the kind's first two letters."""
+def _pickup_text(pickup: Mapping[str, Any], labels: Mapping[str, str]) -> str:
+    """'+3' for an AP/HP pickup that carries an amount, else the first two letters of its kind in
+    the reader's words (an item "OB" for « objet », a weapon "AR" for « arme »); the key says more."""
     amount = pickup.get("amount")
     if isinstance(amount, int) and not isinstance(amount, bool):
         return f"+{amount}"
-    return c.printable(str(pickup.get("kind", "?")))[:2].upper()
+    kind = str(pickup.get("kind", "?"))
+    return c.printable(labels.get(f"{kind}_pickup", kind))[:2].upper()
 
 
 def _draw_reach(canvas: c.Canvas, layout: BoardLayout, reach: Mapping[str, int], game_map: GameMap) -> None:
@@ -444,6 +448,11 @@ def _pickup_words(pickup: Mapping[str, Any], labels: Mapping[str, str]) -> str:
     return labels.get(f"{kind}_pickup", kind)
 
 
+def _at(labels: Mapping[str, str], cell: str, what: str) -> str:
+    """A key line about one cell, as the reader's language punctuates it ("F6 : bloque la ligne")."""
+    return labels["at"].replace("{cell}", str(cell)).replace("{what}", what)
+
+
 #: a key line: how its symbol is drawn, and its words
 _KeyLine = tuple[Callable[[c.Canvas, tuple[int, int]], None], str]
 
@@ -462,7 +471,7 @@ def _key_lines(view: Mapping[str, Any], game_map: GameMap, overlay: Overlay, rea
         return lambda canvas, xy: canvas.draw.line((xy[0] - half, xy[1], xy[0] + half, xy[1]), fill=fill, width=width)
 
     for pickup in sorted(view.get("pickups", ()), key=lambda p: str(p.get("at"))):
-        text = f"{pickup['at']}: {_pickup_words(pickup, labels)}"
+        text = _at(labels, pickup["at"], _pickup_words(pickup, labels))
         lines.append((lambda canvas, xy: _diamond(canvas, xy, half), text))
     if game_map.obstacles:
         lines.append((square(c.OBSTACLE), labels["obstacle"]))
@@ -478,7 +487,7 @@ def _key_lines(view: Mapping[str, Any], game_map: GameMap, overlay: Overlay, rea
         if overlay.blocked_at is not None:
             lines.append((lambda canvas, xy: canvas.draw.rectangle(
                 (xy[0] - half, xy[1] - half, xy[0] + half, xy[1] + half), outline=c.VERMILLION, width=3),
-                f"{overlay.blocked_at}: {labels['blocked']}"))
+                _at(labels, overlay.blocked_at, labels["blocked"])))
     elif overlay.kind in ("grenade", "airstrike"):
         lines.append((square(c.AREA_TINT), labels["area"]))
     if reach:
@@ -486,14 +495,50 @@ def _key_lines(view: Mapping[str, Any], game_map: GameMap, overlay: Overlay, rea
     return lines
 
 
+#: the width of a key line's words, right of its symbol
+KEY_TEXT_W = LEGEND_W - 48
+#: at most this many lines for one key line's words: a longer text is cut at the last one
+KEY_WRAP = 2
+#: the height of each further line of a wrapped key line
+KEY_WRAP_H = 15
+
+
+@lru_cache(maxsize=512)
+def wrapped(words: str, size: int = SIDEBAR_SMALL, width: int = KEY_TEXT_W, most: int = KEY_WRAP) -> tuple[str, ...]:
+    """A key line's words on as many lines as they need (at most `most`): the end of a line is what
+    tells two lines apart ("deployment rows of team 1" / "… team 2"), so a last line still too long
+    loses its beginning, never its end."""
+    face = c.font(size)
+    lines: list[str] = []
+    current = ""
+    for word in c.printable(words).split(" "):
+        if not word:
+            continue
+        candidate = f"{current} {word}".strip()
+        if current and face.getlength(candidate) > width and len(lines) < most - 1:
+            lines.append(current)
+            candidate = word
+        current = candidate
+    while current and face.getlength(current) > width:
+        current = "…" + current.lstrip("…")[1:]
+    return (*lines, current)
+
+
 def _draw_key(canvas: c.Canvas, x: int, y: int, lines: list[_KeyLine], labels: Mapping[str, str]) -> None:
     canvas.text((x, y), c.fit(labels["legend"], SIDEBAR_TEXT, LEGEND_W - 16), SIDEBAR_TEXT, c.INK)
     y += LEGEND_KEY_H + 2
     for symbol, words in lines:
-        symbol(canvas, (x + AP_BOX + 1, y + LEGEND_KEY_H // 2))
-        canvas.text((x + 2 * AP_BOX + 10, y + LEGEND_KEY_H // 2), c.fit(words, SIDEBAR_SMALL, LEGEND_W - 48),
-                    SIDEBAR_SMALL, c.INK, anchor="lm")
-        y += LEGEND_KEY_H
+        rows = wrapped(words)
+        middle = y + (LEGEND_KEY_H + KEY_WRAP_H * (len(rows) - 1)) // 2
+        symbol(canvas, (x + AP_BOX + 1, middle))
+        for index, row in enumerate(rows):
+            canvas.text((x + 2 * AP_BOX + 10, middle + KEY_WRAP_H * index - KEY_WRAP_H * (len(rows) - 1) // 2),
+                        row, SIDEBAR_SMALL, c.INK, anchor="lm")
+        y += _key_line_height(words)
+
+
+def _key_line_height(words: str) -> int:
+    return LEGEND_KEY_H + KEY_WRAP_H * (len(wrapped(words)) - 1)
 
 
 def _roster_height(characters: list[_Character]) -> int:
@@ -502,7 +547,7 @@ def _roster_height(characters: list[_Character]) -> int:
 
 
 def _key_height(lines: list[_KeyLine]) -> int:
-    return 12 + LEGEND_KEY_H + 2 + LEGEND_KEY_H * len(lines)
+    return 12 + LEGEND_KEY_H + 2 + sum(_key_line_height(words) for _, words in lines)
 
 
 def _canvas(game_map: GameMap, header: int, needed: int) -> Image.Image:
@@ -566,7 +611,7 @@ def board_image(
         _draw_reach(canvas, layout, reach, game_map)
     under(canvas, layout, overlay, game_map)
     for pickup in view.get("pickups", ()):
-        _draw_pickup(canvas, layout, pickup, game_map)
+        _draw_pickup(canvas, layout, pickup, game_map, words)
     for who in characters:
         if who.at is not None:
             _draw_character(canvas, layout, who, who.at)

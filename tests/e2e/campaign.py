@@ -8,11 +8,13 @@ the draw, so every assertion compares the bot with the rule book rather than wit
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.lottery.turn_post import draw_header
+from bot.service.when import day_words
 from draws import Draw
 from tests.e2e.botproc import BotProcess
 from tests.e2e.fdj_file import FdjFile
@@ -26,8 +28,7 @@ AP_CAP = 9  # SC-11
 #: The AP on a character sheet, in French (the tables of these tests speak French).
 SHEET_AP = re.compile(r" · (\d+) PA · ")
 #: A draw in the French history: "n°7 · <t:…:R> · le bot a appliqué le tirage du Loto du 2025-03-01 : …".
-HISTORY_DRAW = re.compile(r"^n°\d+ · <t:\d+:R> · .* a appliqué le tirage du Loto du (\d{4}-\d{2}-\d{2}) : ",
-                          re.MULTILINE)
+HISTORY_DRAW = re.compile(r"^n°\d+ · <t:\d+:R> · .* a appliqué le tirage du Loto du (.+?) : ", re.MULTILINE)
 #: How long the bot may take to post or edit something of its own (a debounced status, a turn post).
 WAIT_TIMEOUT = 30.0
 
@@ -116,8 +117,15 @@ def mentioned(call: Call) -> set[int]:
     return {int(user) for user in call.json["allowed_mentions"]["users"]}
 
 
+def day_text(table: Table, day: dt.date) -> str:
+    """A draw's day as the table reads it (« samedi 1er mars 2025 »)."""
+    words = day_words(day)
+    return table.text(words.key, **words.params)
+
+
 def history_draws(table: Table, who: Member) -> list[str]:
-    """The dates of the draws the game's history tells of, newest first, from page 1 of `/game history`."""
+    """The days of the draws the game's history tells of, as it writes them (`day_text`), newest
+    first, from page 1 of `/game history`."""
     history = table.run(who, "game history")
     return HISTORY_DRAW.findall(history.content)
 

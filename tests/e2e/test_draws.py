@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import re
 
+from bot.service.when import day_words
 from draws import manual_draw
 from tests.e2e.campaign import (
     WAIT_TIMEOUT,
     after_draw,
     channel_posts,
+    day_text,
     gainers,
     header,
     history_draws,
@@ -47,7 +49,7 @@ def test_sc13_a_draw_entered_by_the_gm_is_confirmed_then_answered_with_the_turn_
     assert {int(user) for user in MENTION.findall(post.content)} == gainers(players, draw.numbers)
     after = after_draw(before, draw.numbers)
     assert sheets(table, gm) == after
-    table.refused(gm, "gm draw", "error.draw_already_applied", {"date": evening.isoformat()},
+    table.refused(gm, "gm draw", "error.draw_already_applied", {"date": day_words(evening)},
                   numbers="3 12 19 33 45", date=evening.isoformat())
     assert sheets(table, gm) == after, "a refused second entry awards nothing"
 
@@ -71,7 +73,7 @@ def test_sc13_a_draw_published_while_the_bot_was_down_is_posted_at_its_start(cam
     assert mentioned(post) == gainers(players, draw.numbers)
     expected = after_draw(before, draw.numbers)
     assert sheets(table, gm) == expected
-    assert history_draws(table, gm) == [evening.isoformat()]
+    assert history_draws(table, gm) == [day_text(table, evening)]
 
     status = pinned_status(fake, table)
     fake.wait_until(lambda: status_shows(fake, status, expected), timeout=WAIT_TIMEOUT, abort=bot.died,
@@ -110,7 +112,7 @@ def test_sc13_draws_published_during_crashes_are_applied_once_and_in_order(campa
     order = channel_posts(fake, table)
     assert order.index(posts[1][0]) < order.index(posts[2][0]), "the earlier evening is posted first"
     dates = history_draws(table, gm)
-    assert dates == [third_evening.isoformat(), second_evening.isoformat(), first_evening.isoformat()]
+    assert dates == [day_text(table, day) for day in (third_evening, second_evening, first_evening)]
     for draw in (first, second, third):
         ap = after_draw(ap, draw.numbers)
     assert sheets(table, gm) == ap

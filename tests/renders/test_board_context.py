@@ -19,13 +19,13 @@ PHONE_WIDTH = 1080
 SMALLEST_TEXT = 12
 
 CAPTIONS = {
-    "en": (Caption("Orion — Space Chess", ("Turn 4 (draws applied: 4)", "Last: bob shoots dmitri", "Next draw 2025-03-05 19:35 UTC"),
-                   "Team 1 wins", 1), {}),
+    "en": (Caption("Orion — Space Chess", ("Turn 4 (draws applied: 4)", "Last: bob shoots dmitri",
+                                           "Next draw: Wednesday 5 March, 20:35 Paris time"), "Team 1 wins", 1), {}),
     "fr": (Caption("Orion — Space Chess", ("Tour 4 (tirages appliqués : 4)", "Dernière action : bob tire sur dmitri",
-                                           "Prochain tirage 2025-03-05 19:35 UTC"), "L’équipe 1 gagne", 1),
+                                           "Prochain tirage : mercredi 5 mars à 20 h 35"), "L’équipe 1 gagne", 1),
            {"legend": "Légende", "obstacle": "obstacle", "pickup_spot": "emplacement de bonus",
-            "camp": "rangées de déploiement, équipe {team}", "shot": "ligne de tir", "blocked": "bloque la ligne",
-            "hp": "PV", "ap": "PA"}),
+            "camp": "rangées de départ de l’équipe {team}", "shot": "ligne de tir", "blocked": "bloque la ligne",
+            "hp": "PV", "ap": "PA", "at": "{cell} : {what}", "item_pickup": "objet", "jetpack": "jet pack"}),
 }
 BLOCKED = Overlay("shot", line=("E3", "D9"), blocked_at="D6")
 

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot.games import Presenter, register_presenter
-from bot.games.spacechess import boards, words
+from bot.games.spacechess import boards, orderwords, words
 from bot.games.spacechess.boards import overlay_for
 from bot.games.spacechess.recap import recap_reply
 from bot.games.spacechess.words import SC_EXAMPLES, label, labelled
-from bot.i18n import catalog
+from bot.i18n import Listing, catalog
 from bot.service.commands import Option
 from bot.service.replies import Attachment, Embed, Message, Reply, Visibility
 from engine.core.errors import OrderError
@@ -134,7 +134,23 @@ class SpaceChessPresenter(Presenter):
         return name, {"id": name, "team": int(options["team"]), "role": options["role"]}
 
     def refusal_params(self, err: OrderError) -> dict[str, Any]:
-        return _missing(err.params) if err.code == "not_ready" else {}
+        """What the start waits for, per character; the order of a batch a refusal names, in the
+        reader's words (the log, hence the engine, has it in the canonical language)."""
+        params = _missing(err.params) if err.code == "not_ready" else {}
+        field = str(err.params.get("field", "")).rpartition(".")[2].split("[")[0]
+        if err.code == "bad_loadout" and _known(f"sc.field.{field}"):  # "items[1]": your items
+            params["field"] = Message(f"sc.field.{field}")
+        if isinstance(err.params.get("drop"), str):  # what a move would leave behind, as its label
+            params["drop"] = label(err.params["drop"])
+        if isinstance(err.params.get("batch_text"), str):
+            params["batch_text"] = orderwords.canonical_message(err.params["batch_text"])
+        return params
+
+    def read_orders(self, rules: GameRules, text: str) -> str:
+        return orderwords.read(text)
+
+    def order_suggestions(self, rules: GameRules, orders: Iterable[Any], language: str, typed: str) -> Iterable[str]:
+        return orderwords.suggestions(orders, language, typed)
 
     def describe(self, rules: GameRules, events: Sequence[Event]) -> list[Message]:
         messages: list[Message] = []
@@ -209,7 +225,10 @@ class SpaceChessPresenter(Presenter):
         data = rules.view(state)["characters"][actor]
         labels = {k.removeprefix("label."): v for k, v in catalog(language).items() if k.startswith("label.")}
         card = Attachment(f"sheet-{_file_safe(actor)}.png", render_sheet(rules.view(state), actor, labels=labels))
-        line = Message("game.sheet", {"id": actor, **labelled({k: data.get(k) for k in SHEET_FIELDS})})
+        shown = labelled({k: data.get(k) for k in SHEET_FIELDS})
+        if data.get("armour"):  # "medium armour", as the status and the loadout say it
+            shown["armour"] = Message("sc.gear.armour", {"armour": shown["armour"]})
+        line = Message("game.sheet", {"id": actor, **shown})
         frame = Embed(Message("game.sheet.title", {"id": actor}), colour=TEAM_COLOURS.get(data.get("team")),
                       image=card.filename)
         return Reply((line,), files=(card,), embeds=(frame,))
@@ -228,8 +247,9 @@ class SpaceChessPresenter(Presenter):
                 lines.append(Message("status.character", {
                     "id": ident, "mark": TEAM_MARKS[team], "role": label(data.get("role")), "hp": data.get("hp"),
                     "max_hp": data.get("max_hp"), "ap": data.get("ap"), "at": data.get("at"),
-                    "weapon": label(data.get("weapon")), "armour": label(data.get("armour")),
-                    "items": data.get("items", []),
+                    "weapon": label(data.get("weapon")),
+                    "armour": Message("sc.gear.armour", {"armour": label(data["armour"])}) if data.get("armour") else None,
+                    "items": Listing(tuple(label(str(item)) for item in data.get("items") or ())),
                 }))
         return lines
 

@@ -228,11 +228,14 @@ def _numbers(text: str) -> list[int]:
 
 def _items(text: str) -> tuple[list[str], str | None]:
     """Items picked in the menu: ``grade-colonel`` is the grade item at that rank. Typed values are held
-    to the menu's own choices: the form carries them in its menus' custom ids."""
+    to the menu's own choices (the form carries them in its menus' custom ids), named as any choice
+    is (``viseur``, ``lunette de visée``); a refusal lists them in the reader's words."""
     items, grades = [], []
-    for value in (part.strip() for part in text.split(",") if part.strip()):
-        if value not in ITEM_CHOICES:
-            raise ServiceError("error.option_bad_choice", option="items", value=value, choices=list(ITEM_CHOICES))
+    for typed in (part.strip() for part in text.split(",") if part.strip()):
+        value = choice_named(ITEM_CHOICES, typed)
+        if value is None:
+            choices = Listing(tuple(_choice_label("items", choice) for choice in ITEM_CHOICES))
+            raise ServiceError("error.option_bad_choice", option="items", value=typed, choices=choices)
         if value.startswith("grade-"):
             grades.append(value.removeprefix("grade-"))
             value = "grade"
@@ -346,9 +349,9 @@ def sc_map(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     svc.apply_input(ctx, game, "map", None, {"file": file.filename}, state=lambda _g: state, setup=setup,
                     stale="error.conflict")
     view = rules.view(state)
+    picture = SPACECHESS_PRESENTER.board_for(rules, state, scene_of(svc, game, svc.language(ctx)))
     return Reply((Message("gm.map_loaded", {"file": file.filename, "width": view.get("width"),
-                                            "height": view.get("height")}),),
-                 files=tuple(SPACECHESS_PRESENTER.board(rules, state)))
+                                            "height": view.get("height")}),), files=tuple(picture))
 
 
 @command("sc reach", Option("character", required=True, max_length=NAME_MAX, holds="name"))

@@ -8,11 +8,14 @@ counted nouns agreed ("1 cell", "2 cells") and sentences that never need the cha
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.games.spacechess.orderwords import orders_listing
 from bot.i18n import Count, Listing, catalog
 from bot.service.replies import Message
+from bot.service.when import day_words
 from engine.core.protocol import Event
 
 #: event parameters that hold one rules identifier or a list of them, shown as catalog labels
@@ -114,6 +117,10 @@ def event_params(event: Event) -> tuple[str, dict[str, Any]]:
             kind = "pickup_taken.dropped"
     elif kind == "game_over":
         params.update(ending(event.params.get("winner"), event.params.get("reasons") or ()))
+    elif kind == "batch_cut":  # the orders left undone, as the reader writes them
+        params["skipped"] = orders_listing(event.params.get("skipped") or ())
+    if isinstance(event.params.get("direction"), str):
+        params["direction"] = Message(f"sc.direction.{event.params['direction'].lower()}")
     return kind, params
 
 
@@ -134,6 +141,17 @@ def gains(breakdown: Sequence[Mapping[str, Any]]) -> Listing:
                          for row in breakdown if row.get("award")))
 
 
+def _day(text: Any) -> Any:
+    """A draw's ISO date from the log as a reader writes it (« samedi 1er mars 2025 »); none, or a
+    value that is no date (a hand-made log), as it is."""
+    if not text:
+        return Message("word.none")
+    try:
+        return day_words(dt.date.fromisoformat(str(text)))
+    except ValueError:
+        return text
+
+
 def history_line(rules: Any, entry: Any, events: Sequence[Event], author: Message,
                  describe: Any) -> Message | None:
     """Space Chess's own entries in words (None: the shared wording of every game fits)."""
@@ -144,7 +162,7 @@ def history_line(rules: Any, entry: Any, events: Sequence[Event], author: Messag
         award = next((e for e in events if e.kind == "draw_award"), None)
         draw = payload.get("draw") or {}
         return Message("history.spacechess.draw", {
-            "author": author, "date": draw.get("date") or Message("word.none"),
+            "author": author, "date": _day(draw.get("date")),
             "numbers": " ".join(str(n) for n in payload.get("numbers") or ()),
             "bonus": Message("history.spacechess.bonus", {"bonus": payload["bonus"]}) if payload.get("bonus") else "",
             "gains": gains(award.params.get("breakdown", ()) if award is not None else ())})
@@ -165,21 +183,22 @@ def history_line(rules: Any, entry: Any, events: Sequence[Event], author: Messag
     return None
 
 
-#: sample option values for `/game help`'s examples of the Space Chess commands
-SC_EXAMPLES: dict[str, dict[str, str]] = {
+#: sample option values for `/game help`'s examples of the Space Chess commands; choices and order
+#: text as catalog messages, so each reader sees (and can type) them in their own words
+SC_EXAMPLES: dict[str, dict[str, Any]] = {
     "sc new": {"name": "Orion"},
-    "sc join": {"name": "Ann", "team": "1", "role": "soldier"},
-    "sc equip": {"card1": "2", "card2": "5", "weapon": "heavy_bolter", "armour": "light", "item1": "scope",
-                 "item2": "vigour", "ability": "rage"},
+    "sc join": {"name": "Ann", "team": "1", "role": label("soldier")},
+    "sc equip": {"card1": "2", "card2": "5", "weapon": label("heavy_bolter"), "armour": label("light"),
+                 "item1": label("scope"), "item2": label("vigour"), "ability": label("rage")},
     "sc deploy": {"cell": "K1"},
     "sc move": {"to": "E5"},
     "sc shoot": {"target": "Bob"},
     "sc grenade": {"cell": "E5"},
-    "sc ability": {"ability": "friendship", "target": "Bob"},
-    "sc power": {"power": "airstrike", "cell": "E5", "direction": "ne"},
-    "sc order": {"text": "move E5; shoot Bob"},
-    "sc set": {"character": "Bob", "ap": "9", "reason": "lag"},
-    "sc pickup": {"cell": "E5", "kind": "ap", "amount": "2"},
+    "sc ability": {"ability": label("friendship"), "target": "Bob"},
+    "sc power": {"power": label("airstrike"), "cell": "E5", "direction": Message("sc.direction.ne")},
+    "sc order": {"text": Message("sc.example.order")},
+    "sc set": {"character": "Bob", "ap": "9", "reason": Message("sc.example.reason")},
+    "sc pickup": {"cell": "E5", "kind": label("ap"), "amount": "2"},
     "sc map": {"file": "outpost.map"},
     "sc reach": {"character": "Ann"},
     "sc line": {"shooter": "Ann", "target": "Bob"},

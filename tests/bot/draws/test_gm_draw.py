@@ -3,12 +3,14 @@ exactly-once path (SC-13 numbers and complementary); every refusal leaves the st
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import pytest
 
 from bot.i18n import translate
 from bot.service import Context, GameService, Reply, Visibility
+from bot.service.when import day_words
 from bot.store import NewEntry, Store
 from bot.store.draws import applied_evenings, save_draws, stored_draws
 from tests.bot.draws.games import GUILD, draw, make_running_game
@@ -35,7 +37,8 @@ def test_entry_is_confirmed_then_applied_like_a_polled_draw(store: Store, servic
     before = snapshot(store, game.id)
     ask = service.handle(GM, "gm draw", {"numbers": "3, 12 19;33 45 7", "bonus": 8, "date": "2008-10-04"})
     assert ask.visibility is Visibility.PRIVATE and ask.messages[0].key == "gm.draw.confirm"
-    assert ask.messages[0].params == {"name": game.name, "date": "2008-10-04", "numbers": "3 12 19 33 45 7",
+    assert ask.messages[0].params == {"name": game.name, "date": day_words(dt.date(2008, 10, 4)),
+                                      "numbers": "3 12 19 33 45 7",
                                       "bonus": 8}
     [button] = ask.buttons
     assert dict(button.options) == {"numbers": "3 12 19 33 45 7", "bonus": 8, "date": "2008-10-04",
@@ -62,7 +65,8 @@ def test_earlier_pending_draws_are_applied_first(store: Store, service: GameServ
     game = make_running_game(store)
     save_draws(store, [draw("2024-03-06")])
     reply = confirmed(service, GM, numbers="1 2 3 4 5", date="2024-03-09")
-    assert [m.params["date"] for m in reply.messages if m.key == "turn.draw"] == ["2024-03-06", "2024-03-09"]
+    assert [m.params["date"] for m in reply.messages if m.key == "turn.draw"] == [
+        day_words(dt.date(2024, 3, 6)), day_words(dt.date(2024, 3, 9))]
     assert [e.payload["draw"]["date"] for e in store.log(game.id) if e.kind == "draw"] == ["2024-03-06",
                                                                                             "2024-03-09"]
 
@@ -154,8 +158,8 @@ def test_a_new_loto_date_takes_five_numbers_and_no_complementary(store: Store, s
     for with_confirm in (options, {**options, "confirm": game.version}):
         text = refusal_text(service.handle(GM, "gm draw", with_confirm))
         assert reason[0] in text["en"] and reason[1] in text["fr"], text
-        assert "On 2024-03-06 the Loto drew 5 numbers" in text["en"], text
-        assert "Le 2024-03-06, le Loto tirait 5 numéros" in text["fr"], text
+        assert "On Wednesday 6 March 2024 the Loto drew 5 numbers" in text["en"], text
+        assert "Le mercredi 6 mars 2024, le Loto tirait 5 numéros" in text["fr"], text
     assert snapshot(store, game.id) == before
 
 
@@ -165,8 +169,10 @@ def test_an_old_loto_date_takes_six_numbers_and_the_complementary(store: Store, 
     for options in ({"numbers": "3 12 19 33 45", "bonus": 7, "date": "2008-10-04"},
                     {"numbers": "3 12 19 33 45 6", "date": "2008-10-04"}):
         text = refusal_text(service.handle(GM, "gm draw", options))
-        assert "On 2008-10-04 the Loto drew 6 numbers from 1 to 49 and a complementary number" in text["en"], text
-        assert "Le 2008-10-04, le Loto tirait 6 numéros de 1 à 49 et un numéro complémentaire" in text["fr"], text
+        assert "On Saturday 4 October 2008 the Loto drew 6 numbers from 1 to 49 and a complementary number" in \
+            text["en"], text
+        assert "Le samedi 4 octobre 2008, le Loto tirait 6 numéros de 1 à 49 et un numéro complémentaire" in \
+            text["fr"], text
     assert snapshot(store, game.id) == before
     done = confirmed(service, GM, numbers="3 12 19 33 45 6", bonus=8, date="2008-10-04")
     assert done.ok, done.messages

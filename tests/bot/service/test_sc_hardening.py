@@ -131,18 +131,19 @@ def test_a_game_name_has_the_limit_its_check_has(svc):  # noqa: F811
     assert svc.store.game_in_channel(GM.guild_id, GM.channel_id) is None
 
 
-@pytest.mark.parametrize(("text", "number", "order"), [
-    ("move L3; shoot Nobody", 2, "shoot Nobody"),
-    ("move L3 ; mvoe L4", 2, "mvoe L4"),
-    ("tir Dee ; move L3", 1, "tir Dee"),
+@pytest.mark.parametrize(("text", "number", "order", "ordre"), [
+    ("move L3; shoot Nobody", 2, "shoot Nobody", "tir Nobody"),
+    ("move L3 ; mvoe L4", 2, "mvoe L4", "mvoe L4"),  # no order: named as it was typed
+    ("tir Dee ; move L3", 1, "shoot Dee", "tir Dee"),
 ])
-def test_a_batch_refusal_names_the_order_that_failed(svc, text, number, order):  # noqa: F811
+def test_a_batch_refusal_names_the_order_that_failed(svc, text, number, order, ordre):  # noqa: F811
+    """The order is named in the reader's words, whatever language it was typed in."""
     started(svc)
     message = refused(svc, CID, "sc order", {"text": text})
     english = translate(message.key, "en", message.params)
     assert english.startswith(f"Order {number} of the batch (`{order}`) was refused, so none was applied: "), english
     assert translate(message.key, "fr", message.params).startswith(
-        f"L’ordre {number} du lot (`{order}`) est refusé, donc aucun n’a été appliqué : ")
+        f"L’ordre {number} du lot (`{ordre}`) est refusé, donc aucun n’a été appliqué : ")
 
 
 @pytest.mark.parametrize("text", ["tir Dee;;", ";", "move L3; ;rage", " ; move L3"])

@@ -57,9 +57,9 @@ def test_status_lists_every_character_in_team_order_and_the_next_draw(svc):
     now = dt.datetime(2026, 12, 4, 11, 0, tzinfo=dt.UTC)
     lines = [translate(m.key, "fr", m.params) for m in status_messages(svc, game, now)]
     expected_draw = int(dt.datetime(2026, 12, 5, 19, 35, tzinfo=dt.UTC).timestamp())
-    assert lines[0] == f"📋 **Vega** — tour 0 · prochain tirage <t:{expected_draw}:F> (<t:{expected_draw}:R>)"
+    assert lines[0] == f"📋 **Vega** — tour 0 · prochain tirage : <t:{expected_draw}:F> (<t:{expected_draw}:R>)"
     assert lines[1].startswith("🔵 **Ann** (général) A1 · 30/30 PV · 0 PA")
-    assert lines[2] == "🔵 **Cid** (soldat) C2 · 20/20 PV · 4 PA · bolter lourd, lourde · scope, grenades"
+    assert lines[2] == "🔵 **Cid** (soldat) C2 · 20/20 PV · 4 PA · bolter lourd, armure lourde · viseur, grenades"
     assert lines[3].startswith("🟧 **Bob**")
 
 

@@ -1,0 +1,106 @@
+"""A draw's post speaks one language, its pictures included: the board of a turn post is drawn in
+the language its text is read in — the server's when it is sent, the console's under `--lang`, the
+answer's for `/gm draw` — never in the language of the moment the draw was applied."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+
+from bot.i18n import translate
+from bot.lottery.apply import DrawApplier
+from bot.outbox import decode_reply
+from bot.service import Context, GameService
+from bot.service.when import day_words, moment_words
+from bot.store import Store
+from bot.store.draws import save_draws
+from bot.store.outbox import unsent
+from renders import common
+from tests.bot.draws.games import GUILD, RecordingHooks, draw, make_running_game
+
+
+@pytest.fixture
+def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """Every string drawn in an image while the test runs (a spy on `Canvas.text`)."""
+    texts: list[str] = []
+    original = common.Canvas.text
+
+    def spy(self: common.Canvas, xy: tuple[int, int], text: str, *args: object, **kwargs: object) -> None:
+        texts.append(text)
+        original(self, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(common.Canvas, "text", spy)
+    yield texts
+
+
+@dataclass
+class ReadingHooks(RecordingHooks):
+    """Hooks that show posts in one language, as the console does under `--lang`."""
+
+    language: str = "en"
+
+
+def words_of(texts: list[str]) -> str:
+    return " | ".join(texts)
+
+
+def test_an_outboxed_board_is_drawn_in_the_language_the_post_is_sent_in(store: Store, service: GameService,
+                                                                        drawn: list[str]) -> None:
+    make_running_game(store)  # the server speaks French (the default)
+    save_draws(store, [draw("2024-03-06", (3, 12, 19, 33, 45))])
+    undelivered = type("Undelivered", (), {"outbox_ready": lambda self: None})()
+    DrawApplier(service, hooks=undelivered).apply_all()
+    [row] = unsent(store)
+    assert row.payload["drawing"]["language"] == "fr"
+    for language, legend, next_draw, other in (("en", "Map key", "Next draw: ", "Légende"),
+                                              ("fr", "Légende", "Prochain tirage : ", "Map key")):
+        drawn.clear()
+        [board] = decode_reply(row.payload, language).files
+        assert board.data.startswith(b"\x89PNG")
+        said = words_of(drawn)
+        assert legend in said and next_draw in said and other not in said, said
+
+
+def test_the_console_shows_a_post_and_its_board_in_its_own_language(store: Store, service: GameService,
+                                                                    drawn: list[str]) -> None:
+    make_running_game(store)
+    save_draws(store, [draw("2024-03-06", (3, 12, 19, 33, 45))])
+    hooks = ReadingHooks(language="en")
+    DrawApplier(service, hooks=hooks).apply_all()
+    [(_, delivered)] = hooks.posts
+    assert delivered.files
+    said = words_of(drawn)
+    assert "Map key" in said and "Turn 1 (draws applied: 1)" in said
+    assert "Légende" not in said and "Tour " not in said and "Prochain" not in said
+
+
+def test_gm_draw_answers_with_a_board_in_the_answers_language(store: Store, service: GameService,
+                                                              drawn: list[str]) -> None:
+    game = make_running_game(store, options={"draws": "manual"})
+    gm = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=game.channel_id, manage_server=True,
+                 locale="en-US")
+    ask = service.handle(gm, "gm draw", {"numbers": "3 12 19 33 45", "date": "2024-03-06"})
+    assert ask.ok and ask.buttons
+    assert translate(ask.messages[0].key, "fr", ask.messages[0].params).count("mercredi 6 mars 2024") == 1
+    drawn.clear()
+    done = service.handle(gm, ask.buttons[0].command, dict(ask.buttons[0].options))
+    assert done.ok and done.files
+    said = words_of(drawn)
+    assert "Map key" in said and "Légende" not in said, said
+
+
+@pytest.mark.parametrize(("language", "day", "moment"), [
+    ("fr", "samedi 1er mars 2025", "mercredi 2 décembre à 20 h 35"),
+    ("en", "Saturday 1 March 2025", "Wednesday 2 December, 20:35 Paris time"),
+])
+def test_draw_days_and_times_as_readers_write_them_in_paris_time(language: str, day: str, moment: str) -> None:
+    """FDJ draws at 20:35 Paris time: 19:35 UTC in winter, 18:35 UTC in summer."""
+    words = day_words(dt.date(2025, 3, 1))
+    assert translate(words.key, language, words.params) == day
+    winter = moment_words(dt.datetime(2026, 12, 2, 19, 35, tzinfo=dt.UTC))
+    assert translate(winter.key, language, winter.params) == moment
+    summer = moment_words(dt.datetime(2026, 6, 3, 18, 35))  # naive: UTC
+    assert "20 h 35" in translate(summer.key, "fr", summer.params)
