@@ -17,7 +17,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from bot.games import driver_of
-from bot.i18n import translate
+from bot.i18n import PARIS, format_moment, translate
 from bot.service.replaying import Step, effective_inputs, public_events
 from bot.store.repo import GameRecord
 from engine import registry
@@ -42,12 +42,12 @@ _DISCORD_TIME = re.compile(r"<t:(-?\d+)(?::[tTdDfFR])?>")
 _RELATIVE = re.compile(r"\s*\(<t:-?\d+:R>\)")
 
 
-def plain_times(text: str) -> str:
-    """Discord timestamps (``<t:…:F> (<t:…:R>)``) as plain UTC times: an image cannot show each
-    reader their own time zone, so it says which one it uses."""
+def plain_times(text: str, language: str) -> str:
+    """Discord timestamps (``<t:…:F> (<t:…:R>)``) as times written in `language` in Paris, the draws'
+    zone: an image cannot show each reader their own time zone, so it says which one it uses."""
     text = _RELATIVE.sub("", text)
-    return _DISCORD_TIME.sub(
-        lambda m: dt.datetime.fromtimestamp(int(m.group(1)), dt.UTC).strftime("%Y-%m-%d %H:%M UTC"), text)
+    return _DISCORD_TIME.sub(lambda m: translate("date.paris_time", language, {
+        "time": format_moment(dt.datetime.fromtimestamp(int(m.group(1)), dt.UTC), language, PARIS)}), text)
 
 
 def history_of(game: GameRecord, svc: GameService) -> list[Step]:
@@ -69,7 +69,7 @@ def scene_of(svc: GameService, game: GameRecord, language: str | None = None, pe
     not committed yet (a turn post is made before its draw is committed) that end the history."""
     language = language or svc.server_language(game.guild_id)
     upcoming = driver_of(game.kind).next_moment(svc, game, svc.clock()) if game.status == "running" else None
-    next_text = plain_times(translate(upcoming.key, language, upcoming.params)) if upcoming is not None else ""
+    next_text = plain_times(translate(upcoming.key, language, upcoming.params), language) if upcoming is not None else ""
 
     @cache
     def history() -> tuple[Step, ...]:

@@ -85,7 +85,7 @@ def test_a_draw_posts_a_board_that_says_the_game_the_turn_the_numbers_and_what_c
     assert after_draws, [call["caption"] for call in drawn]
     last = after_draws[-1]
     assert last.title == WORDS["fr"]["title"] and last.lines[:2] == (WORDS["fr"]["turn"], WORDS["fr"]["draw"])
-    assert last.lines[2].startswith(WORDS["fr"]["next"]) and last.lines[2].endswith("UTC")
+    assert last.lines[2].startswith(WORDS["fr"]["next"]) and last.lines[2].endswith("à 20 h 35 (heure de Paris)")
     assert not last.banner
     console.service.store.close()
 
@@ -186,5 +186,9 @@ def test_replay_is_a_gif_of_every_draw_and_action_within_the_limit(table) -> Non
     assert squeezed is not None and len(squeezed[0].data) <= len(reply.files[0].data) // 3
 
 
-def test_plain_times_reads_discord_timestamps_as_utc() -> None:
-    assert plain_times("next draw <t:1741203300:F> (<t:1741203300:R>)") == "next draw 2025-03-05 19:35 UTC"
+def test_plain_times_reads_discord_timestamps_in_paris_time() -> None:
+    """Issue 24: the draw is at 20:35 in Paris, and the image says it as its reader writes times."""
+    assert plain_times("next draw <t:1741203300:F> (<t:1741203300:R>)", "en") == (
+        "next draw Wednesday 5 March 2025, 8:35 pm (Paris time)")
+    assert plain_times("prochain tirage <t:1741203300:F> (<t:1741203300:R>)", "fr") == (
+        "prochain tirage mercredi 5 mars 2025 à 20 h 35 (heure de Paris)")
