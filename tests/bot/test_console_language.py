@@ -90,3 +90,22 @@ def test_the_demo_speaks_one_language_and_counts_its_images(tmp_path: Path) -> N
     out = io.StringIO()
     run_demo(tmp_path / "en", "en", out, "hexarena")
     assert "images written to" in out.getvalue()
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_rules_pages_name_commands_as_their_reader_types_them(language: str) -> None:
+    """`/game rules` in French names `/sb ordre texte:`, not `/sb order text:` (issue 24, point 4)."""
+    import re
+
+    from bot.compose import command_table
+    from bot.games import games
+    from bot.i18n import command_name, option_name, translate
+
+    commands = command_table()
+    typed = {command_name(path, language): path for path in commands}
+    for entry in games():
+        text = translate(f"rules.{entry.kind}", language)
+        for command, options in re.findall(r"`/([\w-]+ [\w-]+)((?: [\w-]+:)*)", text):
+            assert command in typed, (entry.kind, command)
+            names = {option_name(opt.name, language) for opt in commands[typed[command]].options}
+            assert set(re.findall(r"([\w-]+):", options)) <= names, (entry.kind, command, options)

@@ -90,3 +90,15 @@ def test_templates_elide_their_values() -> None:
                                                      ("en", 0, "0 draws"), ("en", 1, "1 draw")])
 def test_plurals(language: str, n: int, text: str) -> None:
     assert translate("date.future", language, {"span": Count(n, "word.draw_count")}).endswith(text)
+
+
+def test_history_shows_the_logs_dates_as_the_reader_writes_them() -> None:
+    from bot.service.history import payload_words
+
+    words = payload_words({"date": "2025-03-01", "draw": {"date": "2025-03-03", "index": 1}, "name": "2025"})
+    assert translate("history.detail", "fr", {"sep": "", "key": "tirage", "value": words["date"]}) == (
+        "tirage samedi 1er mars 2025")
+    assert translate("history.detail", "en", {"sep": "", "key": "draw", "value": words["draw_date"]}) == (
+        "draw Monday 3 March 2025")
+    assert words["name"] == "2025" and words["draw_index"] == 1
+    assert payload_words({"date": "soon"}) == {"date": "soon"}  # not a date: as it is
