@@ -102,3 +102,15 @@ def test_history_shows_the_logs_dates_as_the_reader_writes_them() -> None:
         "draw Monday 3 March 2025")
     assert words["name"] == "2025" and words["draw_index"] == 1
     assert payload_words({"date": "soon"}) == {"date": "soon"}  # not a date: as it is
+
+
+def test_dates_and_counts_survive_the_outbox() -> None:
+    """A post waits in the outbox as JSON: its dates are still read in the reader's language when sent."""
+    import json
+
+    from bot.outbox import decode_reply, encode_reply
+    from bot.service import Message, Reply
+
+    reply = Reply((Message("date.moment", {"day": Day(DRAW.date()), "time": Moment(DRAW),
+                                           "n": Count(2, "word.draw_count")}),))
+    assert decode_reply(json.loads(json.dumps(encode_reply(reply)))) == reply
