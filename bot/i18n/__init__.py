@@ -231,14 +231,15 @@ class _Nothing(str):
 
 #: the French words that lose their vowel before one (elision), with what they become
 _ELISIONS = {"fr": {"de": "d’", "le": "l’", "la": "l’", "que": "qu’", "jusque": "jusqu’"}}
-#: a value that starts with a vowel, after the markup that may open it (``**Orion**``)
-_VOWEL_FIRST = re.compile(r"^[*_`]*[aeiouàâäéèêëîïôöùûüœæ]", re.IGNORECASE)
+#: a value that starts with a word that starts with a vowel, after the markup that may open it
+#: (``**Orion**``, "épée"); a code is no word ("E", "NE", "A1": "de E vers NE")
+_VOWEL_FIRST = re.compile(r"^[*_`]*(?i:[aeiouàâäéèêëîïôöùûüœæ])[a-zàâäçéèêëîïôöùûüÿœæ]")
 
 
 def elide(before: str, value: str, language: str) -> str:
     """The text `before` a value, its last word elided when the value starts with a vowel: "Export
     de **" before "Orion**" reads "Export d’**"; "de la partie de " before "Arkeon", "de la partie
-    d’". An h is left alone (French aspirates some and not others)."""
+    d’". An h is left alone (French aspirates some and not others), and so is a code ("de E5")."""
     elisions = _ELISIONS.get(language)
     if not elisions or not _VOWEL_FIRST.match(value):
         return before

@@ -74,6 +74,9 @@ def test_none_agrees_with_a_feminine_noun() -> None:
     ("de ", "Hélène", "de "),  # an h is left alone
     ("monde ", "Orion", "monde "),  # not a particle
     ("de ", "12", "de "),
+    ("en G2 de ", "E vers NE", "en G2 de "),  # a direction, a cell: codes, not words
+    ("de ", "A1", "de "),
+    ("de ", "un", "d’"),
 ])
 def test_french_elides_before_a_vowel(before: str, value: str, elided: str) -> None:
     assert elide(before, value, "fr") == elided
