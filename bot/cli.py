@@ -56,8 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
     console.add_argument("--out", type=Path, default=Path("out"), help="folder for images (default ./out)")
     console.add_argument("--admins", default="gm", help="comma-separated console users who manage the server (default: gm)")
     console.add_argument("--lang", choices=("fr", "en"),
-                         help="reply language (default: the system locale, LC_ALL/LC_MESSAGES/LANG, when it is "
-                              "French or English, else the server setting)")
+                         help="the console's language, its replies' and its posts' (default: the system locale, "
+                              "LC_ALL/LC_MESSAGES/LANG, when it is French or English, else English)")
 
     db = sub.add_parser("db", help="database maintenance")
     db_sub = db.add_subparsers(dest="db_command", required=True)
@@ -94,7 +94,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("game", nargs="?", default="spacechess", type=_demo_game,
                       help="a game whose entry ships a demo script (default spacechess, on real past FDJ draws)")
     demo.add_argument("--out", type=Path, default=Path("demo-out"), help="folder for the images (default ./demo-out)")
-    demo.add_argument("--lang", choices=("fr", "en"), help="reply language (default: French)")
+    demo.add_argument("--lang", choices=("fr", "en"),
+                      help="the demo's language (default: the system locale when it is French or English, else English)")
 
     commands = sub.add_parser("commands", help="show the slash commands the bot registers on Discord")
     commands.add_argument("--json", action="store_true", help="print the exact JSON payload synced to Discord")
@@ -216,7 +217,15 @@ def _console(args: argparse.Namespace, settings: Settings) -> int:
     import logging
 
     from bot.app import open_service, open_service_soon
-    from bot.console import Console, history_file, line_editing, names_file, run_name, system_language
+    from bot.console import (
+        Console,
+        banner,
+        console_language,
+        history_file,
+        line_editing,
+        names_file,
+        run_name,
+    )
 
     if not args.verbose:  # the replies are the console's output: a log line after each would bury them
         for handler in logging.getLogger().handlers:
@@ -224,10 +233,11 @@ def _console(args: argparse.Namespace, settings: Settings) -> int:
                 handler.setLevel(logging.WARNING)
     admins = frozenset(name.strip().lower() for name in args.admins.split(",") if name.strip())
     started = run_name(dt.datetime.now())
+    language = console_language(args.lang)
 
     def console_on(service: GameService) -> Console:
-        return Console(service, out_dir=args.out, admins=admins, language=args.lang or system_language(),
-                       per_run=True, run=started, names_file=names_file())
+        return Console(service, out_dir=args.out, admins=admins, language=language, per_run=True, run=started,
+                       names_file=names_file())
 
     if args.script is not None:
         console = console_on(open_service(settings))
@@ -241,7 +251,7 @@ def _console(args: argparse.Namespace, settings: Settings) -> int:
         return 1 if refused else 0
     opening = open_service_soon(settings)
     line_editing(history_file())
-    print("Space Chess console — type slash commands, e.g. `as alice /sc join name:Alice team:1 role:general`; Ctrl-D quits.")
+    print(banner(language))
     session: Console | None = None
     while True:
         try:

@@ -32,7 +32,18 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from bot.i18n import LANGUAGES, catalog, language_of, translate
+from bot.i18n import (
+    LANGUAGES,
+    catalog,
+    command_name,
+    format_day,
+    format_moment,
+    format_relative,
+    format_time,
+    language_of,
+    option_name,
+    translate,
+)
 from bot.service import Attachment, Button, Context, Message, Reply, Select, Visibility
 from bot.service.commands import table, unknown_command
 from bot.service.progress import PROGRESS_SECONDS, Throttle
@@ -200,7 +211,9 @@ class Console:
     admins: frozenset[str] = frozenset({"gm"})
     channel: str = "general"
     user: str = "gm"
-    language: str | None = None  # None: the server's setting
+    #: the console's language, its own words' and, as the server's default, its channel posts' (a GM's
+    #: `/gm settings language:` still wins for the posts); None leaves both to the service's default
+    language: str | None = None
     base_dir: Path = field(default_factory=Path.cwd)
     stream: TextIO = field(default_factory=lambda: sys.stdout)
     #: images in a folder per game and run (``OUT/<game>/<run>/``), never over an earlier run's
@@ -217,8 +230,14 @@ class Console:
     _buttons: tuple[Button, ...] = ()
     _selects: tuple[Select, ...] = ()
 
+    #: the zone Discord timestamps are shown in (None: the machine's), and the clock "in 3 hours" counts from
+    zone: dt.tzinfo | None = None
+    now: Callable[[], dt.datetime] = field(default=lambda: dt.datetime.now(dt.UTC))
+
     def __post_init__(self) -> None:
         self._names = {**self._read_names(), **self._names}
+        if self.language is not None:  # one reader, one language: banner, replies and posts alike
+            self.service.default_language = self.language
 
     def _read_names(self) -> dict[int, str]:
         """The book of an earlier session; a missing or damaged one is an empty book (it only names)."""
@@ -279,16 +298,18 @@ class Console:
             if not line:
                 return True
         ctx = self.context()
+        language = self.service.language(ctx)
         try:
-            verb = line.split()[0].lower()
-            if verb == "click":
+            verb = _fold(line.split()[0])
+            if verb in _verbs("click"):
                 parsed = self._click(line)
-            elif verb == "pick":
+            elif verb in _verbs("pick"):
                 parsed = self._pick(line)
             else:
                 parsed = parse_command(line, self.base_dir)
         except LineError as err:
-            self._print(f"! {translate(err.key, self.service.language(ctx), err.params)}")
+            params = {"pick": translate("console.verb.pick", language), **err.params}  # the verb a hint names
+            self._print(f"{translate('console.refused', language)} {translate(err.key, language, params)}")
             return False
         self._remember(parsed.names)
         ctx = replace(ctx, progress=self._progress(ctx))
@@ -333,11 +354,13 @@ class Console:
 
     def show(self, ctx: Context, reply: Reply) -> None:
         language = self.service.language(ctx)
-        prefix = "! " if not reply.ok else ("(only you) " if reply.visibility is Visibility.PRIVATE else "")
+        only_you = translate("console.only_you", language) + " "
+        prefix = (translate("console.refused", language) + " " if not reply.ok
+                  else only_you if reply.visibility is Visibility.PRIVATE else "")
         for message in reply.messages:
-            self._print(prefix + self._names_for_ids(translate(message.key, language, message.params)))
+            self._print(prefix + self._names_for_ids(translate(message.key, language, message.params), language))
         for message in reply.aside:
-            self._print("(only you) " + self._names_for_ids(translate(message.key, language, message.params)))
+            self._print(only_you + self._names_for_ids(translate(message.key, language, message.params), language))
         for embed in reply.embeds:
             self._print(f"  ▣ {translate(embed.title.key, language, embed.title.params)}")
             if embed.description is not None:
@@ -350,12 +373,15 @@ class Console:
             title = translate(select.placeholder.key, language, select.placeholder.params)
             values = " | ".join(f"{c.value} ({translate(c.label.key, language, c.label.params)})"
                                 for c in select.choices)
-            self._print(f"  [{title}] pick {number} … ({select.max_values}): {values}")
+            self._print("  " + translate("console.menu", language, {
+                "title": title, "pick": translate("console.verb.pick", language), "number": number,
+                "count": select.max_values, "choices": values}))
         for button in reply.buttons:
             label = translate(button.label.key, language, button.label.params)
-            opts = " ".join(f"{k}:{quoted(str(self._option_words(button.command, k, v)))}"
-                            for k, v in button.options.items())
-            self._print(f"  [{label}] → /{button.command} {opts}".rstrip())
+            typed = " ".join([f"/{command_name(button.command, language)}", *(
+                f"{option_name(k, language)}:{quoted(str(self._option_words(button.command, k, v)))}"
+                for k, v in button.options.items())])
+            self._print("  " + translate("console.button", language, {"label": label, "command": typed}))
         for file in reply.files:
             path = self._image_path(ctx, file.filename)
             path.write_bytes(file.data)
@@ -391,14 +417,46 @@ class Console:
             return self._names.get(value, value)
         return value
 
-    def _names_for_ids(self, text: str) -> str:
-        """Mentions as the names typed in this session, Discord timestamps as local times."""
+    def _names_for_ids(self, text: str, language: str) -> str:
+        """Mentions as the names typed in this session, Discord timestamps as Discord shows them to
+        a reader of `language` in the console's zone: a date and time, a time, a date or how long
+        from now (``<t:…:R>``: "in 3 hours")."""
         text = re.sub(r"<(?:@&?|#)(\d+)>", lambda m: self._names.get(int(m.group(1)), m.group(0)), text)
-        return re.sub(r"<t:(-?\d+)(?::[tTdDfFR])?>",
-                      lambda m: dt.datetime.fromtimestamp(int(m.group(1))).strftime("%Y-%m-%d %H:%M"), text)
+        return re.sub(r"<t:(-?\d+)(?::([tTdDfFR]))?>", lambda m: self._time(int(m.group(1)), m.group(2), language),
+                      text)
+
+    def _time(self, stamp: int, style: str | None, language: str) -> str:
+        moment = dt.datetime.fromtimestamp(stamp, dt.UTC)
+        if style == "R":
+            return format_relative(moment, self.now(), language)
+        if style in ("t", "T"):
+            return format_time(moment, language, self.zone)
+        if style in ("d", "D"):
+            return format_day(moment.astimezone(self.zone).date(), language)
+        return format_moment(moment, language, self.zone)
 
     def _print(self, text: str) -> None:
         print(text, file=self.stream, flush=True)
+
+
+@cache
+def _verbs(verb: str) -> frozenset[str]:
+    """The console's own verb (``click``, ``pick``) as every language writes it (``cliquer``, ``choisir``)."""
+    return frozenset(_fold(catalog(language)[f"console.verb.{verb}"]) for language in LANGUAGES)
+
+
+def console_language(chosen: str | None, environ: Mapping[str, str] = os.environ) -> str:
+    """The console's one language (issue 24): `--lang`, else the system locale's when the bot
+    speaks it, else English — so that ``LANG=C.UTF-8`` gets its banner and replies in English."""
+    return chosen or system_language(environ) or "en"
+
+
+def banner(language: str) -> str:
+    """The first line of an interactive console, with an example typed as a reader of `language` types it."""
+    example = f"as alice /{command_name('game help', language)}"
+    return translate("console.banner", language, {
+        "example": example, "click": catalog(language)["console.verb.click"],
+        "pick": catalog(language)["console.verb.pick"]})
 
 
 def run_name(started: dt.datetime) -> str:
@@ -414,7 +472,7 @@ def _slug(name: str) -> str:
 def system_language(environ: Mapping[str, str] = os.environ) -> str | None:
     """The reply language the system locale asks for (``LC_ALL``, then ``LC_MESSAGES``, then
     ``LANG``, as POSIX reads them): ``fr_FR.UTF-8`` is French; None for a locale the bot does not
-    speak (``C``, ``de_DE``), which leaves the choice to the server's setting."""
+    speak (``C``, ``de_DE``): `console_language` then takes English."""
     for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
         value = environ.get(variable, "")
         if value:

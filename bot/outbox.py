@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from bot.games import presenter_for
-from bot.i18n import Listing, translate
+from bot.i18n import Count, Day, Listing, Moment, translate
 from bot.service.replies import Attachment, Message, Reply
 from bot.service.scene import Scene, plain_times
 from bot.store import outbox as rows
@@ -70,11 +70,18 @@ Part = TypeVar("Part")
 # -- the row's payload: a Reply as JSON ---------------------------------------------------------------
 
 def _encode(value: Any) -> Any:
-    """JSON of a message's parameters; the catalog's own value types (`Message`, `Listing`) are tagged."""
+    """JSON of a message's parameters; the catalog's own value types (`Message`, `Listing`, `Count`,
+    `Day`, `Moment`) are tagged."""
     if isinstance(value, Message):
         return {"$msg": value.key, "params": _encode(dict(value.params))}
     if isinstance(value, Listing):
         return {"$list": _encode(list(value.items)), "conjunction": value.conjunction, "separator": value.separator}
+    if isinstance(value, Count):
+        return {"$count": value.n, "key": value.key}
+    if isinstance(value, Day):
+        return {"$day": value.day.isoformat()}
+    if isinstance(value, Moment):
+        return {"$moment": value.at.isoformat(), "zone": value.zone}
     if isinstance(value, Mapping):
         return {str(key): _encode(item) for key, item in value.items()}
     if isinstance(value, list | tuple):
@@ -88,6 +95,12 @@ def _decode(value: Any) -> Any:
             return Message(value["$msg"], _decode(value.get("params") or {}))
         if "$list" in value:
             return Listing(tuple(_decode(value["$list"])), value["conjunction"], value["separator"])
+        if "$count" in value:
+            return Count(value["$count"], value["key"])
+        if "$day" in value:
+            return Day(dt.date.fromisoformat(value["$day"]))
+        if "$moment" in value:
+            return Moment(dt.datetime.fromisoformat(value["$moment"]), value["zone"])
         return {key: _decode(item) for key, item in value.items()}
     if isinstance(value, list):
         return [_decode(item) for item in value]

@@ -10,7 +10,11 @@ always gives the same bytes.
 from __future__ import annotations
 
 import io
+import sys
 import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache, lru_cache
 from importlib import resources
 
@@ -166,6 +170,38 @@ def _text_patch(text: str, size: int, anchor: str, fill: RGB, background: RGB) -
     return to_palette(patch), mask.point(lambda value: 255 if value else 0)
 
 
+#: the list collecting what `Canvas.text` writes while `recording_text()` is open, else None
+_drawn: ContextVar[list[str] | None] = ContextVar("drawn_text", default=None)
+
+
+@contextmanager
+def recording_text() -> Iterator[list[str]]:
+    """Collect every string drawn in an image while the block runs (the language checks read the
+    images' words where they are written, no OCR). The renders' cached drawings (backgrounds, keys)
+    are emptied first, so their words are drawn, hence recorded, again; outside the block recording
+    costs one context-variable read per label. The list is shared with threads started with a copy
+    of the context (`asyncio.to_thread`)."""
+    texts: list[str] = []
+    _forget_drawings()
+    token = _drawn.set(texts)
+    try:
+        yield texts
+    finally:
+        _drawn.reset(token)
+
+
+def _forget_drawings() -> None:
+    """Empty the `functools` caches of every render module but this one (whose caches hold glyph
+    masks and fitted strings, drawn through `Canvas.text` anyway)."""
+    for name, module in list(sys.modules.items()):
+        if module is None or not name.startswith("renders.") or name == __name__:
+            continue
+        for value in list(vars(module).values()):
+            clear = getattr(value, "cache_clear", None)
+            if callable(clear) and getattr(value, "__module__", None) == name:
+                clear()
+
+
 class Canvas:
     """An image being drawn (RGB, or already in the fixed palette): ImageDraw for shapes, plus cached
     text and the HP bar.
@@ -180,7 +216,12 @@ class Canvas:
         self.draw = ImageDraw.Draw(image)
 
     def text(self, xy: tuple[int, int], text: str, size: int, fill: RGB, anchor: str = "la") -> None:
-        """Draw `text` (already printable) with its `anchor` point at `xy`, as ImageDraw.text does."""
+        """Draw `text` (already printable) with its `anchor` point at `xy`, as ImageDraw.text does.
+        Every word of every image is drawn here (a test holds the renders to it), and recorded
+        while `recording_text()` is open."""
+        recorder = _drawn.get()
+        if recorder is not None:
+            recorder.append(text)
         mask, left, top = _text_mask(text, size, anchor)
         origin = (xy[0] + left, xy[1] + top)
         if self.image.mode != "P":

@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.compose import game_service
-from bot.console import Console
+from bot.console import Console, console_language
 from bot.games import entry_for, games
+from bot.i18n import Count, translate
 from bot.store.repo import Store
 
 
@@ -39,9 +40,11 @@ def script_lines(game: str = "spacechess") -> list[str]:
 
 def run_demo(out_dir: Path, language: str | None = None, stream: TextIO | None = None,
              game: str = "spacechess") -> int:
-    """Play a demo game; the number of refused lines (0 when all went as written)."""
+    """Play a demo game in `language` (else the console's: the system locale's, else English); the
+    number of refused lines (0 when all went as written)."""
     stream = stream or sys.stdout
     package, _ = _script(game)
+    language = console_language(language)
     with tempfile.TemporaryDirectory(prefix="spacechess-demo-") as folder, resources.as_file(
         resources.files(package)
     ) as package_dir:
@@ -53,5 +56,7 @@ def run_demo(out_dir: Path, language: str | None = None, stream: TextIO | None =
         finally:
             store.close()
     images = sorted([*out_dir.glob("*.png"), *out_dir.glob("*.gif")])
-    print(f"\n{len(images)} images written to {out_dir.resolve()}", file=stream)
+    written = translate("console.images_written", language,
+                        {"count": Count(len(images), "console.images"), "folder": str(out_dir.resolve())})
+    print(f"\n{written}", file=stream)
     return refused

@@ -7,7 +7,9 @@ the same placeholders. Discord locales (``en-US``, ``fr``) are reduced to the la
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+import re
 import string
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -17,6 +19,8 @@ from typing import Any
 
 LANGUAGES = ("fr", "en")
 DEFAULT_LANGUAGE = "fr"
+#: the zone of the lottery's draws (FDJ draws in Paris), and of every time an image states
+PARIS = "Europe/Paris"
 
 
 #: folders holding more of the catalog, one ``strings.<language>.json`` each: every game's own words
@@ -97,6 +101,76 @@ class Listing:
     separator: str = ", "  # " " for sentences, each ending with its own full stop
 
 
+@dataclass(frozen=True)
+class Day:
+    """A date read as the language writes it: "samedi 1er mars 2025", "Saturday 1 March 2025"."""
+
+    day: dt.date
+
+
+@dataclass(frozen=True)
+class Moment:
+    """A moment read as the language writes it, in `zone` (an IANA name; Paris by default, the draws'
+    zone): "mercredi 2 décembre 2026 à 20 h 35", "Wednesday 2 December 2026, 8:35 pm". A naive
+    `at` is taken as UTC, the zone every stored time is in."""
+
+    at: dt.datetime
+    zone: str = PARIS
+
+
+def _zoned(moment: dt.datetime, zone: str | dt.tzinfo | None) -> dt.datetime:
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=dt.UTC)
+    if zone is None:
+        return moment.astimezone()  # the machine's own zone (the console's reader sits at it)
+    if isinstance(zone, str):
+        from zoneinfo import ZoneInfo
+
+        zone = ZoneInfo(zone)
+    return moment.astimezone(zone)
+
+
+def format_day(day: dt.date, language: str) -> str:
+    """`day` as readers of `language` write a date: weekday, day (French "1er" for the first),
+    month and year, words from the ``date.*`` keys — never an ISO date."""
+    words = catalog(language)
+    number = words["date.first_day"] if day.day == 1 else str(day.day)
+    return translate("date.day", language, {"weekday": words[f"date.weekday.{day.weekday()}"], "day": number,
+                                            "month": words[f"date.month.{day.month}"], "year": day.year})
+
+
+def format_time(moment: dt.datetime, language: str, zone: str | dt.tzinfo | None = PARIS) -> str:
+    """The time of `moment` in `zone` as `language` writes it: "20 h 35" and "20 h", "8:35 pm" and
+    "8 pm" (``date.clock_hours`` says whether the language counts 24 hours or twice 12)."""
+    local = _zoned(moment, zone)
+    half = "pm" if local.hour >= 12 else "am"
+    hour = local.hour if catalog(language)["date.clock_hours"] == "24" else (local.hour - 1) % 12 + 1
+    key = f"date.time.{half}" if local.minute else f"date.hour.{half}"
+    return translate(key, language, {"hour": hour, "minute": f"{local.minute:02d}"})
+
+
+def format_moment(moment: dt.datetime, language: str, zone: str | dt.tzinfo | None = PARIS) -> str:
+    """`moment` in `zone` as `language` writes it, day and time: `format_day` with `format_time`."""
+    local = _zoned(moment, zone)
+    return translate("date.moment", language, {"day": format_day(local.date(), language),
+                                                "time": format_time(local, language, local.tzinfo)})
+
+
+_UNITS = (("days", 86400), ("hours", 3600), ("minutes", 60))
+
+
+def format_relative(moment: dt.datetime, now: dt.datetime, language: str) -> str:
+    """How far `moment` is from `now`, as Discord's relative timestamps read: "dans 3 heures",
+    "il y a 2 minutes", "in 1 day", rounded to the largest whole unit."""
+    seconds = (_zoned(moment, dt.UTC) - _zoned(now, dt.UTC)).total_seconds()
+    size = abs(seconds)
+    unit = next(((name, length) for name, length in _UNITS if size >= length), None)
+    if unit is None:
+        return catalog(language)["date.now"]
+    span = Count(round(size / unit[1]), f"date.span.{unit[0]}")
+    return translate("date.future" if seconds > 0 else "date.past", language, {"span": span})
+
+
 def plural_index(language: str, n: int) -> int:
     """0 for the singular form, 1 for the plural: French counts 0 and 1 as singular, English 1 only."""
     if language == "fr":
@@ -133,10 +207,74 @@ def option_name(option: str, language: str) -> str:
 
 
 def translate(key: str, language: str, params: Mapping[str, Any] | None = None) -> str:
-    """The text of `key` in `language` (English, then the key itself, when it is missing)."""
+    """The text of `key` in `language` (English, then the key itself, when it is missing), its
+    grammar agreed with the values (`_Grammar`: "aucune" for a feminine noun, "d’Orion")."""
     template = catalog(language).get(key) or catalog("en").get(key) or key
     values = _Params({k: _display(v, language) for k, v in (params or {}).items()})
-    return string.Formatter().vformat(template, (), values)
+    return _Grammar(language).vformat(template, (), values)
+
+
+class _Nothing(str):
+    """"none" in the masculine (``word.none``), which a placeholder naming a feminine noun's value
+    reads in the feminine: ``arme : {weapon:f}`` gives "arme : aucune" (``word.none.f``)."""
+
+    language: str
+
+    def __new__(cls, language: str) -> _Nothing:
+        nothing = super().__new__(cls, catalog(language).get("word.none", "-"))
+        nothing.language = language
+        return nothing
+
+    def agreed(self, gender: str) -> str:
+        return catalog(self.language).get(f"word.none.{gender}", str(self)) if gender == "f" else str(self)
+
+
+#: the French words that lose their vowel before one (elision), with what they become
+_ELISIONS = {"fr": {"de": "d’", "le": "l’", "la": "l’", "que": "qu’", "jusque": "jusqu’"}}
+#: a value that starts with a word that starts with a vowel, after the markup that may open it
+#: (``**Orion**``, "épée"); a code is no word ("E", "NE", "A1": "de E vers NE")
+_VOWEL_FIRST = re.compile(r"^[*_`]*(?i:[aeiouàâäéèêëîïôöùûüœæ])[a-zàâäçéèêëîïôöùûüÿœæ]")
+
+
+def elide(before: str, value: str, language: str) -> str:
+    """The text `before` a value, its last word elided when the value starts with a vowel: "Export
+    de **" before "Orion**" reads "Export d’**"; "de la partie de " before "Arkeon", "de la partie
+    d’". An h is left alone (French aspirates some and not others), and so is a code ("de E5")."""
+    elisions = _ELISIONS.get(language)
+    if not elisions or not _VOWEL_FIRST.match(value):
+        return before
+    match = re.search(r"(?<![\w’'])(\w+) ([*_`]*)$", before)
+    if match is None or match.group(1).lower() not in elisions:
+        return before
+    word = elisions[match.group(1).lower()]
+    word = word[0].upper() + word[1:] if match.group(1)[0].isupper() else word
+    return before[: match.start()] + word + match.group(2)
+
+
+class _Grammar(string.Formatter):
+    """The catalog's formatter: a ``{value:f}`` placeholder says its noun is feminine (for "none"),
+    and the French particles before a value that starts with a vowel are elided (`elide`)."""
+
+    def __init__(self, language: str) -> None:
+        self.language = language
+
+    def format_field(self, value: Any, format_spec: str) -> Any:
+        if format_spec in ("f", "m"):
+            return value.agreed(format_spec) if isinstance(value, _Nothing) else super().format_field(value, "")
+        return super().format_field(value, format_spec)
+
+    def vformat(self, format_string: str, args: Any, kwargs: Any) -> str:
+        if self.language not in _ELISIONS:
+            return super().vformat(format_string, args, kwargs)
+        text = ""
+        for literal, field, spec, conversion in self.parse(format_string):
+            text += literal
+            if field is None:
+                continue
+            value = self.convert_field(self.get_field(field, args, kwargs)[0], conversion)
+            shown = self.format_field(value, self.vformat(spec or "", args, kwargs))
+            text = elide(text, str(shown), self.language) + str(shown)
+        return text
 
 
 def _display(value: Any, language: str) -> Any:
@@ -148,10 +286,14 @@ def _display(value: Any, language: str) -> Any:
     if isinstance(value, Count):
         forms = (catalog(language).get(value.key) or catalog("en").get(value.key) or value.key).split("|")
         return forms[min(plural_index(language, value.n), len(forms) - 1)].strip().format(n=value.n)
+    if isinstance(value, Day):
+        return format_day(value.day, language)
+    if isinstance(value, Moment):
+        return format_moment(value.at, language, value.zone)
     if isinstance(value, Listing):
         words = [str(_display(item, language)) for item in value.items]
         if not words:
-            return catalog(language).get("word.none", "-")
+            return _Nothing(language)
         if value.conjunction and len(words) > 1:
             return value.separator.join(words[:-1]) + catalog(language).get("word.and", " & ") + words[-1]
         return value.separator.join(words)
@@ -161,12 +303,12 @@ def _display(value: Any, language: str) -> Any:
         if value and all(hasattr(v, "key") and hasattr(v, "params") for v in value):
             return "".join(translate(v.key, language, v.params) for v in value)
         if not value:
-            return catalog(language).get("word.none", "-")
+            return _Nothing(language)
         return ", ".join(str(_display(v, language)) for v in value)
     if isinstance(value, Mapping):
         return ", ".join(f"{k} {_display(v, language)}" for k, v in value.items())
     if value is None:
-        return catalog(language).get("word.none", "-")
+        return _Nothing(language)
     if isinstance(value, bool):
         return catalog(language)["word.yes" if value else "word.no"]
     return value

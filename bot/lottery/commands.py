@@ -15,6 +15,7 @@ import datetime as dt
 import re
 from typing import Any
 
+from bot.i18n import Day
 from bot.lottery import is_lottery_game
 from bot.lottery.apply import applier_for
 from bot.service.commands import Option, command
@@ -23,7 +24,6 @@ from bot.service.core import GameService
 from bot.service.orders import require_running
 from bot.service.refusals import known as in_catalog
 from bot.service.replies import Button, Message, Reply, ServiceError, Visibility
-from bot.service.when import day_words
 from bot.store.draws import applied_evenings, save_draws, started_at, stored_draws
 from bot.store.repo import GameRecord
 from draws import FIRST_LOTO_DRAW, Draw, DrawSchedule, ManualDrawError, loto_format, manual_draw
@@ -47,9 +47,9 @@ def parse_date(text: str | None, today: dt.date) -> dt.date:
     except ValueError:
         raise ServiceError("error.draw_bad_date", text=text) from None
     if day > today:
-        raise ServiceError("error.draw_in_future", date=day_words(day))
+        raise ServiceError("error.draw_in_future", date=Day(day))
     if day < FIRST_LOTO_DRAW:  # no Loto, so no format of its draw to check the numbers against
-        raise ServiceError("error.draw_before_loto", date=day_words(day), first=day_words(FIRST_LOTO_DRAW))
+        raise ServiceError("error.draw_before_loto", date=Day(day), first=Day(FIRST_LOTO_DRAW))
     return day
 
 
@@ -59,14 +59,14 @@ def check_evening(svc: GameService, game: GameRecord, schedule: DrawSchedule, da
     the draw time), or before the game started — unless the game's draws are all typed by its game
     masters ("manual"), who may then play it on any past Loto evenings (the demo campaign does)."""
     if day.weekday() not in schedule.weekdays:
-        raise ServiceError("error.draw_not_a_draw_day", date=day_words(day))
+        raise ServiceError("error.draw_not_a_draw_day", date=Day(day))
     expected = schedule.at(day)
     if expected > now:
-        raise ServiceError("error.draw_not_yet", date=day_words(day), time=f"<t:{int(expected.timestamp())}:t>")
+        raise ServiceError("error.draw_not_yet", date=Day(day), time=f"<t:{int(expected.timestamp())}:t>")
     started = started_at(svc.store, game)
     if game.options.get("draws") != "manual" and expected <= started:
-        raise ServiceError("error.draw_before_start", date=day_words(day),
-                           start=day_words(schedule.local_date(started)))
+        raise ServiceError("error.draw_before_start", date=Day(day),
+                           start=Day(schedule.local_date(started)))
 
 
 def _evening_draw(svc: GameService, entry: Draw, source: str, schedule: DrawSchedule) -> Draw:
@@ -78,7 +78,7 @@ def _evening_draw(svc: GameService, entry: Draw, source: str, schedule: DrawSche
         if (known.numbers, known.complementary) != (entry.numbers, entry.complementary):
             raise ServiceError(
                 "error.draw_differs",
-                date=day_words(entry.date),
+                date=Day(entry.date),
                 numbers=" ".join(str(n) for n in known.numbers),
                 bonus=known.complementary,
             )
@@ -110,21 +110,21 @@ def gm_draw(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     try:
         entry = manual_draw(day, parse_numbers(opts["numbers"]), opts.get("bonus"), scope=str(game.id))
     except ManualDrawError as err:
-        raise ServiceError("error.draw_invalid", date=day_words(day), reason=draw_entry_reason(err),
-                           format=Message(f"draw.format.{loto_format(day).name}", {"date": day_words(day)})) from None
+        raise ServiceError("error.draw_invalid", date=Day(day), reason=draw_entry_reason(err),
+                           format=Message(f"draw.format.{loto_format(day).name}", {"date": Day(day)})) from None
     check_evening(svc, game, applier.schedule, day, now)
     applied = applied_evenings(svc.store, game.id)
     if (day, 1) in applied:
-        raise ServiceError("error.draw_already_applied", date=day_words(day))
+        raise ServiceError("error.draw_already_applied", date=Day(day))
     if applied and (day, 1) < applied[-1]:
-        raise ServiceError("error.draw_out_of_order", date=day_words(day), last=day_words(applied[-1][0]))
+        raise ServiceError("error.draw_out_of_order", date=Day(day), last=Day(applied[-1][0]))
     numbers = " ".join(str(n) for n in entry.numbers)
     if "confirm" not in opts:
         # the button carries the numbers as parsed, not as typed: its id must stay within 100 characters
-        button = Button(Message("button.confirm_draw", {"date": day_words(day)}), "gm draw",
+        button = Button(Message("button.confirm_draw", {"date": Day(day)}), "gm draw",
                         {**{k: v for k, v in opts.items() if k != "confirm"}, "numbers": numbers,
                          "date": day.isoformat(), "confirm": game.version})
-        summary = Message("gm.draw.confirm", {"name": game.name, "date": day_words(day), "numbers": numbers,
+        summary = Message("gm.draw.confirm", {"name": game.name, "date": Day(day), "numbers": numbers,
                                               "bonus": entry.complementary})
         return Reply((summary,), buttons=(button,), visibility=Visibility.PRIVATE)
     if opts["confirm"] != game.version:
@@ -134,7 +134,7 @@ def gm_draw(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     posts = applier.apply_pending(game, [draw], deliver=False, user_id=ctx.user_id, language=svc.language(ctx))
     if not any(post.draw.key == draw.key for post in posts):
         raise ServiceError("error.conflict")  # the game changed meanwhile (paused, another entry): retry
-    messages = [Message("gm.draw.done", {"date": day_words(day), "numbers": numbers})]
+    messages = [Message("gm.draw.done", {"date": Day(day), "numbers": numbers})]
     mentions: dict[int, None] = {}
     for post in posts:  # earlier pending draws first, then this one: one post each, the last board
         messages.extend(post.reply.messages)

@@ -8,13 +8,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.drivers import LogFault, TimerHandler, TurnDriver, TurnHooks
-from bot.i18n import Count
+from bot.i18n import Count, Day
 from bot.lottery.apply import DRAW_RETRY, DrawApplier, applier_for
 from bot.lottery.turn_post import next_draw
 from bot.service.commands import Option
 from bot.service.core import Applied, GameService
 from bot.service.replies import Message, Reply, ServiceError
-from bot.service.when import day_words
 from bot.store.draws import draw_claim_key
 from bot.store.repo import GameRecord, LogRecord
 from bot.store.timers import TimerRecord
@@ -41,7 +40,7 @@ class LotteryDriver(TurnDriver):
             except ValueError:
                 raise ServiceError("error.draw_bad_date", text=opts["end_date"]) from None
             if end < today:
-                raise ServiceError("error.end_date_past", date=day_words(end), today=day_words(today))
+                raise ServiceError("error.end_date_past", date=Day(end), today=Day(today))
             options["end_date"] = end.isoformat()
         return options
 
@@ -84,7 +83,7 @@ class LotteryDriver(TurnDriver):
         return [Message("game.info.options", {"draws": Message(f"word.draws.{game.options.get('draws', 'auto')}"),
                                               "limit": Count(limit, "word.draw_count") if limit else
                                               Message("sc.info.no_limit"),
-                                              "end": day_words(dt.date.fromisoformat(end)) if end else
+                                              "end": Day(dt.date.fromisoformat(end)) if end else
                                               Message("sc.info.no_end")})]
 
     def next_moment(self, svc: GameService, game: GameRecord, now: dt.datetime) -> Message | None:

@@ -13,7 +13,7 @@ from typing import Any, TextIO
 
 from bot.games import presenter_for
 from bot.games.spacechess import award_lines
-from bot.i18n import translate
+from bot.i18n import Day, translate
 from bot.outbox import Drawing
 from bot.service.computers import computers_of
 from bot.service.core import Applied
@@ -22,7 +22,6 @@ from bot.service.replaying import public_events
 from bot.service.replies import Message, Reply
 from bot.service.scene import Scene
 from bot.service.status import discord_time
-from bot.service.when import day_words
 from bot.store.repo import GameRecord, SeatRecord
 from draws import Draw, DrawSchedule, game_numbers
 from draws.calendar import next_expected_draw
@@ -64,7 +63,7 @@ def ping_targets(policy: str, seats: Sequence[SeatRecord], breakdown: Sequence[M
 
 def draw_header(draw: Draw) -> Message:
     numbers, bonus = game_numbers(draw)
-    params: dict[str, Any] = {"date": day_words(draw.date), "numbers": " ".join(str(n) for n in numbers)}
+    params: dict[str, Any] = {"date": Day(draw.date), "numbers": " ".join(str(n) for n in numbers)}
     if bonus is None:
         return Message("turn.draw", params)
     return Message("turn.draw_bonus", {**params, "bonus": bonus})
@@ -124,5 +123,5 @@ def later_drawing(applied: Applied, scene: Scene, upcoming: Message | None = Non
 
 def draw_missing_alert(game: GameRecord, day: dt.date, hours: int) -> Reply:
     """The give-up alert: the evening's results never came; how to enter them by hand."""
-    return Reply((Message("turn.draw_missing", {"name": game.name, "day": day_words(day), "date": day.isoformat(),
+    return Reply((Message("turn.draw_missing", {"name": game.name, "day": Day(day), "date": day.isoformat(),
                                                     "hours": hours}),))

@@ -10,9 +10,11 @@ public events its input caused when the log is replayed — so a move reads "Ann
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from bot.i18n import Day
 from bot.service.replies import Message
 from engine.core.protocol import Event, GameRules
 
@@ -62,14 +64,26 @@ def entry_words(presenter: Presenter, rules: GameRules, entry: LogRecord, events
 
 def payload_words(payload: Mapping[str, Any]) -> dict[str, Any]:
     """A payload's values as placeholders a sentence can use: scalars as they are, lists as lists,
-    tables flattened one level (``draw.date`` → ``draw_date``); nothing reads as JSON."""
+    tables flattened one level (``draw.date`` → ``draw_date``), dates as the reader writes them
+    (`Day`: "samedi 1er mars 2025", never the log's ISO date); nothing reads as JSON."""
     words: dict[str, Any] = {}
     for key, value in payload.items():
         if isinstance(value, Mapping):
-            words.update({f"{key}_{inner}": item for inner, item in value.items() if not isinstance(item, Mapping)})
+            words.update({f"{key}_{inner}": _day(f"{key}_{inner}", item) for inner, item in value.items()
+                          if not isinstance(item, Mapping)})
         else:
-            words[key] = value
+            words[key] = _day(key, value)
     return words
+
+
+def _day(key: str, value: Any) -> Any:
+    """An ISO date under a ``date`` key (``date``, ``draw_date``, ``end_date``) as a `Day`."""
+    if (key == "date" or key.endswith("_date")) and isinstance(value, str):
+        try:
+            return Day(dt.date.fromisoformat(value))
+        except ValueError:
+            return value
+    return value
 
 
 def details(payload: Mapping[str, Any]) -> list[Message]:

@@ -17,9 +17,8 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from bot.games import driver_of
-from bot.i18n import translate
+from bot.i18n import PARIS, format_moment, translate
 from bot.service.replaying import Step, effective_inputs, public_events
-from bot.service.when import moment_words
 from bot.store.repo import GameRecord
 from engine import registry
 
@@ -43,17 +42,12 @@ _DISCORD_TIME = re.compile(r"<t:(-?\d+)(?::[tTdDfFR])?>")
 _RELATIVE = re.compile(r"\s*\(<t:-?\d+:R>\)")
 
 
-def plain_times(text: str, language: str = "en") -> str:
-    """Discord timestamps (``<t:…:F> (<t:…:R>)``) as times in Paris, the draws' zone, written as a
-    reader of `language` writes them (« mercredi 2 décembre à 20 h 35 »): an image cannot show
-    each reader their own time zone, so it says Paris time."""
+def plain_times(text: str, language: str) -> str:
+    """Discord timestamps (``<t:…:F> (<t:…:R>)``) as times written in `language` in Paris, the draws'
+    zone: an image cannot show each reader their own time zone, so it says which one it uses."""
     text = _RELATIVE.sub("", text)
-    return _DISCORD_TIME.sub(lambda m: _moment(int(m.group(1)), language), text)
-
-
-def _moment(stamp: int, language: str) -> str:
-    words = moment_words(dt.datetime.fromtimestamp(stamp, dt.UTC))
-    return translate(words.key, language, words.params)
+    return _DISCORD_TIME.sub(lambda m: translate("date.paris_time", language, {
+        "time": format_moment(dt.datetime.fromtimestamp(int(m.group(1)), dt.UTC), language, PARIS)}), text)
 
 
 def history_of(game: GameRecord, svc: GameService) -> list[Step]:

@@ -85,7 +85,7 @@ def test_a_draw_posts_a_board_that_says_the_game_the_turn_the_numbers_and_what_c
     assert after_draws, [call["caption"] for call in drawn]
     last = after_draws[-1]
     assert last.title == WORDS["fr"]["title"] and last.lines[:2] == (WORDS["fr"]["turn"], WORDS["fr"]["draw"])
-    assert last.lines[2].startswith(WORDS["fr"]["next"]) and last.lines[2].endswith(" à 20 h 35")  # Paris time
+    assert last.lines[2].startswith(WORDS["fr"]["next"]) and last.lines[2].endswith("à 20 h 35 (heure de Paris)")
     assert not last.banner
     console.service.store.close()
 
@@ -187,9 +187,10 @@ def test_replay_is_a_gif_of_every_draw_and_action_within_the_limit(table) -> Non
 
 
 def test_plain_times_reads_discord_timestamps_in_paris_time() -> None:
-    """19:35 UTC on 5 March 2025 is the 20:35 draw in Paris; in summer the same draw is 18:35 UTC."""
-    stamp = "next draw <t:1741203300:F> (<t:1741203300:R>)"
-    assert plain_times(stamp, "fr") == "next draw mercredi 5 mars à 20 h 35"
-    assert plain_times(stamp, "en") == "next draw Wednesday 5 March, 20:35 Paris time"
-    assert plain_times("<t:1751049300:F>", "fr") == "vendredi 27 juin à 20 h 35"
-    assert plain_times("<t:1741201200>", "fr") == "mercredi 5 mars à 20 h"
+    """Issue 24: the draw is at 20:35 in Paris, and the image says it as its reader writes times."""
+    assert plain_times("next draw <t:1741203300:F> (<t:1741203300:R>)", "en") == (
+        "next draw Wednesday 5 March 2025, 8:35 pm (Paris time)")
+    assert plain_times("prochain tirage <t:1741203300:F> (<t:1741203300:R>)", "fr") == (
+        "prochain tirage mercredi 5 mars 2025 à 20 h 35 (heure de Paris)")
+    assert plain_times("<t:1751049300:F>", "fr") == "vendredi 27 juin 2025 à 20 h 35 (heure de Paris)"  # summer
+    assert plain_times("<t:1741201200>", "fr") == "mercredi 5 mars 2025 à 20 h (heure de Paris)"

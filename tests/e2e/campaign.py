@@ -13,8 +13,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from bot.i18n import format_day
 from bot.lottery.turn_post import draw_header
-from bot.service.when import day_words
 from draws import Draw
 from tests.e2e.botproc import BotProcess
 from tests.e2e.fdj_file import FdjFile
@@ -119,8 +119,7 @@ def mentioned(call: Call) -> set[int]:
 
 def day_text(table: Table, day: dt.date) -> str:
     """A draw's day as the table reads it (« samedi 1er mars 2025 »)."""
-    words = day_words(day)
-    return table.text(words.key, **words.params)
+    return format_day(day, table.language)
 
 
 def history_draws(table: Table, who: Member) -> list[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from bot.service.when import day_words
+from bot.i18n import Day
 from draws import manual_draw
 from tests.e2e.campaign import (
     WAIT_TIMEOUT,
@@ -49,7 +49,7 @@ def test_sc13_a_draw_entered_by_the_gm_is_confirmed_then_answered_with_the_turn_
     assert {int(user) for user in MENTION.findall(post.content)} == gainers(players, draw.numbers)
     after = after_draw(before, draw.numbers)
     assert sheets(table, gm) == after
-    table.refused(gm, "gm draw", "error.draw_already_applied", {"date": day_words(evening)},
+    table.refused(gm, "gm draw", "error.draw_already_applied", {"date": Day(evening)},
                   numbers="3 12 19 33 45", date=evening.isoformat())
     assert sheets(table, gm) == after, "a refused second entry awards nothing"
 

@@ -13,9 +13,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.games.spacechess.orderwords import orders_listing
-from bot.i18n import Count, Listing, catalog
+from bot.i18n import Count, Day, Listing, catalog
 from bot.service.replies import Message
-from bot.service.when import day_words
 from engine.core.protocol import Event
 
 #: event parameters that hold one rules identifier or a list of them, shown as catalog labels
@@ -147,7 +146,7 @@ def _day(text: Any) -> Any:
     if not text:
         return Message("word.none")
     try:
-        return day_words(dt.date.fromisoformat(str(text)))
+        return Day(dt.date.fromisoformat(str(text)))
     except ValueError:
         return text
 

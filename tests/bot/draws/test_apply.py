@@ -11,11 +11,11 @@ import pytest
 from sqlalchemy import update
 
 from bot.games import presenter_for
+from bot.i18n import Day
 from bot.lottery.apply import DrawApplier, applier_for
 from bot.outbox import Drawing, decode_reply
 from bot.service import GameService, Message
 from bot.service.scene import Scene
-from bot.service.when import day_words
 from bot.store import NewEntry, SeatRecord, Store
 from bot.store.draws import applied_evenings, save_draws, started_at
 from bot.store.models import GameRow, LogEntry
@@ -61,7 +61,7 @@ def test_turn_post_shows_the_engine_breakdown_new_ap_and_board(store: Store, ser
     assert (posted_in, delivered.messages, delivered.mentions) == (game.id, post.reply.messages, post.reply.mentions)
     keys = [m.key for m in post.reply.messages]
     assert keys[:2] == ["turn.title", "turn.draw"]
-    assert post.reply.messages[1].params == {"date": day_words(dt.date(2024, 3, 6)), "numbers": "3 12 19 33 45"}
+    assert post.reply.messages[1].params == {"date": Day(dt.date(2024, 3, 6)), "numbers": "3 12 19 33 45"}
     gains = {m.params["id"]: m.params for m in post.reply.messages if m.key == "turn.gain"}
     assert len(gains) == 14
     assert gains["s11"]["hits"] == "c2: 12 · c5: 33"  # s11 holds cards 2 and 5

@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from bot.i18n import translate
-from bot.service.when import day_words
+from bot.i18n import format_day
 from bot.store import Store
 from bot.store.draws import stored_draws
 from draws import parse_path
@@ -104,8 +103,7 @@ def test_fetch_apply_prints_the_turn_posts(database: str, tmp_path: Path, capsys
     assert main(["draws", "fetch", "--apply", "--config", str(config)]) == 0
     out = capsys.readouterr().out
     assert f"[{game.name}]" in out
-    day = day_words(newest.date)
-    assert f"Loto draw of {translate(day.key, 'en', day.params)}: {' '.join(map(str, newest.numbers))}" in out
+    assert f"Loto draw of {format_day(newest.date, 'en')}: {' '.join(map(str, newest.numbers))}" in out
     assert out.strip().endswith("1 turn post(s)")
 
 

@@ -8,9 +8,8 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import translate
+from bot.i18n import Day, translate
 from bot.service import Context, GameService, Reply, Visibility
-from bot.service.when import day_words
 from bot.store import NewEntry, Store
 from bot.store.draws import applied_evenings, save_draws, stored_draws
 from tests.bot.draws.games import GUILD, draw, make_running_game
@@ -37,7 +36,7 @@ def test_entry_is_confirmed_then_applied_like_a_polled_draw(store: Store, servic
     before = snapshot(store, game.id)
     ask = service.handle(GM, "gm draw", {"numbers": "3, 12 19;33 45 7", "bonus": 8, "date": "2008-10-04"})
     assert ask.visibility is Visibility.PRIVATE and ask.messages[0].key == "gm.draw.confirm"
-    assert ask.messages[0].params == {"name": game.name, "date": day_words(dt.date(2008, 10, 4)),
+    assert ask.messages[0].params == {"name": game.name, "date": Day(dt.date(2008, 10, 4)),
                                       "numbers": "3 12 19 33 45 7",
                                       "bonus": 8}
     [button] = ask.buttons
@@ -66,7 +65,7 @@ def test_earlier_pending_draws_are_applied_first(store: Store, service: GameServ
     save_draws(store, [draw("2024-03-06")])
     reply = confirmed(service, GM, numbers="1 2 3 4 5", date="2024-03-09")
     assert [m.params["date"] for m in reply.messages if m.key == "turn.draw"] == [
-        day_words(dt.date(2024, 3, 6)), day_words(dt.date(2024, 3, 9))]
+        Day(dt.date(2024, 3, 6)), Day(dt.date(2024, 3, 9))]
     assert [e.payload["draw"]["date"] for e in store.log(game.id) if e.kind == "draw"] == ["2024-03-06",
                                                                                             "2024-03-09"]
 

@@ -10,11 +10,11 @@ from pathlib import Path
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.config import DrawSettings
+from bot.i18n import Day
 from bot.lottery.apply import DrawApplier
 from bot.lottery.poll import DrawPoller, schedule_from, source_from
 from bot.lottery.scheduler import NEXT_JOB, RETRY_JOB, DrawScheduler
 from bot.service import GameService
-from bot.service.when import day_words
 from bot.store import NewEntry, Store
 from bot.store.draws import save_draws
 from draws import FDJ_LOTO, Draw, DrawSourceError, FdjSource, FetchMemo, FetchResult, FileSource, parse_path
@@ -107,7 +107,7 @@ def test_give_up_alerts_each_affected_game_once(store: Store) -> None:
     [(game_id, alert)] = hooks.alerts
     assert game_id == owed.id
     assert alert.messages[0].key == "turn.draw_missing"
-    assert alert.messages[0].params == {"name": owed.name, "day": day_words(dt.date(2024, 3, 6)), "date": "2024-03-06",
+    assert alert.messages[0].params == {"name": owed.name, "day": Day(dt.date(2024, 3, 6)), "date": "2024-03-06",
                                         "hours": 6}
     assert later.id not in [g for g, _ in hooks.alerts]
 

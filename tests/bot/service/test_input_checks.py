@@ -15,11 +15,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.i18n import LANGUAGES, catalog, placeholders, translate
+from bot.i18n import LANGUAGES, catalog, format_day, placeholders, translate
 from bot.lottery.apply import applier_for
 from bot.service import Attachment, Context, GameService, Message
 from bot.service.refusals import setup_refusal
-from bot.service.when import day_words
 from engine import registry
 from engine.core.documents import INT_MAX, INT_MIN
 from engine.core.errors import OrderError, SetupError
@@ -299,8 +298,7 @@ def test_an_end_date_in_the_past_is_refused(svc):
     for end in ("2000-01-01", yesterday):
         reply = svc.handle(GM, "sc new", {"name": "Timed", "end_date": end})
         texts = refused(reply, "error.end_date_past")
-        day = day_words(dt.date.fromisoformat(end))
-        assert translate(day.key, "fr", day.params) in texts[0]  # as French readers write dates
+        assert format_day(dt.date.fromisoformat(end), "fr") in texts[0]  # as French readers write dates
         assert game(svc) is None
     assert svc.handle(GM, "sc new", {"name": "Timed", "end_date": _today(svc).isoformat()}).ok
 
