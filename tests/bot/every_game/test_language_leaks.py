@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import pytest
 
-from bot.demo import demo_games
 from tests.bot.every_game import leaks
 
 
@@ -36,7 +35,7 @@ def test_no_word_of_the_other_language(played: list[leaks.Played]) -> None:
 
 
 def test_every_demo_and_the_session_are_played_and_their_images_read(played: list[leaks.Played]) -> None:
-    assert [one.source for one in played][:-1] == [f"demo {game}" for game in demo_games()]
+    assert [one.source for one in played][:-1] == [f"demo {game}" for game in leaks.shipped_demos()]
     for one in played:
         assert one.output.count("🖼") >= 3, one.source  # images were made…
         assert len(one.drawn) > 50, one.source  # …and their words recorded
