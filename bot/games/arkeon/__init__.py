@@ -4,13 +4,17 @@ against a friend or the computer, on a move clock. Presentation only: the rules 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.games import Presenter, register_presenter
-from bot.i18n import Listing
+from bot.i18n import Count, Listing, catalog, translate
 from bot.service.game_over import result_words
 from bot.service.replies import Attachment, Message
+from engine.core.errors import OrderError
 from engine.core.protocol import Event, GameRules
+
+if TYPE_CHECKING:
+    from bot.service.scene import Scene
 
 #: events after which the board is worth posting (a move, the start, the end)
 _BOARD_EVENTS = ("placed", "swapped", "started", "game_over")
@@ -18,22 +22,55 @@ SIDE_MARKS = {"blue": "🔵", "red": "🔴"}
 
 
 #: event parameters naming a side, a piece kind (``from``/``to`` are kinds in a swap only)
-_SIDE_PARAMS = ("side", "to_move", "starter", "winner", "loser")
+_SIDE_PARAMS = ("side", "to_move", "starter", "winner", "loser", "by")
 
 
-def worded(event: Event) -> dict[str, Any]:
-    """An Arkeon event's parameters in words: sides (``word.side.blue``), piece kinds
-    (``ak.kind.basic``), the reason a game ended (``ak.reason.<reason>``)."""
-    params = dict(event.params)
+def direction(name: str) -> Message:
+    """A hex direction as the reader writes it (``NO`` for a French reader's north-west): the labels
+    Discord shows for a direction, ``word.choice.direction.*``."""
+    return Message(f"word.choice.direction.{name.lower()}")
+
+
+def piece(kind: str, article: str) -> Message:
+    """A piece kind with the article its sentence needs, agreed in the reader's language: ``a``
+    ("une triple attaque"), ``the`` ("le pion basique"), or none (``kind``: "triple attaque")."""
+    return Message(f"ak.{article}.{kind}")
+
+
+def _sides(params: dict[str, Any]) -> None:
     for key in _SIDE_PARAMS:
         if isinstance(params.get(key), str) and params[key] in SIDE_MARKS:
             params[key] = Message(f"word.side.{params[key]}")
-    kinds = ("kind", "from", "to") if event.kind == "swapped" else ("kind",)
-    for key in kinds:
-        if isinstance(params.get(key), str):
-            params[key] = Message(f"ak.kind.{params[key]}")
+
+
+def worded(event: Event) -> dict[str, Any]:
+    """An Arkeon event's parameters in words: sides (``word.side.blue``), pieces with the article
+    their sentence takes (``ak.a.basic``, ``ak.the.triple``), directions, why a piece fell, the
+    reason a game ended (``ak.reason.<reason>``)."""
+    params = dict(event.params)
+    kind = params.get("kind")
+    if event.kind == "destroyed":
+        cause = params.get("cause")
+        attackers = Listing(tuple(params.get("by") or ()), conjunction=True)
+        params["cause"] = Message(f"ak.cause.{cause}", {"by": attackers})
+        params.pop("by", None)
+    _sides(params)
+    if event.kind == "placed":
+        params["piece"] = piece(str(kind), "a")
+    elif isinstance(kind, str):
+        params["piece"] = piece(kind, "the")
+    if event.kind == "swapped":
+        params["from"], params["to"] = piece(str(params["from"]), "the"), piece(str(params["to"]), "a")
+    if event.kind in ("placed", "swapped"):
+        facing = params.get("facing")
+        params["facing"] = Message("ak.facing", {"facing": direction(facing)}) if isinstance(facing, str) else ""
+    if event.kind == "turned":
+        params["from"], params["to"] = direction(str(params["from"])), direction(str(params["to"]))
+        params["by"] = Message(f"ak.turner.{params['by']}")
+    if isinstance(kind, str):
+        params["kind"] = piece(kind, "kind")
     if "kinds" in params:
-        params["kinds"] = Listing(tuple(Message(f"ak.kind.{kind}") for kind in params["kinds"]), conjunction=True)
+        params["kinds"] = Listing(tuple(piece(kind, "kind") for kind in params["kinds"]), conjunction=True)
     if event.kind == "game_over":
         params["why"] = Message(f"ak.reason.{params.get('reason')}")  # `reason` stays the engine's word
         params["result"] = result_words(params["winner"])
@@ -43,12 +80,33 @@ def worded(event: Event) -> dict[str, Any]:
     return params
 
 
-def _board(rules: GameRules, state: Any, highlight: Sequence[str] = ()) -> list[Attachment]:
+def picture_labels(language: str) -> dict[str, str]:
+    """Every word the board draws, from the catalog of `language` (``ak.picture.*``, the sides, the
+    pieces and the reasons a game ends): the render draws nothing else."""
+    from renders.arkeon.style import KINDS, LABELS
+
+    words = catalog(language)
+
+    def key(label: str) -> str:
+        if label in SIDE_MARKS:
+            return f"word.side.{label}"
+        if label in KINDS:
+            return f"ak.kind.{label}"
+        if label.startswith("reason."):
+            return f"ak.{label}"
+        return f"ak.picture.{label}"
+
+    return {label: words[key(label)] for label in LABELS}
+
+
+def _board(rules: GameRules, state: Any, language: str, name: str = "",
+           highlight: Sequence[str] = ()) -> list[Attachment]:
     from renders.arkeon.board import render_board  # the renders are imported only when drawn
 
-    view = rules.view(state)
-    return [Attachment("arkeon.png", render_board(view, title=f"Arkeon — turn {view.get('turn', 0)}",
-                                                  highlight=highlight))]
+    title = translate("ak.picture.title_named", language, {"name": name}) if name else \
+        translate("ak.picture.title", language)
+    return [Attachment("arkeon.png", render_board(rules.view(state), title=title, highlight=highlight,
+                                                  labels=picture_labels(language)))]
 
 
 class ArkeonPresenter(Presenter):
@@ -66,14 +124,26 @@ class ArkeonPresenter(Presenter):
         """Sides, pieces and endings in the reader's words ("Bleu pose un basique en C3")."""
         return [Message(f"event.arkeon.{event.kind}", worded(event)) for event in events]
 
-    def images(self, rules: GameRules, state: Any, events: Sequence[Event]) -> list[Attachment]:
+    def refusal_params(self, err: OrderError) -> dict[str, Any]:
+        """Sides and pieces in a refusal in words, with the article its sentence takes ("le pion
+        basique en C3 ne peut pas devenir un pacificateur")."""
+        params = {key: value for key, value in err.params.items() if key in _SIDE_PARAMS}
+        _sides(params)
+        articles = {"kind": "kind", "from": "the", "to": "a"}
+        return {**params, **{key: piece(value, articles[key]) for key, value in err.params.items()
+                             if key in articles and isinstance(value, str)}}
+
+    def images_for(self, rules: GameRules, state: Any, events: Sequence[Event], scene: Scene) -> list[Attachment]:
+        """The board after a move, the start or the end, in the scene's language, the move outlined."""
         if not any(event.kind in _BOARD_EVENTS for event in events):
             return []
         moved = [event.params["at"] for event in events if event.kind in ("placed", "swapped")]
-        return _board(rules, state, moved)
+        return _board(rules, state, scene.language, scene.name, moved)
 
-    def board(self, rules: GameRules, state: Any) -> list[Attachment]:
-        return _board(rules, state)
+    def board_for(self, rules: GameRules, state: Any, scene: Scene, around: str | None = None) -> list[Attachment]:
+        if around is not None:
+            return super().board_for(rules, state, scene, around)
+        return _board(rules, state, scene.language, scene.name)
 
     def status_lines(self, rules: GameRules, state: Any) -> list[Message]:
         view = rules.view(state)
@@ -82,7 +152,9 @@ class ArkeonPresenter(Presenter):
             reserve = view["reserve"][side]
             lines.append(Message("ak.status.side", {
                 "mark": SIDE_MARKS.get(side, ""), "side": Message(f"word.side.{side}"), "player": player,
-                "basic": reserve["basic"], "advanced": reserve["advanced"],
+                "basic": Count(int(reserve["basic"]), "ak.count.basic"),
+                "advanced": Listing(tuple(piece(kind, "kind") for kind in reserve["advanced"]))
+                if reserve["advanced"] else Message("ak.none_advanced"),
                 "move": Message("ak.status.to_move") if view.get("to_move") == side else ""}))
         return lines
 
