@@ -3,18 +3,22 @@ against a friend or the computer, on a move clock. Presentation only: the rules 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot.games import Presenter, register_presenter
+from bot.games.hexarena.history import author_words
 from bot.i18n import Count, Listing, catalog, translate
 from bot.service.game_over import result_words
-from bot.service.replies import Attachment, Message
+from bot.service.replies import Attachment, Message, Reply
+from engine.arkeon.orders import parse_orders
+from engine.arkeon.pieces import cell_name
 from engine.core.errors import OrderError
-from engine.core.protocol import Event, GameRules
+from engine.core.protocol import PUBLIC, Audience, Event, GameRules
 
 if TYPE_CHECKING:
     from bot.service.scene import Scene
+    from bot.store.repo import LogRecord
 
 #: events after which the board is worth posting (a move, the start, the end)
 _BOARD_EVENTS = ("placed", "swapped", "started", "game_over")
@@ -124,6 +128,36 @@ class ArkeonPresenter(Presenter):
         """Sides, pieces and endings in the reader's words ("Bleu pose un basique en C3")."""
         return [Message(f"event.arkeon.{event.kind}", worded(event)) for event in events]
 
+    history_events = True  # a turn reads as what it did, in the reader's words, whatever words it was typed in
+
+    def history_line(self, rules: GameRules, entry: LogRecord, events: Sequence[Event], author: Message) -> Message:
+        """A turn as what it did ("**Ann** : Bleu pose un pion basique en C3 (vers NO)"); an undone
+        turn as what it would have placed, read from its order text; anything else in the shared
+        words, with the computer's side named as it reads."""
+        author = author_words(entry, author)
+        if entry.kind == "order":
+            if events:
+                return Message("history.arkeon.turn", {"author": author, "sentences": Listing(
+                    tuple(self.describe(rules, events)), separator=" ")})
+            try:
+                orders = parse_orders(str(entry.payload.get("text", "")))
+            except OrderError:
+                orders = ()
+            if orders:
+                return Message("history.arkeon.turn", {"author": author, "sentences": Listing(tuple(
+                    Message(f"history.arkeon.plan.{order.verb}", {
+                        "piece": piece(order.kind, "a"), "at": cell_name(order.cell),
+                        "facing": Message("ak.facing", {"facing": direction(order.facing.name)})
+                        if order.facing is not None else ""}) for order in orders), separator=" ")})
+        return super().history_line(rules, entry, events, author)
+
+    def sheet(self, rules: GameRules, state: Any, actor: str, language: str, viewer: Audience = PUBLIC) -> Reply:
+        """A side's reserve (its basic pieces, the advanced ones it may place) and the board, in the
+        reader's language."""
+        view = rules.view(state)
+        line = _side_line(view, actor, view.get("players", {}).get(actor) or Message("ak.nobody"))
+        return Reply((line,), files=tuple(_board(rules, state, language)))
+
     def refusal_params(self, err: OrderError) -> dict[str, Any]:
         """Sides and pieces in a refusal in words, with the article its sentence takes ("le pion
         basique en C3 ne peut pas devenir un pacificateur")."""
@@ -147,16 +181,18 @@ class ArkeonPresenter(Presenter):
 
     def status_lines(self, rules: GameRules, state: Any) -> list[Message]:
         view = rules.view(state)
-        lines = []
-        for side, player in view.get("players", {}).items():
-            reserve = view["reserve"][side]
-            lines.append(Message("ak.status.side", {
-                "mark": SIDE_MARKS.get(side, ""), "side": Message(f"word.side.{side}"), "player": player,
-                "basic": Count(int(reserve["basic"]), "ak.count.basic"),
-                "advanced": Listing(tuple(piece(kind, "kind") for kind in reserve["advanced"]))
-                if reserve["advanced"] else Message("ak.none_advanced"),
-                "move": Message("ak.status.to_move") if view.get("to_move") == side else ""}))
-        return lines
+        return [_side_line(view, side, player) for side, player in view.get("players", {}).items()]
+
+
+def _side_line(view: Mapping[str, Any], side: str, player: Any) -> Message:
+    """A side, its player, what its reserve holds and whether it is to move."""
+    reserve = view["reserve"][side]
+    return Message("ak.status.side", {
+        "mark": SIDE_MARKS.get(side, ""), "side": Message(f"word.side.{side}"), "player": player,
+        "basic": Count(int(reserve["basic"]), "ak.count.basic"),
+        "advanced": Listing(tuple(piece(kind, "kind") for kind in reserve["advanced"]))
+        if reserve["advanced"] else Message("ak.none_advanced"),
+        "move": Message("ak.status.to_move") if view.get("to_move") == side else ""})
 
 
 ARKEON_PRESENTER = register_presenter(ArkeonPresenter())
