@@ -119,9 +119,10 @@ class ArkeonPresenter(Presenter):
     def create_document(self, options: dict[str, Any]) -> dict[str, Any]:
         return {"phase": "setup"}
 
+    # the piece and the directions of the examples read the same in English and in French
     examples = {"ak new": {"name": "Duel"}, "ak join": {"name": "Ann"}, "ak challenge": {"level": "easy"},
-                "ak place": {"kind": "basic", "cell": "C3", "direction": "e"},
-                "ak swap": {"cell": "C3", "kind": "triple", "direction": "se"},
+                "ak place": {"kind": "triple", "cell": "C3", "direction": "E"},
+                "ak swap": {"cell": "C3", "kind": "triple", "direction": "SE"},
                 "ak order": {"text": "place basic C3 E"}}
 
     def describe(self, rules: GameRules, events: Sequence[Event]) -> list[Message]:
@@ -163,6 +164,9 @@ class ArkeonPresenter(Presenter):
         basique en C3 ne peut pas devenir un pacificateur")."""
         params = {key: value for key, value in err.params.items() if key in _SIDE_PARAMS}
         _sides(params)
+        if isinstance(err.params.get("missing"), list):  # the sides nobody plays yet
+            params["missing"] = Listing(tuple(Message(f"word.side.{side}") for side in err.params["missing"]),
+                                        conjunction=True)
         articles = {"kind": "kind", "from": "the", "to": "a"}
         return {**params, **{key: piece(value, articles[key]) for key, value in err.params.items()
                              if key in articles and isinstance(value, str)}}

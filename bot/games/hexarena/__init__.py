@@ -47,7 +47,7 @@ _WORDED = {"type": "hx.type", "reason": "hx.reason", "access": "hx.access", "ver
 #: the parameters of an event that are directions (a rotation's from and to are facings, a move's cells)
 FACINGS = {"rotated": ("from", "to"), "fired": ("direction",), "rammed": ("direction",)}
 #: the parameters of a refusal worded for the reader (the shared ones are worded already)
-_REFUSAL_WORDS = ("ship", "target", "by", "side", "to_move", "type", "verb", "missing")
+_REFUSAL_WORDS = ("ship", "target", "by", "side", "to_move", "type", "verb", "missing", "allowed")
 _REFUSAL_DIRECTIONS = ("direction", "facing")
 
 
@@ -195,6 +195,11 @@ class HexArenaPresenter(Presenter):
     kind = "hexarena"
     create_options = (Option("variant", choices=VARIANTS),)
     join_options = (Option("side", choices=SIDES),)
+    # cells and these directions read the same in English and in French
+    examples = {"hx move": {"cell": "G3", "to": "G10"}, "hx rotate": {"cell": "G2", "direction": "NE"},
+                "hx ram": {"cell": "E10", "direction": "SE"}, "hx board": {"cell": "G1", "to": "F2"},
+                "hx leave": {"cell": "F2", "to": "F3"}, "hx recycle": {"cell": "G1", "debris": "G2"},
+                "hx fire": {"cell": "G2"}}
 
     def create_document(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """A lobby (two players join, then a GM starts) in the variant asked for (HA-15..HA-17)."""

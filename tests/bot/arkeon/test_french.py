@@ -183,3 +183,13 @@ def test_a_turn_reads_in_the_history_by_what_it_did_whatever_its_language(store)
     said = [translate(m.key, "fr", m.params) for m in history.messages]
     assert any(f"pose un pion basique en {cell} (vers NO)." in line for line in said), said
     assert not any("place basic" in line for line in said)
+
+
+def test_a_start_without_both_players_names_the_missing_side_in_words(store) -> None:
+    service = GameService(store, seed_source=lambda: 1)
+    gm = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=180, manage_server=True, locale="fr")
+    assert service.handle(gm, "ak new", {"name": "Duel"}).ok
+    reply = service.handle(gm, "gm start", {})
+    assert not reply.ok
+    assert translate(reply.messages[0].key, "fr", reply.messages[0].params) == (
+        "La partie ne peut pas encore commencer : personne ne joue encore Bleu et Rouge.")

@@ -164,3 +164,13 @@ def test_the_status_and_the_clock_name_the_side_in_words(svc: GameService) -> No
     assert any("Rouge doit jouer avant" in line for line in shown), shown
     clock = svc.handle(GM, "gm clock", {})
     assert translate(clock.messages[0].key, "fr", clock.messages[0].params).startswith("**Rouge** doit jouer avant")
+
+
+def test_a_start_without_both_players_names_the_missing_side_in_words(store) -> None:
+    service = GameService(store, seed_source=lambda: 5)
+    assert service.handle(GM, "hx new", {"name": "Arena"}).ok
+    assert service.handle(ANN, "hx join", {"name": "Ann"}).ok
+    reply = service.handle(GM, "gm start", {})
+    assert not reply.ok
+    assert translate(reply.messages[0].key, "fr", reply.messages[0].params) == (
+        "La partie ne peut pas encore commencer : personne ne joue encore Bleu.")
