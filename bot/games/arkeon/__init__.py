@@ -3,7 +3,7 @@ against a friend or the computer, on a move clock. Presentation only: the rules 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot.games import Presenter, register_presenter
@@ -11,7 +11,7 @@ from bot.games.hexarena.history import author_words
 from bot.i18n import Count, Listing, catalog, translate
 from bot.service.game_over import result_words
 from bot.service.replies import Attachment, Message, Reply
-from engine.arkeon.orders import parse_orders
+from engine.arkeon.orders import Order, parse_orders
 from engine.arkeon.pieces import cell_name
 from engine.core.errors import OrderError
 from engine.core.protocol import PUBLIC, Audience, Event, GameRules
@@ -82,6 +82,15 @@ def worded(event: Event) -> dict[str, Any]:
         params["players"] = Listing(tuple(Message("ak.player", {"side": Message(f"word.side.{side}"), "name": name})
                                           for side, name in params["players"].items()), conjunction=True)
     return params
+
+
+def order_text(order: Order, language: str) -> str:
+    """An order as a reader of `language` writes it (``pose basique C3 NO``, ``echange C3 triple
+    SE``): the catalog's order words, which the order's parser reads in both languages."""
+    words = catalog(language)
+    verb, kind, cell = words[f"ak.order.verb.{order.verb}"], words[f"ak.order.kind.{order.kind}"], cell_name(order.cell)
+    facing = [words[f"word.choice.direction.{order.facing.name.lower()}"]] if order.facing is not None else []
+    return " ".join([verb, kind, cell, *facing] if order.verb == "place" else [verb, cell, kind, *facing])
 
 
 def picture_labels(language: str) -> dict[str, str]:
@@ -158,6 +167,12 @@ class ArkeonPresenter(Presenter):
         view = rules.view(state)
         line = _side_line(view, actor, view.get("players", {}).get(actor) or Message("ak.nobody"))
         return Reply((line,), files=tuple(_board(rules, state, language)))
+
+    def order_suggestions(self, rules: GameRules, orders: Iterable[Any], language: str, typed: str) -> Iterable[str]:
+        """What ``/ak order`` suggests: the legal orders in the reader's order words, those starting
+        with what was typed (case aside)."""
+        wanted = typed.strip().lower()
+        return (text for text in (order_text(order, language) for order in orders) if text.lower().startswith(wanted))
 
     def refusal_params(self, err: OrderError) -> dict[str, Any]:
         """Sides and pieces in a refusal in words, with the article its sentence takes ("le pion

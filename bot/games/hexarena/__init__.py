@@ -18,7 +18,8 @@ from bot.service.commands import Option
 from bot.service.replies import Attachment, Message, Reply
 from engine.core.errors import OrderError
 from engine.core.protocol import PUBLIC, Audience, Event, GameRules
-from engine.hexarena.geometry import BASE, BOARD, SIDES, other
+from engine.hexarena.geometry import BASE, BOARD, SIDES, cell_name, other
+from engine.hexarena.orders import Turn
 
 if TYPE_CHECKING:
     from bot.service.scene import Scene
@@ -115,6 +116,17 @@ def _fragments(kind: str, params: Mapping[str, Any]) -> dict[str, Any]:
             outcome = Message("hx.outcome.draw")
         return {"outcome": outcome}
     return {}
+
+
+def turn_text(turn: Turn, language: str) -> str:
+    """A turn in the order language as a reader of `language` writes it (``tourne G2 NO; deplace G3
+    G4``): the verbs and directions of the catalog, which the order's parser reads in both languages."""
+    words = catalog(language)
+    return "; ".join(" ".join([words[f"hx.order.verb.{action.verb}"], cell_name(action.at),
+                               *([cell_name(action.to)] if action.to is not None else []),
+                               *([words[f"word.choice.direction.{action.direction.name.lower()}"]]
+                                 if action.direction is not None else [])])
+                     for action in turn.actions)
 
 
 def touched_cells(events: Iterable[Event]) -> list[str]:
@@ -220,6 +232,12 @@ class HexArenaPresenter(Presenter):
         said = super().history_line(rules, entry, events, author)
         return Message(said.key, {**said.params, **{key: word_value(key, value) for key, value in said.params.items()
                                                     if key == "actor" and value in SIDES}})
+
+    def order_suggestions(self, rules: GameRules, orders: Iterable[Any], language: str, typed: str) -> Iterable[str]:
+        """What ``/hx order`` suggests: the legal turns in the reader's order words, those starting
+        with what was typed (case aside)."""
+        wanted = typed.strip().lower()
+        return (text for text in (turn_text(turn, language) for turn in orders) if text.lower().startswith(wanted))
 
     def refusal_params(self, err: OrderError) -> dict[str, Any]:
         """Ships, sides, types, actions and directions in a refusal in words ("Red fighter 2", not

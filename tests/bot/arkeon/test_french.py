@@ -193,3 +193,22 @@ def test_a_start_without_both_players_names_the_missing_side_in_words(store) -> 
     assert not reply.ok
     assert translate(reply.messages[0].key, "fr", reply.messages[0].params) == (
         "La partie ne peut pas encore commencer : personne ne joue encore Bleu et Rouge.")
+
+
+def test_the_order_language_is_suggested_in_the_readers_words_and_plays_the_same(store) -> None:
+    """`/ak order`'s suggestions (the presenter's `order_suggestions`): each legal order in French
+    words, parsed back to the very same order."""
+    from bot.games import presenter_for
+    from engine.arkeon.orders import parse_orders
+
+    service, who = _game(store, 190)
+    _setup(service, who, 190)
+    state = RULES.from_json(service.store.game_in_channel(GUILD, 190).state)
+    orders = list(RULES.legal_orders(state, RULES.waiting_on(state)[0]))
+    presenter = presenter_for("arkeon")
+    french = list(presenter.order_suggestions(RULES, orders, "fr", ""))
+    english = list(presenter.order_suggestions(RULES, orders, "en", ""))
+    assert [parse_orders(text) for text in french] == [parse_orders(text) for text in english] == [
+        (order,) for order in orders]
+    assert any(text.startswith("pose antihoraire ") for text in french)
+    assert all(text.startswith("echange ") for text in presenter.order_suggestions(RULES, orders, "fr", "ECH"))

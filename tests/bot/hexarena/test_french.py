@@ -174,3 +174,18 @@ def test_a_start_without_both_players_names_the_missing_side_in_words(store) -> 
     assert not reply.ok
     assert translate(reply.messages[0].key, "fr", reply.messages[0].params) == (
         "La partie ne peut pas encore commencer : personne ne joue encore Bleu.")
+
+
+def test_the_order_language_is_suggested_in_the_readers_words_and_plays_the_same(svc: GameService) -> None:
+    """`/hx order`'s suggestions (the presenter's `order_suggestions`): each legal turn in French
+    verbs and directions, parsed back to the very same turn."""
+    from engine.hexarena.orders import parse_turn
+
+    state = RULES.from_json(state_of(svc))
+    turns = list(RULES.legal_orders(state, "Ann"))
+    french = list(PRESENTER.order_suggestions(RULES, turns, "fr", ""))
+    english = list(PRESENTER.order_suggestions(RULES, turns, "en", ""))
+    assert "tourne G2 NO" in french and "deplace G3 G4" in french and "rotate G2 NW" in english
+    assert [parse_turn(text) for text in french] == [parse_turn(text) for text in english] == turns
+    assert set(PRESENTER.order_suggestions(RULES, turns, "fr", "TOURNE G2")) == {
+        "tourne G2 NE", "tourne G2 NO", "tourne G2 O", "tourne G2 SO", "tourne G2 SE"}
