@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from bot.games import arkeon, hexarena
 from renders.arkeon import board as arkeon_board
 from renders.hexarena import board as hexarena_board
 
@@ -108,11 +109,12 @@ def median_ms(action: Callable[[], object], repetitions: int) -> float:
 
 
 def measure(
-    name: str, module: Any, view: dict[str, Any], highlight: list[str], repetitions: int
+    name: str, module: Any, view: dict[str, Any], highlight: list[str], repetitions: int,
+    labels: dict[str, str],
 ) -> list[Any]:
     module._background.cache_clear()
     start = time.perf_counter()
-    png = module.render_board(view, title=f"{name} - mid-game", highlight=highlight)
+    png = module.render_board(view, title=f"{name} - mid-game", highlight=highlight, labels=labels)
     first_ms = (time.perf_counter() - start) * 1000
     finished = {**view, "winner": view["to_move"], "reason": "resigned"}
     return [
@@ -120,7 +122,7 @@ def measure(
         (
             f"{name} render_board",
             median_ms(
-                lambda: module.render_board(view, title=f"{name} - mid-game", highlight=highlight),
+                lambda: module.render_board(view, title=f"{name} - mid-game", highlight=highlight, labels=labels),
                 repetitions,
             ),
             len(png),
@@ -128,16 +130,17 @@ def measure(
         ),
         (
             f"{name} render_board, finished (banner)",
-            median_ms(lambda: module.render_board(finished), repetitions),
-            len(module.render_board(finished)),
+            median_ms(lambda: module.render_board(finished, labels=labels), repetitions),
+            len(module.render_board(finished, labels=labels)),
             "",
         ),
     ]
 
 
 def main(repetitions: int = 20) -> None:
-    rows = measure("Arkeon", arkeon_board, arkeon_view(), ["C4"], repetitions)
-    rows += measure("HexArena", hexarena_board, hexarena_view(), ["G7", "G8"], repetitions)
+    rows = measure("Arkeon", arkeon_board, arkeon_view(), ["C4"], repetitions, arkeon.picture_labels("en"))
+    rows += measure("HexArena", hexarena_board, hexarena_view(), ["G7", "G8"], repetitions,
+                    hexarena.picture_labels("en"))
     width = max(len(row[0]) for row in rows)
     print(f"{'measure':<{width}}  {'median ms':>10}  {'bytes':>10}  goal")
     for name, ms, size, goal in rows:

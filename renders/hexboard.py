@@ -115,6 +115,22 @@ def count(value: Any) -> int:
     return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0
 
 
+#: why each game may end (the views' ``reason``): the header words each as its ``reason.<reason>`` label
+REASONS: dict[str, tuple[str, ...]] = {
+    "arkeon": ("agreed", "base_destroyed", "draw", "no_move", "resigned", "timeout"),
+    "hexarena": ("admiral_stuck", "agreed", "base_reached", "no_legal_action", "resigned", "timeout"),
+}
+
+
+def check_labels(labels: Mapping[str, str], needed: Iterable[str]) -> dict[str, str]:
+    """The words a picture draws, all given: ValueError naming any missing, since a picture must not
+    fall back on words of another language."""
+    missing = [key for key in needed if key not in labels]
+    if missing:
+        raise ValueError(f"labels: missing {', '.join(missing)}")
+    return dict(labels)
+
+
 def word(labels: Mapping[str, str], key: str) -> str:
     """A label, or the identifier itself made readable, so a new reason or kind still shows."""
     return labels.get(key, key.replace("_", " "))
@@ -266,7 +282,7 @@ def header_for(view: Mapping[str, Any], title: str, labels: Mapping[str, str], n
             result = word(labels, "wins").format(side=side)
         reason = view.get("reason")
         if reason:
-            result += f" ({word(labels, str(reason))})"
+            result = word(labels, "result_reason").format(result=result, reason=word(labels, f"reason.{reason}"))
     to_move = view.get("to_move")
     status = ""
     if winner is None and to_move in SIDE_COLOURS:

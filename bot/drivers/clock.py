@@ -55,7 +55,8 @@ class ClockDriver(TurnDriver):
         timer = next((t for t in game_timers(svc.store, game.id) if t.kind == CLOCK), None)
         if timer is None:
             return None
-        return Message("status.next_clock", {"actor": timer.payload.get("actor"), "when": discord_time(timer.due_at)})
+        return Message("status.next_clock", {"actor": mover_words(game, timer.payload.get("actor")),
+                                             "when": discord_time(timer.due_at)})
 
     def effects(self, svc: GameService, change: Applied) -> Effects:
         """The clock restarts for whoever is to move now and stops when nobody is (paused, ended);
@@ -113,7 +114,7 @@ class ClockDriver(TurnDriver):
                 return
             users = mover_seats(game, timer.payload["actor"])
             post = post_of(game, Reply((Message("turn.clock_half", {
-                "actor": timer.payload["actor"], "users": " ".join(f"<@{u}>" for u in users),
+                "actor": mover_words(game, timer.payload["actor"]), "users": " ".join(f"<@{u}>" for u in users),
                 "when": discord_time(dt.datetime.fromisoformat(timer.payload["ends"]))}),),
                 mentions=tuple(users)))
             if svc.store.claim(timer.claim_key, game_id=game.id, outbox=[post]):
@@ -132,11 +133,20 @@ class ClockDriver(TurnDriver):
                 if posted is not None:
                     announce(svc.store, hooks)
                 return
-            alert = post_of(game, Reply((Message("turn.clock_out", {"name": game.name, "actor": actor}),)), GM_ALERT)
+            alert = post_of(game, Reply((Message("turn.clock_out", {"name": game.name,
+                                                                    "actor": mover_words(game, actor)}),)), GM_ALERT)
             if svc.store.claim(timer.claim_key, game_id=game.id, outbox=[alert]):
                 announce(svc.store, hooks)
 
         return {CLOCK: on_timeout, HALF: on_half}
+
+
+def mover_words(game: GameRecord, actor: Any) -> Any:
+    """The player to move as the reader names it: a side ("red") in its words ("Rouge"), as the
+    game's presenter says it."""
+    from bot.games import presenter_for  # the game list imports the drivers
+
+    return presenter_for(game.kind).side_name(registry.get(game.kind), actor) if isinstance(actor, str) else actor
 
 
 def clock_hours(game: GameRecord) -> int:

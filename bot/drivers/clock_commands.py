@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from bot.drivers.clock import CLOCK, CLOCK_DRIVER, ClockDriver
+from bot.drivers.clock import CLOCK, CLOCK_DRIVER, ClockDriver, mover_words
 from bot.games import driver_of
 from bot.service.commands import Option, command
 from bot.service.confirm import confirmation, confirmed
@@ -38,15 +38,16 @@ def gm_clock(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
                  None)
     if opts.get("award"):
         if not confirmed(game, opts):
-            return confirmation(game, "award_clock", "gm clock", {"award": True}, name=game.name, actor=actor)
+            return confirmation(game, "award_clock", "gm clock", {"award": True}, name=game.name,
+                                actor=mover_words(game, actor))
         post = CLOCK_DRIVER.forfeit(svc, game, actor, claim=clock.claim_key if clock else None)
         return post if post is not None else Reply.private("gm.clock_already")
     if "extend" in opts:
         due = max(clock.due_at if clock else svc.clock(), svc.clock()) + dt.timedelta(minutes=opts["extend"])
         plan_timers(svc.store, game.id, CLOCK_DRIVER.started(svc, actor, due))
         svc.timers_changed()
-        return Reply.say("gm.clock_extended", actor=actor, when=discord_time(due))
+        return Reply.say("gm.clock_extended", actor=mover_words(game, actor), when=discord_time(due))
     if clock is None:
-        return Reply((Message("gm.clock_ran_out", {"actor": actor}),), visibility=Visibility.PRIVATE)
-    return Reply((Message("gm.clock", {"actor": actor, "when": discord_time(clock.due_at)}),),
+        return Reply((Message("gm.clock_ran_out", {"actor": mover_words(game, actor)}),), visibility=Visibility.PRIVATE)
+    return Reply((Message("gm.clock", {"actor": mover_words(game, actor), "when": discord_time(clock.due_at)}),),
                  visibility=Visibility.PRIVATE)

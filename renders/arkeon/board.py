@@ -31,7 +31,8 @@ HEADER_H = 76  # title line, then whose move it is or the winner's banner
 BOARD_PAD = 14
 BOTTOM_PAD = 14
 SIDE_BLOCK_H = 118
-KEY_ROW_H = 40
+KEY_ROW_H = 30
+KEY_UNIT = 26.0  # a key glyph's hex size: the base's hexagon fits its row
 BOARD = HexBoard.arkeon()
 BOARD_NAME = "Arkeon board (rows A-E of 5, 6, 7, 6, 5 cells)"
 
@@ -70,7 +71,7 @@ def layout_for() -> BoardLayout:
     board_bottom = board_top + math.ceil((1.5 * (rows - 1) + 2) * size)
     middle_r = (BOARD.rows[0][0].r + BOARD.rows[-1][0].r) / 2
     origin = (MARGIN + widest * h.SQRT3 * size / 2, (board_top + board_bottom) / 2 - 1.5 * size * middle_r)
-    panel_bottom = board_top + 4 + 2 * SIDE_BLOCK_H + 36 + 4 * KEY_ROW_H
+    panel_bottom = board_top + 4 + 2 * SIDE_BLOCK_H + 36 + len(_KEY) * KEY_ROW_H
     return BoardLayout(
         geometry=h.HexGeometry(BOARD, size, origin),
         board_top=board_top,
@@ -86,8 +87,11 @@ def _floor(_cell: Hex) -> c.RGB:
     return c.FLOOR
 
 
+_KEY = (*s.KINDS, "last_move")
+
+
 def _key_entries(words: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
-    return tuple((key, h.word(words, key)) for key in (*s.KINDS, "last_move"))
+    return tuple((key, h.word(words, key)) for key in _KEY)
 
 
 @lru_cache(maxsize=8)
@@ -108,23 +112,22 @@ def _background(key_words: tuple[tuple[str, str], ...], key_title: str) -> Image
 def _draw_key(
     canvas: c.Canvas, layout: BoardLayout, key_words: tuple[tuple[str, str], ...], key_title: str
 ) -> None:
-    """What each glyph means, two to a line, at the foot of the panel (blue pieces facing E)."""
+    """What each glyph means, one a line (room for the longer French names: "tournicoteur
+    anti-horaire"), at the foot of the panel (blue pieces facing E)."""
     left = layout.panel_left + 16
     top = layout.board_top + 4 + 2 * SIDE_BLOCK_H + 8
     canvas.text((left, top + 12), c.fit(key_title, 16, PANEL_W - 40), 16, c.INK, anchor="lm")
-    column_w = (WIDTH - MARGIN // 2 - left) // 2
-    unit = 34.0
+    room = WIDTH - MARGIN // 2 - left - 47
     for index, (key, text) in enumerate(key_words):
-        x = left + (index % 2) * column_w
-        y = top + 28 + (index // 2) * KEY_ROW_H + KEY_ROW_H // 2
-        glyph = (x + 14, y)
+        y = top + 28 + index * KEY_ROW_H + KEY_ROW_H // 2
+        glyph = (left + 14, y)
         if key == "last_move":
-            points = [h.polar(glyph, angle, 14) for angle in h.HEX_CORNERS]
+            points = [h.polar(glyph, angle, 12) for angle in h.HEX_CORNERS]
             canvas.draw.polygon(points, fill=h.HIGHLIGHT, outline=h.HIGHLIGHT_OUTLINE, width=3)
         else:
             facing = 0.0 if key in s.AGGRESSIVE else None
-            s.draw_piece(canvas.draw, glyph, unit, "blue", key, facing)
-        canvas.text((x + 47, y), c.fit(text, 14, column_w - 50), 14, c.INK, anchor="lm")
+            s.draw_piece(canvas.draw, glyph, KEY_UNIT, "blue", key, facing)
+        canvas.text((left + 47, y), c.fit(text, 14, room), 14, c.INK, anchor="lm")
 
 
 def _blank(words: Mapping[str, str]) -> Image.Image:
@@ -217,9 +220,9 @@ def _draw_sides(
 def board_image(
     view: Mapping[str, Any],
     *,
+    labels: Mapping[str, str],
     title: str = "",
     highlight: Iterable[str] = (),
-    labels: Mapping[str, str] | None = None,
 ) -> Image.Image:
     """The board as a palette image (what render_board encodes)."""
     layout = layout_for()
@@ -239,14 +242,15 @@ def board_image(
 def render_board(
     view: Mapping[str, Any],
     *,
+    labels: Mapping[str, str],
     title: str = "",
     highlight: Iterable[str] = (),
-    labels: Mapping[str, str] | None = None,
 ) -> bytes:
     """The board as PNG bytes; the same arguments always give the same bytes.
 
-    `highlight` outlines cells (the last move); `labels` overrides the English words
-    (style.DEFAULT_LABELS). A cell, side, kind or facing in the view, or a cell in `highlight`, that
-    does not fit the board raises ValueError naming it.
+    `highlight` outlines cells (the last move); `labels` are every word drawn (style.LABELS), in
+    the reader's language: one missing raises ValueError, as does anything in the view that does not
+    fit the board (a cell, side, kind, type or facing, a `carried_by` naming no ship, a cell in
+    `highlight`), naming it.
     """
     return c.encode_png(board_image(view, title=title, highlight=highlight, labels=labels))

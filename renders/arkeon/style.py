@@ -23,31 +23,17 @@ AGGRESSIVE: tuple[str, ...] = ("basic", "triple")  # AK-4, AK-5
 ADVANCED: tuple[str, ...] = ("triple", "pacifier", "cw", "ccw", "repulsor")  # AK-3, in reserve order
 KINDS: tuple[str, ...] = (BASE, "basic", *ADVANCED)
 
-#: English words drawn in the picture; `labels` arguments override any of them (the bot's locale).
-DEFAULT_LABELS: dict[str, str] = {
-    "turn": "Turn",
-    "to_move": "{side} to move",
-    "wins": "{side} wins",
-    "draw": "Draw",
-    "blue": "Blue",
-    "red": "Red",
-    "your_move": "to move",
-    "reserve_basic": "basic in reserve: {count}",
-    "advanced": "advanced:",
-    "key": "Pieces",
-    "base": "base",
-    "basic": "basic",
-    "triple": "triple",
-    "pacifier": "pacifier",
-    "cw": "cw rotator",
-    "ccw": "ccw rotator",
-    "repulsor": "repulsor",
-    "last_move": "last move",
-}
+#: the words drawn in the picture, every one given by the caller in the reader's language (the bot
+#: reads them from its catalog: bot.games.arkeon.picture_labels); the render draws no word of its own
+LABELS: tuple[str, ...] = (
+    "turn", "to_move", "wins", "draw", "result_reason", "blue", "red", "your_move", "reserve_basic", "advanced", "key",
+    *KINDS, "last_move", *(f"reason.{reason}" for reason in h.REASONS["arkeon"]),
+)  # fmt: skip
 
 
-def words(labels: Mapping[str, str] | None) -> dict[str, str]:
-    return {**DEFAULT_LABELS, **(labels or {})}
+def words(labels: Mapping[str, str]) -> dict[str, str]:
+    """The picture's words; ValueError naming the ones missing, rather than drawing an identifier."""
+    return h.check_labels(labels, LABELS)
 
 
 def attack_angles(kind: str, facing: float) -> tuple[float, ...]:

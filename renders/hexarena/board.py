@@ -276,9 +276,9 @@ def _variants_note(view: Mapping[str, Any], words: Mapping[str, str]) -> str:
 def board_image(
     view: Mapping[str, Any],
     *,
+    labels: Mapping[str, str],
     title: str = "",
     highlight: Iterable[str] = (),
-    labels: Mapping[str, str] | None = None,
 ) -> Image.Image:
     """The board as a palette image (what render_board encodes)."""
     layout = layout_for()
@@ -302,14 +302,15 @@ def board_image(
 def render_board(
     view: Mapping[str, Any],
     *,
+    labels: Mapping[str, str],
     title: str = "",
     highlight: Iterable[str] = (),
-    labels: Mapping[str, str] | None = None,
 ) -> bytes:
     """The board as PNG bytes; the same arguments always give the same bytes.
 
-    `highlight` outlines cells (the last move); `labels` overrides the English words
-    (style.DEFAULT_LABELS). A cell, side, type or facing in the view, a `carried_by` naming no ship,
-    or a cell in `highlight` that does not fit the board raises ValueError naming it.
+    `highlight` outlines cells (the last move); `labels` are every word drawn (style.LABELS), in
+    the reader's language: one missing raises ValueError, as does anything in the view that does not
+    fit the board (a cell, side, kind, type or facing, a `carried_by` naming no ship, a cell in
+    `highlight`), naming it.
     """
     return c.encode_png(board_image(view, title=title, highlight=highlight, labels=labels))

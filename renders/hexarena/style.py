@@ -26,31 +26,18 @@ FACED: frozenset[str] = frozenset({ADMIRAL, FIGHTER, CARGO})  # HA-3
 STAR: c.RGB = c.YELLOW
 DEBRIS: c.RGB = c.OBSTACLE
 
-#: English words drawn in the picture; `labels` arguments override any of them (the bot's locale).
-DEFAULT_LABELS: dict[str, str] = {
-    "turn": "Turn",
-    "to_move": "{side} to move",
-    "wins": "{side} wins",
-    "draw": "Draw",
-    "red": "Red",
-    "blue": "Blue",
-    "variants": "variant: {names}",
-    "debris_reserve": "Debris reserve: {count}",
-    "graveyard": "{side} graveyard: {count}",
-    "key": "Ships",
-    "admiral": "admiral",
-    "fighter": "fighter",
-    "cargo": "cargo",
-    "patrol": "patrol",
-    "admiral_here": "admiral here (or aboard)",
-    "debris": "debris",
-    "base": "base",
-    "last_move": "last move",
-}
+#: the words drawn in the picture, every one given by the caller in the reader's language (the bot
+#: reads them from its catalog: bot.games.hexarena.picture_labels); the render draws no word of its own
+LABELS: tuple[str, ...] = (
+    "turn", "to_move", "wins", "draw", "result_reason", "red", "blue", "variants", "debris_reserve", "graveyard", "key",
+    *TYPES, "admiral_here", "debris", "base", "last_move", "blitz", "alpha", "omega",
+    *(f"reason.{reason}" for reason in h.REASONS["hexarena"]),
+)  # fmt: skip
 
 
-def words(labels: Mapping[str, str] | None) -> dict[str, str]:
-    return {**DEFAULT_LABELS, **(labels or {})}
+def words(labels: Mapping[str, str]) -> dict[str, str]:
+    """The picture's words; ValueError naming the ones missing, rather than drawing an identifier."""
+    return h.check_labels(labels, LABELS)
 
 
 def _shape(centre: Point, radius: float, ship_type: str, angle: float) -> list[Point]:

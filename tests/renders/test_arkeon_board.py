@@ -11,12 +11,24 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot.games.arkeon import picture_labels
 from renders import common
-from renders.arkeon import layout_for, render_board
+from renders.arkeon import board as drawn
+from renders.arkeon import layout_for
 from renders.arkeon.board import BOARD, WIDTH
 from renders.hexboard import ANGLES, HIGHLIGHT, SIDE_COLOURS
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+#: the words every picture of these tests draws: the English catalog's (the bot's words for the board)
+ENGLISH = picture_labels("en")
+
+
+def render_board(view: dict[str, Any], **options: Any) -> bytes:
+    return drawn.render_board(view, **{"labels": ENGLISH, **options})
+
+
+def board_image(view: dict[str, Any], **options: Any) -> Image.Image:
+    return drawn.board_image(view, **{"labels": ENGLISH, **options})
 FACINGS = ("E", "NE", "NW", "W", "SW", "SE")
 KINDS = ("base", "basic", "triple", "pacifier", "cw", "ccw", "repulsor")
 ADVANCED = ["triple", "pacifier", "cw", "ccw", "repulsor"]
@@ -205,8 +217,14 @@ def test_whose_move_title_and_reserve_change_the_picture() -> None:
 
 
 def test_labels_translate_the_words() -> None:
-    assert render_board(view_of(), labels={"blue": "Bleu"}) != render_board(view_of())
-    assert render_board(view_of(), labels={}) == render_board(view_of())
+    assert render_board(view_of(), labels=picture_labels("fr")) != render_board(view_of())
+
+
+def test_every_word_drawn_is_given_a_missing_one_is_named() -> None:
+    """The render has no words of its own: a label left out is an error, never an English default."""
+    labels = {key: text for key, text in ENGLISH.items() if key != "reserve_basic"}
+    with pytest.raises(ValueError, match="reserve_basic"):
+        render_board(view_of(), labels=labels)
 
 
 def test_a_lobby_view_without_pieces_or_reserve_renders() -> None:

@@ -11,13 +11,25 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot.games.hexarena import picture_labels
 from renders import common
-from renders.hexarena import layout_for, render_board
-from renders.hexarena.board import BASES, BOARD, WIDTH, board_image
+from renders.hexarena import board as drawn
+from renders.hexarena import layout_for
+from renders.hexarena.board import BASES, BOARD, WIDTH
 from renders.hexarena.style import DEBRIS, STAR
 from renders.hexboard import ANGLES, HIGHLIGHT, SIDE_COLOURS, SIDE_TINTS
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+#: the words every picture of these tests draws: the English catalog's (the bot's words for the board)
+ENGLISH = picture_labels("en")
+
+
+def render_board(view: dict[str, Any], **options: Any) -> bytes:
+    return drawn.render_board(view, **{"labels": ENGLISH, **options})
+
+
+def board_image(view: dict[str, Any], **options: Any) -> Image.Image:
+    return drawn.board_image(view, **{"labels": ENGLISH, **options})
 FACINGS = ("E", "NE", "NW", "W", "SW", "SE")
 FACED = ("admiral", "fighter", "cargo")
 
@@ -269,8 +281,14 @@ def test_whose_move_title_variants_and_labels_change_the_header() -> None:
     assert render_board(view_of(to_move="blue")) != plain
     assert render_board(view_of(), title="Game 2") != plain
     assert render_board(view_of(variants=["omega"])) != plain
-    assert render_board(view_of(), labels={"red": "Rouge"}) != plain
-    assert render_board(view_of(), labels={}) == plain
+    assert render_board(view_of(), labels=picture_labels("fr")) != plain
+
+
+def test_every_word_drawn_is_given_a_missing_one_is_named() -> None:
+    """The render has no words of its own: a label left out is an error, never an English default."""
+    labels = {key: text for key, text in ENGLISH.items() if key != "graveyard"}
+    with pytest.raises(ValueError, match="graveyard"):
+        render_board(view_of(), labels=labels)
 
 
 def test_the_engines_own_view_renders() -> None:

@@ -3,14 +3,22 @@ against a friend or the computer, on a move clock. Presentation only: the rules 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from bot.games import Presenter, register_presenter
-from bot.i18n import Listing
+from bot.games.hexarena.history import author_words
+from bot.i18n import Count, Listing, catalog, translate
 from bot.service.game_over import result_words
-from bot.service.replies import Attachment, Message
-from engine.core.protocol import Event, GameRules
+from bot.service.replies import Attachment, Message, Reply
+from engine.arkeon.orders import Order, parse_orders
+from engine.arkeon.pieces import cell_name
+from engine.core.errors import OrderError
+from engine.core.protocol import PUBLIC, Audience, Event, GameRules
+
+if TYPE_CHECKING:
+    from bot.service.scene import Scene
+    from bot.store.repo import LogRecord
 
 #: events after which the board is worth posting (a move, the start, the end)
 _BOARD_EVENTS = ("placed", "swapped", "started", "game_over")
@@ -18,22 +26,55 @@ SIDE_MARKS = {"blue": "🔵", "red": "🔴"}
 
 
 #: event parameters naming a side, a piece kind (``from``/``to`` are kinds in a swap only)
-_SIDE_PARAMS = ("side", "to_move", "starter", "winner", "loser")
+_SIDE_PARAMS = ("side", "to_move", "starter", "winner", "loser", "by")
 
 
-def worded(event: Event) -> dict[str, Any]:
-    """An Arkeon event's parameters in words: sides (``word.side.blue``), piece kinds
-    (``ak.kind.basic``), the reason a game ended (``ak.reason.<reason>``)."""
-    params = dict(event.params)
+def direction(name: str) -> Message:
+    """A hex direction as the reader writes it (``NO`` for a French reader's north-west): the labels
+    Discord shows for a direction, ``word.choice.direction.*``."""
+    return Message(f"word.choice.direction.{name.lower()}")
+
+
+def piece(kind: str, article: str) -> Message:
+    """A piece kind with the article its sentence needs, agreed in the reader's language: ``a``
+    ("une triple attaque"), ``the`` ("le pion basique"), or none (``kind``: "triple attaque")."""
+    return Message(f"ak.{article}.{kind}")
+
+
+def _sides(params: dict[str, Any]) -> None:
     for key in _SIDE_PARAMS:
         if isinstance(params.get(key), str) and params[key] in SIDE_MARKS:
             params[key] = Message(f"word.side.{params[key]}")
-    kinds = ("kind", "from", "to") if event.kind == "swapped" else ("kind",)
-    for key in kinds:
-        if isinstance(params.get(key), str):
-            params[key] = Message(f"ak.kind.{params[key]}")
+
+
+def worded(event: Event) -> dict[str, Any]:
+    """An Arkeon event's parameters in words: sides (``word.side.blue``), pieces with the article
+    their sentence takes (``ak.a.basic``, ``ak.the.triple``), directions, why a piece fell, the
+    reason a game ended (``ak.reason.<reason>``)."""
+    params = dict(event.params)
+    kind = params.get("kind")
+    if event.kind == "destroyed":
+        cause = params.get("cause")
+        attackers = Listing(tuple(params.get("by") or ()), conjunction=True)
+        params["cause"] = Message(f"ak.cause.{cause}", {"by": attackers})
+        params.pop("by", None)
+    _sides(params)
+    if event.kind == "placed":
+        params["piece"] = piece(str(kind), "a")
+    elif isinstance(kind, str):
+        params["piece"] = piece(kind, "the")
+    if event.kind == "swapped":
+        params["from"], params["to"] = piece(str(params["from"]), "the"), piece(str(params["to"]), "a")
+    if event.kind in ("placed", "swapped"):
+        facing = params.get("facing")
+        params["facing"] = Message("ak.facing", {"facing": direction(facing)}) if isinstance(facing, str) else ""
+    if event.kind == "turned":
+        params["from"], params["to"] = direction(str(params["from"])), direction(str(params["to"]))
+        params["by"] = Message(f"ak.turner.{params['by']}")
+    if isinstance(kind, str):
+        params["kind"] = piece(kind, "kind")
     if "kinds" in params:
-        params["kinds"] = Listing(tuple(Message(f"ak.kind.{kind}") for kind in params["kinds"]), conjunction=True)
+        params["kinds"] = Listing(tuple(piece(kind, "kind") for kind in params["kinds"]), conjunction=True)
     if event.kind == "game_over":
         params["why"] = Message(f"ak.reason.{params.get('reason')}")  # `reason` stays the engine's word
         params["result"] = result_words(params["winner"])
@@ -43,12 +84,42 @@ def worded(event: Event) -> dict[str, Any]:
     return params
 
 
-def _board(rules: GameRules, state: Any, highlight: Sequence[str] = ()) -> list[Attachment]:
+def order_text(order: Order, language: str) -> str:
+    """An order as a reader of `language` writes it (``pose basique C3 NO``, ``echange C3 triple
+    SE``): the catalog's order words, which the order's parser reads in both languages."""
+    words = catalog(language)
+    verb, kind, cell = words[f"ak.order.verb.{order.verb}"], words[f"ak.order.kind.{order.kind}"], cell_name(order.cell)
+    facing = [words[f"word.choice.direction.{order.facing.name.lower()}"]] if order.facing is not None else []
+    return " ".join([verb, kind, cell, *facing] if order.verb == "place" else [verb, cell, kind, *facing])
+
+
+def picture_labels(language: str) -> dict[str, str]:
+    """Every word the board draws, from the catalog of `language` (``ak.picture.*``, the sides, the
+    pieces and the reasons a game ends): the render draws nothing else."""
+    from renders.arkeon.style import KINDS, LABELS
+
+    words = catalog(language)
+
+    def key(label: str) -> str:
+        if label in SIDE_MARKS:
+            return f"word.side.{label}"
+        if label in KINDS:
+            return f"ak.kind.{label}"
+        if label.startswith("reason."):
+            return f"ak.{label}"
+        return f"ak.picture.{label}"
+
+    return {label: words[key(label)] for label in LABELS}
+
+
+def _board(rules: GameRules, state: Any, language: str, name: str = "",
+           highlight: Sequence[str] = ()) -> list[Attachment]:
     from renders.arkeon.board import render_board  # the renders are imported only when drawn
 
-    view = rules.view(state)
-    return [Attachment("arkeon.png", render_board(view, title=f"Arkeon — turn {view.get('turn', 0)}",
-                                                  highlight=highlight))]
+    title = translate("ak.picture.title_named", language, {"name": name}) if name else \
+        translate("ak.picture.title", language)
+    return [Attachment("arkeon.png", render_board(rules.view(state), title=title, highlight=highlight,
+                                                  labels=picture_labels(language)))]
 
 
 class ArkeonPresenter(Presenter):
@@ -57,34 +128,90 @@ class ArkeonPresenter(Presenter):
     def create_document(self, options: dict[str, Any]) -> dict[str, Any]:
         return {"phase": "setup"}
 
+    # the piece and the directions of the examples read the same in English and in French
     examples = {"ak new": {"name": "Duel"}, "ak join": {"name": "Ann"}, "ak challenge": {"level": "easy"},
-                "ak place": {"kind": "basic", "cell": "C3", "direction": "e"},
-                "ak swap": {"cell": "C3", "kind": "triple", "direction": "se"},
+                "ak place": {"kind": "triple", "cell": "C3", "direction": "E"},
+                "ak swap": {"cell": "C3", "kind": "triple", "direction": "SE"},
                 "ak order": {"text": "place basic C3 E"}}
 
     def describe(self, rules: GameRules, events: Sequence[Event]) -> list[Message]:
         """Sides, pieces and endings in the reader's words ("Bleu pose un basique en C3")."""
         return [Message(f"event.arkeon.{event.kind}", worded(event)) for event in events]
 
-    def images(self, rules: GameRules, state: Any, events: Sequence[Event]) -> list[Attachment]:
+    history_events = True  # a turn reads as what it did, in the reader's words, whatever words it was typed in
+
+    def history_line(self, rules: GameRules, entry: LogRecord, events: Sequence[Event], author: Message) -> Message:
+        """A turn as what it did ("**Ann** : Bleu pose un pion basique en C3 (vers NO)"); an undone
+        turn as what it would have placed, read from its order text; anything else in the shared
+        words, with the computer's side named as it reads."""
+        author = author_words(entry, author)
+        if entry.kind == "order":
+            if events:
+                return Message("history.arkeon.turn", {"author": author, "sentences": Listing(
+                    tuple(self.describe(rules, events)), separator=" ")})
+            try:
+                orders = parse_orders(str(entry.payload.get("text", "")))
+            except OrderError:
+                orders = ()
+            if orders:
+                return Message("history.arkeon.turn", {"author": author, "sentences": Listing(tuple(
+                    Message(f"history.arkeon.plan.{order.verb}", {
+                        "piece": piece(order.kind, "a"), "at": cell_name(order.cell),
+                        "facing": Message("ak.facing", {"facing": direction(order.facing.name)})
+                        if order.facing is not None else ""}) for order in orders), separator=" ")})
+        return super().history_line(rules, entry, events, author)
+
+    def sheet(self, rules: GameRules, state: Any, actor: str, language: str, viewer: Audience = PUBLIC) -> Reply:
+        """A side's reserve (its basic pieces, the advanced ones it may place) and the board, in the
+        reader's language."""
+        view = rules.view(state)
+        line = _side_line(view, actor, view.get("players", {}).get(actor) or Message("ak.nobody"))
+        return Reply((line,), files=tuple(_board(rules, state, language)))
+
+    def order_suggestions(self, rules: GameRules, orders: Iterable[Any], language: str, typed: str) -> Iterable[str]:
+        """What ``/ak order`` suggests: the legal orders in the reader's order words, those starting
+        with what was typed (case aside)."""
+        wanted = typed.strip().lower()
+        return (text for text in (order_text(order, language) for order in orders) if text.lower().startswith(wanted))
+
+    def refusal_params(self, err: OrderError) -> dict[str, Any]:
+        """Sides and pieces in a refusal in words, with the article its sentence takes ("le pion
+        basique en C3 ne peut pas devenir un pacificateur")."""
+        params = {key: value for key, value in err.params.items() if key in _SIDE_PARAMS}
+        _sides(params)
+        if isinstance(err.params.get("missing"), list):  # the sides nobody plays yet
+            params["missing"] = Listing(tuple(Message(f"word.side.{side}") for side in err.params["missing"]),
+                                        conjunction=True)
+        articles = {"kind": "kind", "from": "the", "to": "a"}
+        return {**params, **{key: piece(value, articles[key]) for key, value in err.params.items()
+                             if key in articles and isinstance(value, str)}}
+
+    def images_for(self, rules: GameRules, state: Any, events: Sequence[Event], scene: Scene) -> list[Attachment]:
+        """The board after a move, the start or the end, in the scene's language, the move outlined."""
         if not any(event.kind in _BOARD_EVENTS for event in events):
             return []
         moved = [event.params["at"] for event in events if event.kind in ("placed", "swapped")]
-        return _board(rules, state, moved)
+        return _board(rules, state, scene.language, scene.name, moved)
 
-    def board(self, rules: GameRules, state: Any) -> list[Attachment]:
-        return _board(rules, state)
+    def board_for(self, rules: GameRules, state: Any, scene: Scene, around: str | None = None) -> list[Attachment]:
+        if around is not None:
+            return super().board_for(rules, state, scene, around)
+        return _board(rules, state, scene.language, scene.name)
 
     def status_lines(self, rules: GameRules, state: Any) -> list[Message]:
         view = rules.view(state)
-        lines = []
-        for side, player in view.get("players", {}).items():
-            reserve = view["reserve"][side]
-            lines.append(Message("ak.status.side", {
-                "mark": SIDE_MARKS.get(side, ""), "side": Message(f"word.side.{side}"), "player": player,
-                "basic": reserve["basic"], "advanced": reserve["advanced"],
-                "move": Message("ak.status.to_move") if view.get("to_move") == side else ""}))
-        return lines
+        return [_side_line(view, side, player) for side, player in view.get("players", {}).items()]
+
+
+def _side_line(view: Mapping[str, Any], side: str, player: Any) -> Message:
+    """A side, its player, what its reserve holds and whether it is to move."""
+    reserve = view["reserve"][side]
+    return Message("ak.status.side", {
+        "mark": SIDE_MARKS.get(side, ""), "side": Message(f"word.side.{side}"), "player": player,
+        "basic": Count(int(reserve["basic"]), "ak.count.basic"),
+        "advanced": Listing(tuple(piece(kind, "kind") for kind in reserve["advanced"]))
+        if reserve["advanced"] else Message("ak.none_advanced"),
+        "move": Message("ak.status.to_move") if view.get("to_move") == side else ""})
 
 
 ARKEON_PRESENTER = register_presenter(ArkeonPresenter())

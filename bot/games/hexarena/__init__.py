@@ -13,13 +13,16 @@ from typing import TYPE_CHECKING, Any
 
 from bot.games import Presenter, register_presenter
 from bot.games.hexarena import history
+from bot.i18n import Count, Listing, catalog, translate
 from bot.service.commands import Option
 from bot.service.replies import Attachment, Message, Reply
 from engine.core.errors import OrderError
 from engine.core.protocol import PUBLIC, Audience, Event, GameRules
-from engine.hexarena.geometry import BASE, BOARD, SIDES, other
+from engine.hexarena.geometry import BASE, BOARD, SIDES, cell_name, other
+from engine.hexarena.orders import Turn
 
 if TYPE_CHECKING:
+    from bot.service.scene import Scene
     from bot.store.repo import LogRecord
 
 VARIANTS = ("base", "blitz", "alpha", "omega")
@@ -39,19 +42,25 @@ _TOUCHED = {
 }
 _STANDARD_ID = re.compile(r"(red|blue)_(admiral|fighter|cargo|patrol)(\d+)")
 _CELL = re.compile(r"[A-Ma-m][0-9]{1,2}")
-#: parameter values the catalog words: the kind of ship, why a game ended, how a debris was reached
-_WORDED = {"type": "hx.type", "reason": "hx.reason", "access": "hx.access"}
+#: parameter values the catalog words: the kind of ship, why a game ended, how a debris was reached,
+#: the action a refusal names
+_WORDED = {"type": "hx.type", "reason": "hx.reason", "access": "hx.access", "verb": "hx.verb"}
+#: the parameters of an event that are directions (a rotation's from and to are facings, a move's cells)
+FACINGS = {"rotated": ("from", "to"), "fired": ("direction",), "rammed": ("direction",)}
+#: the parameters of a refusal worded for the reader (the shared ones are worded already)
+_REFUSAL_WORDS = ("ship", "target", "by", "side", "to_move", "type", "verb", "missing", "allowed")
+_REFUSAL_DIRECTIONS = ("direction", "facing")
 
 
 def ship_words(ident: Any) -> Any:
-    """A ship as players read it: "Red fighter 2" for the standard fleet's ids (HA-2), else its id
+    """A ship as players read it: "Red fighter 2" ("Patrouille bleue 1": the colour agrees with the
+    type in French, ``hx.colour.<type>.<side>``) for the standard fleet's ids (HA-2), else its id
     (a setup document may name ships freely)."""
     match = _STANDARD_ID.fullmatch(str(ident))
     if match is None:
         return ident
     side, kind, number = match.groups()
-    key = "hx.ship.admiral" if kind == "admiral" else "hx.ship"
-    return Message(key, {"side": Message(f"word.side.{side}"), "type": Message(f"hx.type.{kind}"), "n": number})
+    return Message(f"hx.ship.{kind}", {"side": Message(f"hx.colour.{kind}.{side}"), "n": number})
 
 
 def word_value(key: str, value: Any) -> Any:
@@ -63,7 +72,18 @@ def word_value(key: str, value: Any) -> Any:
             return Message(f"{_WORDED[key]}.{value}")
         if _STANDARD_ID.fullmatch(value):
             return ship_words(value)
+    if isinstance(value, list) and value and all(isinstance(v, str) and v in SIDES for v in value):
+        return Listing(tuple(Message(f"word.side.{v}") for v in value), conjunction=True)
     return value
+
+
+def event_words(kind: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    """An event's parameters in words: sides, ships and types, and directions as the reader writes
+    them (``O`` for west in French), with the sentence's optional parts."""
+    facings = FACINGS.get(kind, ())
+    return {**{key: history.direction(value) if key in facings and isinstance(value, str) else word_value(key, value)
+               for key, value in params.items()},
+            **_fragments(kind, params)}
 
 
 def _fragments(kind: str, params: Mapping[str, Any]) -> dict[str, Any]:
@@ -77,10 +97,11 @@ def _fragments(kind: str, params: Mapping[str, Any]) -> dict[str, Any]:
         if params.get("released"):
             left = Message("hx.destroyed.released", {"ship": ship_words(params["released"]), "at": params["at"]})
         elif params.get("debris"):
-            left = Message("hx.destroyed.debris", {"reserve": params.get("reserve", 0)})
+            left = Message("hx.destroyed.debris", {"reserve": Count(int(params.get("reserve", 0)), "hx.count.reserve")})
         else:
             left = Message("hx.destroyed.no_debris")
-        return {"left": left}
+        # the participle agrees with the ship's type in French ("Patrouille bleue 1 est détruite")
+        return {"left": left, "destroyed": Message(f"hx.destroyed.word.{params.get('type', 'fighter')}")}
     if kind == "recycled":
         indirect = params.get("access") == "indirect"
         return {"step": Message("hx.recycled.step", {"to": params.get("to")}) if indirect else ""}
@@ -97,6 +118,17 @@ def _fragments(kind: str, params: Mapping[str, Any]) -> dict[str, Any]:
     return {}
 
 
+def turn_text(turn: Turn, language: str) -> str:
+    """A turn in the order language as a reader of `language` writes it (``tourne G2 NO; deplace G3
+    G4``): the verbs and directions of the catalog, which the order's parser reads in both languages."""
+    words = catalog(language)
+    return "; ".join(" ".join([words[f"hx.order.verb.{action.verb}"], cell_name(action.at),
+                               *([cell_name(action.to)] if action.to is not None else []),
+                               *([words[f"word.choice.direction.{action.direction.name.lower()}"]]
+                                 if action.direction is not None else [])])
+                     for action in turn.actions)
+
+
 def touched_cells(events: Iterable[Event]) -> list[str]:
     """Every cell the events of a turn touched, in order, once each: the board's highlight."""
     cells: list[str] = []
@@ -109,12 +141,35 @@ def touched_cells(events: Iterable[Event]) -> list[str]:
     return cells
 
 
-def _board(rules: GameRules, state: Any, highlight: Sequence[str] = ()) -> list[Attachment]:
+#: the catalog key of each word the board draws (renders/hexarena/style.py's LABELS) where it is not
+#: ``hx.picture.<label>``: the sides, ship types, variants and reasons as every other line words them
+_PICTURE_KEYS = {"red": "word.side.red", "blue": "word.side.blue",
+                 **{kind: f"hx.type.{kind}" for kind in ("admiral", "fighter", "cargo", "patrol")},
+                 **{name: f"word.choice.variant.{name}" for name in ("blitz", "alpha", "omega")}}
+
+
+def picture_labels(language: str) -> dict[str, str]:
+    """Every word the board draws, from the catalog of `language` (``hx.picture.*``, the sides, the
+    reasons a game ends): the render draws nothing else."""
+    from renders.hexarena.style import LABELS
+
+    words = catalog(language)
+    return {label: words[_PICTURE_KEYS.get(label) or _reason_key(label) or f"hx.picture.{label}"] for label in LABELS}
+
+
+def _reason_key(label: str) -> str | None:
+    return f"hx.reason.{label.removeprefix('reason.')}" if label.startswith("reason.") else None
+
+
+def _board(rules: GameRules, state: Any, language: str, name: str = "",
+           highlight: Sequence[str] = ()) -> list[Attachment]:
     from renders.hexarena.board import render_board  # the renders are imported only when drawn
 
-    view = rules.view(state)
-    title = f"HexArena (reconstructed rules) — turn {view.get('turn', 0)}"
-    return [Attachment("hexarena.png", render_board(view, title=title, highlight=highlight))]
+    title = translate("hx.picture.title_named", language, {"name": name}) if name else \
+        translate("hx.picture.title", language)
+    labels = picture_labels(language)
+    return [Attachment("hexarena.png", render_board(rules.view(state), title=title, highlight=highlight,
+                                                    labels=labels))]
 
 
 def admiral_cell(view: Mapping[str, Any], side: str) -> str | None:
@@ -144,20 +199,26 @@ def _admiral_words(view: Mapping[str, Any], side: str) -> Any:
     return Message("hx.admiral.carried" if carried else "hx.admiral.at", {"at": cell})
 
 
+def _player(view: Mapping[str, Any], side: str) -> Any:
+    return view["players"].get(side) or Message("hx.nobody")
+
+
 class HexArenaPresenter(Presenter):
     kind = "hexarena"
     create_options = (Option("variant", choices=VARIANTS),)
     join_options = (Option("side", choices=SIDES),)
+    # cells and these directions read the same in English and in French
+    examples = {"hx move": {"cell": "G3", "to": "G10"}, "hx rotate": {"cell": "G2", "direction": "NE"},
+                "hx ram": {"cell": "E10", "direction": "SE"}, "hx board": {"cell": "G1", "to": "F2"},
+                "hx leave": {"cell": "F2", "to": "F3"}, "hx recycle": {"cell": "G1", "debris": "G2"},
+                "hx fire": {"cell": "G2"}}
 
     def create_document(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """A lobby (two players join, then a GM starts) in the variant asked for (HA-15..HA-17)."""
         return {"phase": "setup", "variant": options.get("variant", "base")}
 
     def describe(self, rules: GameRules, events: Sequence[Event]) -> list[Message]:
-        return [Message(f"event.{rules.name}.{event.kind}",
-                        {**{key: word_value(key, value) for key, value in event.params.items()},
-                         **_fragments(event.kind, event.params)})
-                for event in events]
+        return [Message(f"event.{rules.name}.{event.kind}", event_words(event.kind, event.params)) for event in events]
 
     history_events = True  # a turn reads by its ships ("Red fighter 1"), which only its events name
 
@@ -172,18 +233,29 @@ class HexArenaPresenter(Presenter):
         return Message(said.key, {**said.params, **{key: word_value(key, value) for key, value in said.params.items()
                                                     if key == "actor" and value in SIDES}})
 
-    def refusal_params(self, err: OrderError) -> dict[str, Any]:
-        """Ships, sides and types in a refusal in words ("Red fighter 2", not ``red_fighter2``)."""
-        return {key: word_value(key, value) for key, value in err.params.items()
-                if key in ("ship", "target", "by", "side", "to_move", "type")}
+    def order_suggestions(self, rules: GameRules, orders: Iterable[Any], language: str, typed: str) -> Iterable[str]:
+        """What ``/hx order`` suggests: the legal turns in the reader's order words, those starting
+        with what was typed (case aside)."""
+        wanted = typed.strip().lower()
+        return (text for text in (turn_text(turn, language) for turn in orders) if text.lower().startswith(wanted))
 
-    def images(self, rules: GameRules, state: Any, events: Sequence[Event]) -> list[Attachment]:
+    def refusal_params(self, err: OrderError) -> dict[str, Any]:
+        """Ships, sides, types, actions and directions in a refusal in words ("Red fighter 2", not
+        ``red_fighter2``; ``NO`` for a French reader's north-west)."""
+        worded = {key: word_value(key, value) for key, value in err.params.items() if key in _REFUSAL_WORDS}
+        return {**worded, **{key: history.direction(value) for key, value in err.params.items()
+                             if key in _REFUSAL_DIRECTIONS and isinstance(value, str)}}
+
+    def images_for(self, rules: GameRules, state: Any, events: Sequence[Event], scene: Scene) -> list[Attachment]:
+        """The board after a turn, the start or the end, in the scene's language, the turn's cells outlined."""
         if not any(event.kind in _BOARD_EVENTS for event in events):
             return []
-        return _board(rules, state, touched_cells(events))
+        return _board(rules, state, scene.language, scene.name, touched_cells(events))
 
-    def board(self, rules: GameRules, state: Any) -> list[Attachment]:
-        return _board(rules, state)
+    def board_for(self, rules: GameRules, state: Any, scene: Scene, around: str | None = None) -> list[Attachment]:
+        if around is not None:
+            return super().board_for(rules, state, scene, around)
+        return _board(rules, state, scene.language, scene.name)
 
     def sheet(self, rules: GameRules, state: Any, actor: str, language: str, viewer: Audience = PUBLIC) -> Reply:
         """A side's fleet: the admiral and how far it is from the enemy base, each ship afloat, the
@@ -191,7 +263,7 @@ class HexArenaPresenter(Presenter):
         view = rules.view(state)
         side = actor
         lines = [Message("hx.sheet.header", {"mark": SIDE_MARKS[side], "side": Message(f"word.side.{side}"),
-                                             "player": view["players"].get(side) or Message("word.none")})]
+                                             "player": _player(view, side)})]
         admiral = admiral_cell(view, side)
         lines.append(Message("hx.sheet.admiral", {"where": _admiral_words(view, side),
                                                   "distance": base_distance(admiral, side)
@@ -204,14 +276,14 @@ class HexArenaPresenter(Presenter):
             carries = any(s["carried_by"] == ident and s["alive"] for s in view["ships"].values())
             lines.append(Message("hx.sheet.ship", {
                 "ship": ship_words(ident), "at": ship["at"],
-                "facing": Message("hx.sheet.facing", {"facing": ship["facing"]}) if ship["facing"] else "",
+                "facing": Message("hx.sheet.facing", {"facing": history.direction(ship["facing"])})
+                if ship["facing"] else "",
                 "cargo": Message("hx.sheet.carries") if carries else ""}))
         dead = view["graveyard"][side]
-        lines.append(Message("hx.sheet.graveyard", {"count": len(dead),
-                                                    "ships": [Message("hx.sheet.dead", {"ship": ship_words(i)})
-                                                              for i in dead]}))
+        lines.append(Message("hx.sheet.graveyard", {"count": len(dead), "ships": Listing(
+            tuple(Message("hx.sheet.dead", {"ship": ship_words(i)}) for i in dead), separator=" ")}))
         lines.append(Message("hx.sheet.reserve", {"reserve": view["debris_reserve"], "board": len(view["debris"])}))
-        return Reply(tuple(lines), files=tuple(_board(rules, state, [c for c in cells if c])))
+        return Reply(tuple(lines), files=tuple(_board(rules, state, language, highlight=[c for c in cells if c])))
 
     def status_lines(self, rules: GameRules, state: Any) -> list[Message]:
         """Each side: its player, ships afloat and lost, its admiral, and who is to move; then the
@@ -222,12 +294,13 @@ class HexArenaPresenter(Presenter):
             afloat = sum(1 for s in view["ships"].values() if s["side"] == side and s["alive"])
             lines.append(Message("hx.status.side", {
                 "mark": SIDE_MARKS[side], "side": Message(f"word.side.{side}"),
-                "player": view["players"].get(side) or Message("word.none"), "afloat": afloat,
-                "lost": len(view["graveyard"][side]), "admiral": _admiral_words(view, side),
+                "player": _player(view, side), "afloat": Count(afloat, "hx.count.afloat"),
+                "lost": Count(len(view["graveyard"][side]), "hx.count.lost"), "admiral": _admiral_words(view, side),
                 "move": Message("hx.status.to_move") if view.get("to_move") == side and view["status"] == "running"
                 else ""}))
         # Blitz, Alpha and Omega are names, the same in every language; the base game is not
-        variants = " + ".join(name.capitalize() for name in view["variants"]) or Message("hx.variant.base")
+        variants = Listing(tuple(Message(f"word.choice.variant.{name}") for name in view["variants"]),
+                           separator=" + ") if view["variants"] else Message("hx.variant.base")
         lines.append(Message("hx.status.arena", {"board": len(view["debris"]), "reserve": view["debris_reserve"],
                                                  "variant": variants}))
         return lines

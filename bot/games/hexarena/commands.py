@@ -4,8 +4,10 @@ one-action order text `/hx order` takes, and resign. The game's `new`, `join`, `
 out with `/hx order text:"move G3 G5; move G1 G2"`.
 
 The ship's cell is suggested from the one-action turns the caller may play with that verb, and
-the target (a cell, or a ram's direction) from the same turns: the shared completers see only the
-option being typed, so the targets are those of every ship of the caller that can act so.
+the target (a cell, or a rotation's or a ram's direction) from the same turns: the shared completers
+see only the option being typed, so the targets are those of every ship of the caller that can act
+so. Directions are typed and suggested as the reader writes them (``NO`` for a French reader's
+north-west); the order's parser reads both languages' letters.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 
 from bot.games.hexarena import HEXARENA_PRESENTER
 from bot.games.hexarena.moves import first_actions
+from bot.i18n import translate
 from bot.service.commands import Option, command, completer
 from bot.service.context import Context
 from bot.service.core import GameService
@@ -24,7 +27,6 @@ from engine.hexarena.geometry import cell_name
 from engine.hexarena.orders import Turn
 
 KIND = HEXARENA_PRESENTER.kind
-DIRECTIONS = ("e", "ne", "nw", "w", "sw", "se")
 CELL = 3  # the longest cell name: "M13" is not on the board, "G13" is
 
 
@@ -55,18 +57,34 @@ def _reader(verb: str, part: str) -> Callable[[Turn], Iterable[str]]:
     return pick
 
 
+def _directions(verb: str) -> Callable[[GameService, Context, str], list[str]]:
+    """The directions of the caller's legal `verb` turns, as the reader writes them (``NO``), those
+    starting with what was typed."""
+    legal = legal_values(KIND, _reader(verb, "direction"), first_actions)
+
+    def complete(svc: GameService, ctx: Context, current: str) -> list[str]:
+        language, typed = svc.language(ctx), current.strip().lower()
+        named = (translate(f"word.choice.direction.{name}", language) for name in legal(svc, ctx, ""))
+        return [name for name in named if name.lower().startswith(typed)]
+
+    return complete
+
+
 def _declare(verb: str, *targets: Option) -> None:
     """`/hx <verb> cell: [target]`, its cell and target suggested from the legal one-action turns."""
     handler = _play("cell", *(option.name for option in targets))
     handler.__name__ = verb
     command(f"hx {verb}", Option("cell", required=True, max_length=CELL, autocomplete=True), *targets)(handler)
     for option in (Option("cell"), *targets):
-        if option.name == "cell" or option.autocomplete:
+        if option.name == "direction":
+            completer(f"hx {verb}", option.name)(_directions(verb))
+        elif option.name == "cell" or option.autocomplete:
             completer(f"hx {verb}", option.name)(legal_values(KIND, _reader(verb, option.name), first_actions))
 
 
 _declare("move", Option("to", required=True, max_length=CELL, autocomplete=True))
-_declare("rotate", Option("direction", required=True, choices=DIRECTIONS))
+# directions are typed, not chosen from a list: the order's parser reads English and French letters
+_declare("rotate", Option("direction", required=True, max_length=2, autocomplete=True))
 _declare("fire")
 _declare("ram", Option("direction", required=True, max_length=2, autocomplete=True))
 _declare("board", Option("to", required=True, max_length=CELL, autocomplete=True))

@@ -23,8 +23,6 @@ if TYPE_CHECKING:
     from bot.store.repo import LogRecord
 
 Describe = Callable[[Sequence[Event]], list[Message]]
-#: the parameters of an action event that are directions (a rotation's from and to are facings)
-_FACINGS = {"rotated": ("from", "to"), "fired": ("direction",), "rammed": ("direction",)}
 
 
 def author_words(entry: LogRecord, author: Message) -> Message:
@@ -66,12 +64,11 @@ def _from_events(events: Sequence[Event], author: Message, describe: Describe) -
         if past not in english:
             sentences.append(said)
             continue
-        facings = _FACINGS.get(event.kind, ())
-        sentences.append(Message(past, {**said.params, "author": author,
-                                        **{key: direction(event.params[key]) for key in facings}}))
+        sentences.append(Message(past, {**said.params, "author": author}))  # directions worded already
     return sentences
 
 
 def direction(name: str) -> Message:
-    """A hex direction as the reader writes it: west is ``W`` in English, ``O`` (ouest) in French."""
-    return Message(f"hx.direction.{name}")
+    """A hex direction as the reader writes it: west is ``W`` in English, ``O`` (ouest) in French
+    (the labels Discord shows for a direction choice, ``word.choice.direction.*``)."""
+    return Message(f"word.choice.direction.{name.lower()}")

@@ -11,6 +11,7 @@ from engine import registry
 from tests.bot.arkeon.test_play import ANN, BOB, CHANNEL, GM, GUILD, mover
 
 RULES = registry.get("arkeon")
+FRENCH = {"E": "E", "NE": "NE", "NW": "NO", "W": "O", "SW": "SO", "SE": "SE"}
 
 
 @pytest.fixture
@@ -53,7 +54,8 @@ def test_place_suggests_the_cells_of_the_chosen_kind_then_its_directions(svc: Ga
         assert cells == expected[:MAX_CHOICES] and cells
     cell = svc.complete(who, "ak place", "cell", "", {"kind": "triple"})[0]
     facings = svc.complete(who, "ak place", "direction", "", {"kind": "triple", "cell": cell.lower()})
-    assert facings == [o.split()[3] for o in orders if o.startswith(f"place triple {cell} ")]
+    # the players have no client locale: the server's language, French, names the directions (O for W)
+    assert facings == [FRENCH[o.split()[3]] for o in orders if o.startswith(f"place triple {cell} ")]
     assert svc.complete(who, "ak place", "direction", "", {"kind": "pacifier", "cell": cell}) == []  # no facing
     assert svc.complete(who, "ak place", "cell", "z", {"kind": "basic"}) == []  # what was typed filters
     played = svc.handle(who, "ak place", {"kind": "triple", "cell": cell, "direction": facings[-1].lower()})

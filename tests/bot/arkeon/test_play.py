@@ -4,6 +4,8 @@ clock following the side to move, resignation after a confirmation."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from bot.service import Context, GameService, Reply
@@ -47,7 +49,8 @@ def test_two_players_alternate_with_the_clock_following_the_side_to_move(svc: Ga
     clock = {t.kind: t for t in game_timers(svc.store, game.id)}["clock"]
     other = BOB if first is ANN else ANN
     assert keys(svc.handle(other, "ak order", {"text": "place basic C3 E"}))[0].startswith("error.not_your_turn")
-    suggestions = svc.complete(first, "ak order", "text", "place")
+    # an English reader's suggestions: the order words follow the reader (French: pose basique …)
+    suggestions = svc.complete(replace(first, locale="en-US"), "ak order", "text", "place")
     assert suggestions and all(text.startswith("place") for text in suggestions)
     played = svc.handle(first, "ak order", {"text": suggestions[0]})
     assert played.ok and "event.arkeon.placed" in keys(played) and played.files

@@ -76,17 +76,17 @@ def test_a_played_game_reads_as_sentences_in_both_languages(console_game: GameSe
                "**Blue** turned Blue fighter 1 on G12 from W to NE.",
                "♻️ **Ann** recycled the debris on G11 with Red admiral, now on G10 (6 in the reserve).",
                "**Ann** moved Red admiral G10 → G11. 🏁 Game over — **Red** wins"],
-        "fr": ["**Ann** a tourné le vaisseau chasseur 1 (Rouge) en G2 de E vers NE.",
-               "**Bleu** a déplacé le vaisseau patrouille 2 (Bleu) de H12 à A6 (téléportation).",
-               "**Ann** a fait monter le vaisseau amiral (Rouge) à bord du vaisseau cargo 3 (Rouge) en H2.",
-               "**Ann** a fait descendre le vaisseau amiral (Rouge) du vaisseau cargo 3 (Rouge) en H2 vers H3.",
-               "🔫 **Ann** a tiré avec le vaisseau amiral (Rouge) depuis G4 vers E et touché le vaisseau chasseur 2 "
-               "(Bleu). 💥 Le vaisseau chasseur 2 (Bleu) a été détruit en G11",
-               "💢 **Bleu** a éperonné le vaisseau cargo 1 (Rouge) en E1 avec le vaisseau patrouille 1 (Bleu) "
-               "depuis D1.",
-               "**Bleu** a tourné le vaisseau chasseur 1 (Bleu) en G12 de O vers NE.",  # west is ouest
-               "♻️ **Ann** a recyclé le débris en G11 avec le vaisseau amiral (Rouge), désormais en G10",
-               "**Ann** a déplacé le vaisseau amiral (Rouge) de G10 à G11. 🏁 Fin de partie — **Rouge** gagne"],
+        "fr": ["**Ann** a tourné Chasseur rouge 1 en G2 de E vers NE.",
+               "**Bleu** a déplacé Patrouille bleue 2 de H12 à A6 (téléportation).",
+               "**Ann** a fait monter Amiral rouge à bord de Cargo rouge 3 en H2.",
+               "**Ann** a fait descendre Amiral rouge de Cargo rouge 3 en H2 vers H3.",
+               "🔫 **Ann** a tiré avec Amiral rouge depuis G4 vers E et touché Chasseur bleu 2. 💥 Chasseur bleu 2 "
+               "a été détruit en G11 par Amiral rouge ; un débris prend sa case (7 restent dans la réserve).",
+               "💢 **Bleu** a éperonné Cargo rouge 1 en E1 avec Patrouille bleue 1 depuis D1. 💥 Cargo rouge 1 a été "
+               "détruit",
+               "**Bleu** a tourné Chasseur bleu 1 en G12 de O vers NE.",  # west is ouest
+               "♻️ **Ann** a recyclé le débris en G11 avec Amiral rouge, désormais en G10",
+               "**Ann** a déplacé Amiral rouge de G10 à G11. 🏁 Fin de partie — **Rouge** gagne"],
     }
     for language, sentences in expected.items():
         for sentence in sentences:
@@ -123,7 +123,7 @@ def test_draw_offers_and_a_resignation_name_their_players(svc: GameService) -> N
                                            "**Bob** offered a draw.", "**Ann** turned Red fighter 1 on G2 from E to NE."]
     assert history(svc, ANN, "fr")[:4] == ["**Bob** a abandonné.", "**Ann** a refusé la nulle.",
                                            "**Bob** a proposé la nulle.",
-                                           "**Ann** a tourné le vaisseau chasseur 1 (Rouge) en G2 de E vers NE."]
+                                           "**Ann** a tourné Chasseur rouge 1 en G2 de E vers NE."]
 
 
 def test_an_undone_turn_is_told_from_its_order(svc: GameService) -> None:
@@ -150,7 +150,7 @@ def test_a_turn_of_several_actions_says_each_and_omegas_points(svc: GameService,
     assert svc.handle(ANN, "hx order", {"text": text}).ok
     latest = {language: history(svc, ANN, language)[0] for language in LANGUAGES}
     assert "**Ann** turned Red fighter 1 on G2 from E to NE. **Ann** moved Red fighter 2 G3 → G4." in latest["en"]
-    assert "**Ann** a tourné le vaisseau chasseur 1 (Rouge) en G2 de E vers NE. **Ann** a déplacé" in latest["fr"]
+    assert "**Ann** a tourné Chasseur rouge 1 en G2 de E vers NE. **Ann** a déplacé" in latest["fr"]
     assert ("Action points spent:" in latest["en"]) is bool(spent)
     assert ("Points d’action dépensés" in latest["fr"]) is bool(spent)
 

@@ -6,6 +6,7 @@ move and losing the game on time, resignation after a confirmation."""
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 
 import pytest
 
@@ -120,7 +121,8 @@ def test_refusals_are_worded_and_leave_the_game_as_it_was(svc: GameService) -> N
 
 def test_an_alpha_turn_is_written_out_and_suggested_from_the_legal_turns(svc: GameService) -> None:
     started(svc, variant="alpha")
-    suggestions = svc.complete(ANN, "hx order", "text", "move G3 G10; ")
+    # an English reader's suggestions: the order words follow the reader (French: deplace G3 G10)
+    suggestions = svc.complete(replace(ANN, locale="en-US"), "hx order", "text", "move G3 G10; ")
     assert suggestions and all(text.startswith("move G3 G10; ") for text in suggestions)
     legal = {RULES.format_order(t) for t in RULES.legal_orders(RULES.from_json(game(svc).state), "red")}
     assert set(suggestions) <= legal
