@@ -17,7 +17,7 @@ from typing import Any, Optional
 import discord
 from discord import app_commands
 
-from bot.i18n import catalog
+from bot.i18n import catalog, translate
 from bot.service.commands import Command, Option, table
 
 Runner = Callable[[discord.Interaction, str, dict[str, Any]], Awaitable[None]]
@@ -28,8 +28,9 @@ DISCORD_LOCALES = {"fr": (discord.Locale.french,), "en": (discord.Locale.america
 
 
 def text(key: str) -> app_commands.locale_str:
-    """The English text as Discord's default, with the key for the translator."""
-    return app_commands.locale_str(catalog("en").get(key, key)[:100], key=key)
+    """The English text as Discord's default, with the key for the translator (a command the text
+    names reads as each language's reader types it: `translate`)."""
+    return app_commands.locale_str(translate(key, "en")[:100], key=key)
 
 
 def name(kind: str, value: str) -> app_commands.locale_str:
@@ -56,8 +57,7 @@ class CatalogTranslator(app_commands.Translator):
             return None
         for language, locales in DISCORD_LOCALES.items():
             if locale in locales:
-                value = catalog(language).get(key)
-                return value[:100] if value else None
+                return translate(key, language)[:100] if key in catalog(language) else None
         return None
 
 

@@ -105,14 +105,33 @@ def plural_index(language: str, n: int) -> int:
 
 
 class _Params(dict):
-    """Missing placeholders render as ``{name}`` instead of raising: a reply is never lost to a typo."""
+    """Missing placeholders render as ``{name}`` instead of raising: a reply is never lost to a typo.
+    A placeholder naming a command (``{/gm resume}``) is that command as the reader types it."""
+
+    def __init__(self, values: Mapping[str, Any], language: str = DEFAULT_LANGUAGE) -> None:
+        super().__init__(values)
+        self.language = language
 
     def __missing__(self, key: str) -> str:
+        if key.startswith(COMMAND_MARK):
+            return command_text(key, self.language)
         return "{" + key + "}"
 
 
+#: what starts a placeholder that names a command (``{/gm resume}``, ``{/gm clock extend:}``)
+COMMAND_MARK = "/"
+
+
 def placeholders(template: str) -> set[str]:
-    return {field for _, field, _, _ in string.Formatter().parse(template) if field}
+    """The values a template needs (`commands_in` lists the commands it names)."""
+    return {field for _, field, _, _ in string.Formatter().parse(template)
+            if field and not field.startswith(COMMAND_MARK)}
+
+
+def commands_in(template: str) -> list[str]:
+    """The commands a template names, as written (``/gm clock extend``)."""
+    return [field for _, field, _, _ in string.Formatter().parse(template)
+            if field and field.startswith(COMMAND_MARK)]
 
 
 def command_name(path: str, language: str) -> str:
@@ -132,10 +151,29 @@ def option_name(option: str, language: str) -> str:
     return catalog(language).get(f"name.option.{option}", option)
 
 
+def command_text(written: str, language: str) -> str:
+    """A command a template or a reply names, as a reader of `language` types it: ``/gm clock extend``
+    (the group, the subcommand, then any options) reads ``/mj pendule prolonger:`` in French. Replies
+    name commands this way only (``{/gm resume}`` in a template, `CommandText` as a value), so a
+    French reader is never told to type an English command Discord does not show them."""
+    words = written.removeprefix(COMMAND_MARK).split()
+    options = [option_name(word.rstrip(":"), language) + ":" for word in words[2:]]
+    return " ".join([COMMAND_MARK + command_name(" ".join(words[:2]), language), *options])
+
+
+@dataclass(frozen=True)
+class CommandText:
+    """A command named by a reply's value (``CommandText("sc join")``), read as `command_text`;
+    `code` quotes it as code (``/sc rejoindre`` in backticks), for lists of commands."""
+
+    path: str
+    code: bool = False
+
+
 def translate(key: str, language: str, params: Mapping[str, Any] | None = None) -> str:
     """The text of `key` in `language` (English, then the key itself, when it is missing)."""
     template = catalog(language).get(key) or catalog("en").get(key) or key
-    values = _Params({k: _display(v, language) for k, v in (params or {}).items()})
+    values = _Params({k: _display(v, language) for k, v in (params or {}).items()}, language)
     return string.Formatter().vformat(template, (), values)
 
 
@@ -145,6 +183,9 @@ def _display(value: Any, language: str) -> Any:
     A value with ``key`` and ``params`` (a service Message) is translated in place, so a reply can
     nest localised fragments; a list of them is joined without separator (each carries its own).
     """
+    if isinstance(value, CommandText):
+        text = command_text(value.path, language)
+        return f"`{text}`" if value.code else text
     if isinstance(value, Count):
         forms = (catalog(language).get(value.key) or catalog("en").get(value.key) or value.key).split("|")
         return forms[min(plural_index(language, value.n), len(forms) - 1)].strip().format(n=value.n)

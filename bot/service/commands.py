@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.i18n import catalog
+from bot.i18n import CommandText, catalog
 from bot.service.replies import Attachment, Message, Reply, ServiceError
 from engine.core.errors import SetupError
 from engine.core.names import check_name
@@ -135,7 +135,8 @@ MOVED = {"gm create": "new", "game join": "join", "gm set": "set", "gm pickup": 
 def unknown_command(typed: str) -> ServiceError:
     """The refusal of a command path that does not exist, naming it whole (``/sc mvoe``, not ``/sc``)
     with the closest command when one is close, else the commands of its group: a typo then costs
-    one look, not a trip to the help."""
+    one look, not a trip to the help. The commands it offers read as the reader types them
+    (`CommandText`: ``/sc déplacer`` for a French reader)."""
     words = typed.lower().lstrip("/").split()
     command = "/" + " ".join(words)
     paths = sorted(table())
@@ -144,17 +145,17 @@ def unknown_command(typed: str) -> ServiceError:
     sub = MOVED.get(" ".join(words), "")
     if sub:  # a command of the first layout, now in each game's own group
         return ServiceError("error.unknown_command.moved", command=command,
-                            commands=["/" + path for path in paths if path.split()[-1] == sub])
+                            commands=[CommandText(path) for path in paths if path.split()[-1] == sub])
     if siblings:
         subs = {path.split(maxsplit=1)[1]: path for path in siblings}
         close = difflib.get_close_matches(" ".join(words[1:]), list(subs), n=1, cutoff=0.6) if words[1:] else []
         if close:
-            return ServiceError("error.unknown_command.suggest", command=command, suggestion="/" + subs[close[0]])
-        return ServiceError("error.unknown_command.group", command=command, group="/" + group,
-                            subcommands=["/" + path for path in siblings])
+            return ServiceError("error.unknown_command.suggest", command=command, suggestion=CommandText(subs[close[0]]))
+        return ServiceError("error.unknown_command.group", command=command, group=CommandText(group),
+                            subcommands=[CommandText(path) for path in siblings])
     close = difflib.get_close_matches(" ".join(words), paths, n=1, cutoff=0.6)
     if close:
-        return ServiceError("error.unknown_command.suggest", command=command, suggestion="/" + close[0])
+        return ServiceError("error.unknown_command.suggest", command=command, suggestion=CommandText(close[0]))
     return ServiceError("error.unknown_command", command=command)
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.games import driver_of, entry_for, games, presenter_for
-from bot.i18n import language_of
+from bot.i18n import CommandText, language_of
 from bot.outbox import post_of
 from bot.service.checkpoints import Checkpoints
 from bot.service.commands import COMPLETERS, MAX_CHOICES, READS_FILLED, coerce_options, table, unknown_command
@@ -28,7 +28,7 @@ from bot.service.effects import Effects
 from bot.service.game_over import Announcement, game_over
 from bot.service.refusals import order_refusal, setup_refusal
 from bot.service.replaying import effective_inputs, public_events, replay_inputs
-from bot.service.replies import Reply, ServiceError, Visibility
+from bot.service.replies import Message, Reply, ServiceError, Visibility
 from bot.service.scene import scene_of
 from bot.service.secrecy import Reader, reader_of
 from bot.store.repo import AlreadyClaimed, GameRecord, LogRecord, NewEntry, SeatRecord, StaleWrite, Store
@@ -189,13 +189,14 @@ class GameService:
         game = self.store.game_in_channel(ctx.guild_id, ctx.channel_id)
         if game is None:
             # each game has its own `new`: name them all, the channel has no game to choose one
-            raise ServiceError("error.no_game_here", commands=[f"`/{entry.group} new`" for entry in games()])
+            raise ServiceError("error.no_game_here", new=Message("name.sub.new"),
+                               commands=[CommandText(f"{entry.group} new", code=True) for entry in games()])
         return game
 
     def actor_of(self, ctx: Context, game: GameRecord) -> str:
         seat = self.store.seat_of_user(game.id, ctx.user_id)
         if seat is None:
-            raise ServiceError("error.not_a_player", command=f"/{entry_for(game.kind).group} join")
+            raise ServiceError("error.not_a_player", command=CommandText(f"{entry_for(game.kind).group} join"))
         return seat.actor
 
     def new_seed(self) -> int:
