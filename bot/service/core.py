@@ -163,9 +163,20 @@ class GameService:
         return [v for v in values if v.lower().startswith(typed)][:MAX_CHOICES]
 
     # -- helpers for handlers -----------------------------------------------------------------
-    def language(self, ctx: Context) -> str:
-        """The user's client language, else the server's setting, else the bot's default."""
-        return language_of(ctx.locale, self.server_language(ctx.guild_id))
+    def language(self, ctx: Context, visibility: Visibility = Visibility.PRIVATE) -> str:
+        """The language of what `ctx`'s member is answered, as Discord's idiom has it: what only they
+        read (an ephemeral reply, an aside, a private image) in their client's language, else the
+        server's; what the channel reads (a public reply and its images) in the server's language
+        whoever asked, so one channel never mixes languages — but for a member who is the channel's
+        only reader (the console), who reads everything in theirs."""
+        server = self.server_language(ctx.guild_id)
+        if visibility is Visibility.PUBLIC and not ctx.sole_reader:
+            return server
+        return language_of(ctx.locale, server)
+
+    def channel_language(self, ctx: Context) -> str:
+        """The language of what `ctx`'s channel reads: a public reply, its images (`language`)."""
+        return self.language(ctx, Visibility.PUBLIC)
 
     def server_language(self, guild_id: int | None) -> str:
         """The language a server chose with `/gm settings`, else the bot's configured default."""
@@ -353,7 +364,7 @@ class GameService:
         own = [e for e in events if e.audience != EVERYONE and reader.sees(rules, state, e.audience)]
         messages = tuple(presenter.describe(rules, public))
         aside = tuple(presenter.describe(rules, own))
-        language = self.language(ctx) if ctx is not None else None
+        language = self.channel_language(ctx) if ctx is not None else None  # the images are the channel's
         files = tuple(presenter.images_for(rules, state, public, scene_of(self, applied.game, language)))
         end = self.announce_end(applied) if rules.result(state).finished else Announcement()
         messages += end.messages

@@ -89,7 +89,7 @@ def gm_end(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     if not confirmed(game, opts):
         return confirmation(game, "end", "gm end", {}, name=game.name)
     ended = _mark(svc, ctx, game, "end", "finished").game  # its recap, as a game ended by its rules posts it
-    recap = presenter_for(ended.kind).recap(registry.get(ended.kind), scene_of(svc, ended, svc.language(ctx)))
+    recap = presenter_for(ended.kind).recap(registry.get(ended.kind), scene_of(svc, ended, svc.channel_language(ctx)))
     return Reply((Message("gm.ended", {"name": game.name}),), files=recap.files)
 
 
