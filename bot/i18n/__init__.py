@@ -161,6 +161,48 @@ def command_text(written: str, language: str) -> str:
     return " ".join([COMMAND_MARK + command_name(" ".join(words[:2]), language), *options])
 
 
+def choice_key(option: str, value: str, group: str = "") -> str | None:
+    """The catalog key of a choice's label, the words Discord shows for it (French players pick
+    "soldat", "légère", "manuel"): the first of ``word.choice.<option>.<value>``, the game's own
+    ``<group>.<option>.<value>`` (``ak.kind.basic``) and ``label.<value>``; None for a choice
+    without words (then shown as its value)."""
+    words = catalog("en")
+    keys = (f"word.choice.{option}.{value}", f"{group}.{option}.{value}" if group else "", f"label.{value}")
+    return next((key for key in keys if key and key in words), None)
+
+
+def choice_name(option: str, value: str, language: str, group: str = "") -> str:
+    """A choice as a reader of `language` sees it on Discord (`choice_key`)."""
+    key = choice_key(option, value, group)
+    return translate(key, language) if key is not None else value
+
+
+def choice_aliases(option: str, value: str, language: str) -> list[str]:
+    """Other words a reader of `language` may type for a choice, as the guides, the seed and the
+    order language name it (``frappe`` for the air strike, ``lunette de visée`` for the scope):
+    ``word.choice.also.<option>.<value>`` and ``word.choice.also.<value>`` (a value every option
+    holding it shares), ``|`` between words (``-`` for none)."""
+    words = catalog(language)
+    typed = "|".join(words.get(key, "") for key in (f"word.choice.also.{option}.{value}", f"word.choice.also.{value}"))
+    return [word.strip() for word in typed.split("|") if word.strip() not in ("", "-")]
+
+
+@dataclass(frozen=True)
+class OptionText:
+    """An option named by a reply's value (a refusal's ``option``), read as `option_name`."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class ChoiceText:
+    """A choice named by a reply's value (a refusal's ``choices``), read as `choice_name`."""
+
+    option: str
+    value: str
+    group: str = ""
+
+
 @dataclass(frozen=True)
 class CommandText:
     """A command named by a reply's value (``CommandText("sc join")``), read as `command_text`;
@@ -186,6 +228,10 @@ def _display(value: Any, language: str) -> Any:
     if isinstance(value, CommandText):
         text = command_text(value.path, language)
         return f"`{text}`" if value.code else text
+    if isinstance(value, OptionText):
+        return option_name(value.name, language)
+    if isinstance(value, ChoiceText):
+        return choice_name(value.option, value.value, language, value.group)
     if isinstance(value, Count):
         forms = (catalog(language).get(value.key) or catalog("en").get(value.key) or value.key).split("|")
         return forms[min(plural_index(language, value.n), len(forms) - 1)].strip().format(n=value.n)

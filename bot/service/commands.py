@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.i18n import CommandText, catalog
+from bot.i18n import LANGUAGES, ChoiceText, CommandText, catalog, choice_aliases, choice_name
 from bot.service.replies import Attachment, Message, Reply, ServiceError
 from engine.core.errors import SetupError
 from engine.core.names import check_name
@@ -188,7 +189,7 @@ def coerce_options(cmd: Command, raw: Mapping[str, Any]) -> dict[str, Any]:
             raise ServiceError("error.unknown_option", option=name, known=[o.name for o in cmd.options])
         if opt.required and opt.type == "string" and not str(value).strip():
             raise _empty(cmd, opt)
-        values[name] = _coerce(opt, value)
+        values[name] = _coerce(opt, value, cmd.path.split()[0])
     missing = [o.name for o in cmd.options if o.required and o.name not in values]
     if missing:
         raise ServiceError("error.missing_option", option=missing)
@@ -206,7 +207,7 @@ def _empty(cmd: Command, opt: Option) -> ServiceError:
     return ServiceError("error.option_empty", option=opt.name, expected=description)
 
 
-def _coerce(opt: Option, value: Any) -> Any:
+def _coerce(opt: Option, value: Any, group: str = "") -> Any:
     if opt.type == "integer":
         if isinstance(value, bool) or not isinstance(value, int | str):
             raise ServiceError("error.option_not_integer", option=opt.name, value=value)
@@ -237,9 +238,10 @@ def _coerce(opt: Option, value: Any) -> Any:
         return value
     text = str(value).strip()
     if opt.choices:
-        choice = choice_named(opt.choices, text)
-        if choice is None:
-            raise ServiceError("error.option_bad_choice", option=opt.name, value=text, choices=list(opt.choices))
+        choice = choice_named(opt.choices, text, opt.name, group)
+        if choice is None:  # the choices as the reader's Discord lists them (`bot.service.refusals`)
+            raise ServiceError("error.option_bad_choice", option=opt.name, value=text,
+                               choices=[ChoiceText(opt.name, value, group) for value in opt.choices])
         return choice
     if opt.max_length is not None and len(text) > opt.max_length:
         raise ServiceError("error.option_too_long", option=opt.name, max=opt.max_length)
@@ -272,19 +274,34 @@ SHAPES: dict[str, Callable[[str], bool]] = {"cell": lambda text: _CELL.fullmatch
                                              "name": _one_name}
 
 
-def choice_named(choices: tuple[str, ...], typed: str) -> str | None:
-    """The choice `typed` names: as it is (``heavy_bolter``), with spaces or hyphens for the
-    underscores (``heavy bolter``, as the guides and labels write it), or by its label in either
-    language (``bolter lourd``, ``jet pack``); None when it names none."""
-    wanted = _plain(typed)
+def choice_named(choices: tuple[str, ...], typed: str, option: str = "", group: str = "") -> str | None:
+    """The choice `typed` names, the one matcher of every choice of every game: its value
+    (``heavy_bolter``, or with spaces or hyphens: ``heavy bolter``), its label in either language —
+    the words Discord shows (`choice_key`: ``bolter lourd``, ``Rouge``, ``gauche``) — or an alias the
+    guides and the order language use (`choice_aliases`: ``frappe``), compared without case,
+    accents or spacing (``legere``, ``DIFFICILE``); None when it names none."""
+    wanted = folded(typed)
     for choice in choices:
-        if wanted in {_plain(choice)} | {_plain(catalog(lang).get(f"label.{choice}", "")) for lang in ("en", "fr")}:
+        if wanted in {folded(name) for name in choice_names(choice, option, group)}:
             return choice
     return None
 
 
-def _plain(name: str) -> str:
-    return " ".join(name.lower().replace("_", " ").replace("-", " ").split())
+def choice_names(value: str, option: str = "", group: str = "") -> set[str]:
+    """Every name a choice is typed by (`choice_named`), in both languages."""
+    names = {value}
+    for language in LANGUAGES:
+        names.add(choice_name(option, value, language, group))
+        names.update(choice_aliases(option, value, language))
+    return names
+
+
+def folded(name: str) -> str:
+    """A name as typed, compared without case, accents, underscores, hyphens or extra spaces:
+    ``Légère`` is ``legere``, ``heavy_bolter`` is ``Heavy-Bolter``."""
+    decomposed = unicodedata.normalize("NFKD", name.casefold())
+    bare = "".join(char for char in decomposed if not unicodedata.combining(char))
+    return " ".join(bare.replace("_", " ").replace("-", " ").split())
 
 
 Completer = Callable[..., list[str]]  # (svc, ctx, current), plus the filled options where declared

@@ -26,7 +26,7 @@ from bot.service.computers import computer_inputs, computers_of
 from bot.service.context import Context
 from bot.service.effects import Effects
 from bot.service.game_over import Announcement, game_over
-from bot.service.refusals import order_refusal, setup_refusal
+from bot.service.refusals import order_refusal, service_refusal, setup_refusal
 from bot.service.replaying import effective_inputs, public_events, replay_inputs
 from bot.service.replies import Message, Reply, ServiceError, Visibility
 from bot.service.scene import scene_of
@@ -138,7 +138,7 @@ class GameService:
                 raise ServiceError("error.server_gm_only" if self.is_gm(ctx, here) else "error.gm_only")
             reply = shown_to_caller(cmd.handler(self, ctx, options), ctx.user_id)
         except ServiceError as err:
-            reply = Reply.refusal(err.key, **err.params)
+            reply = service_refusal(err, path)
         except OrderError as err:
             reply = order_refusal(err, presenter_for(kind).refusal_params if kind else None)
         except SetupError as err:

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from bot.i18n import catalog
-from bot.service.replies import Message, Reply
+from bot.i18n import ChoiceText, Listing, OptionText, catalog
+from bot.service.replies import Message, Reply, ServiceError
 from engine.core.errors import OrderError, SetupError
 
 #: parameters that hold a rules identifier, shown as its label (``psycho_brain`` → "psycho-boosted brain")
@@ -116,3 +116,39 @@ def setup_refusal(err: SetupError) -> Reply:
     if not err.where:
         return Reply.refusal("error.setup_document", reason=reason)
     return Reply.refusal("error.setup", where=_shown(err.where), reason=reason)
+
+
+#: refusals of a command's options: their ``option`` (``options``, ``known``: several) names an
+#: option as the command declares it, and ``choices`` are values of that option
+_OPTION_REFUSALS = ("option_", "missing_option", "missing_any_option", "unknown_option")
+#: where the parameter is what the member typed, not an option of the command (kept as typed)
+_TYPED_OPTION = ("error.unknown_option",)
+
+
+def service_refusal(err: ServiceError, path: str = "") -> Reply:
+    """The private reply to a refusal of the service. A refusal of the options of the command
+    `path` names its options and their choices as the reader's Discord shows them (``L’option
+    `équipe`…``, ``choix possibles : légère, moyenne, lourde``), whoever raised it: the shared
+    checks or a game's handler, which give the names the command declares."""
+    if not err.key.removeprefix("error.").startswith(_OPTION_REFUSALS):
+        return Reply.refusal(err.key, **err.params)
+    group = path.split()[0] if path else ""
+    params = dict(err.params)
+    option = params.get("option")
+    for name in ("options", "known") + (() if err.key in _TYPED_OPTION else ("option",)):
+        if name in params:
+            params[name] = _named(params[name], OptionText)
+    if "choices" in params and isinstance(option, str):
+        params["choices"] = _named(params["choices"], lambda value: ChoiceText(option, value, group))
+    return Reply.refusal(err.key, **params)
+
+
+def _named(value: Any, wrap: Callable[[str], Any]) -> Any:
+    """Each plain name of `value` (one, a list or a `Listing` of them) wrapped for the reader."""
+    if isinstance(value, str):
+        return wrap(value)
+    if isinstance(value, Listing):
+        return Listing(tuple(_named(item, wrap) for item in value.items), value.conjunction, value.separator)
+    if isinstance(value, list | tuple):
+        return [_named(item, wrap) for item in value]
+    return value
