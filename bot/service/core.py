@@ -26,7 +26,7 @@ from bot.service.computers import computer_inputs, computers_of
 from bot.service.context import Context
 from bot.service.effects import Effects
 from bot.service.game_over import Announcement, game_over
-from bot.service.refusals import order_refusal, service_refusal, setup_refusal
+from bot.service.refusals import names_in, order_refusal, service_refusal, setup_refusal, with_closest_name
 from bot.service.replaying import effective_inputs, public_events, replay_inputs
 from bot.service.replies import Message, Reply, ServiceError, Visibility
 from bot.service.scene import scene_of
@@ -143,6 +143,9 @@ class GameService:
             reply = order_refusal(err, presenter_for(kind).refusal_params if kind else None)
         except SetupError as err:
             reply = setup_refusal(err)
+        if not reply.ok:  # a name nobody here has: offer the one it most likely meant
+            reply = with_closest_name(reply, lambda: names_in(self.store.game_in_channel(ctx.guild_id,
+                                                                                        ctx.channel_id)))
         return reply, game_id, kind
 
     def complete(self, ctx: Context, path: str, option: str, current: str,
