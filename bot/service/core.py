@@ -21,7 +21,15 @@ from bot.games import driver_of, entry_for, games, presenter_for
 from bot.i18n import CommandText, language_of
 from bot.outbox import post_of
 from bot.service.checkpoints import Checkpoints
-from bot.service.commands import COMPLETERS, MAX_CHOICES, READS_FILLED, coerce_options, table, unknown_command
+from bot.service.commands import (
+    COMPLETERS,
+    MAX_CHOICES,
+    READS_FILLED,
+    coerce_options,
+    folded,
+    table,
+    unknown_command,
+)
 from bot.service.computers import computer_inputs, computers_of
 from bot.service.context import Context
 from bot.service.effects import Effects
@@ -162,8 +170,8 @@ class GameService:
                 values = func(self, ctx, current)
         except (ServiceError, OrderError, SetupError):
             return []  # no game here, not a player...: nothing to suggest
-        typed = current.strip().lower()
-        return [v for v in values if v.lower().startswith(typed)][:MAX_CHOICES]
+        typed = folded(current)  # without case or accents, as names and choices are matched
+        return [v for v in values if folded(v).startswith(typed)][:MAX_CHOICES]
 
     # -- helpers for handlers -----------------------------------------------------------------
     def language(self, ctx: Context, visibility: Visibility = Visibility.PRIVATE) -> str:

@@ -61,3 +61,13 @@ def test_a_gm_hands_a_character_named_without_its_accents(svc):
     shown = texts(svc.handle(GM, "gm replace", {"character": "Bobb", "user": 99}))
     assert "**Bob**" in shown["en"], shown["en"]
     assert svc.handle(GM, "gm replace", {"character": "BÖB", "user": 99}).ok
+
+
+def test_suggestions_start_with_what_was_typed_without_case_or_accents(svc, monkeypatch):
+    from bot.service import commands, suggest
+
+    monkeypatch.setitem(commands.COMPLETERS, ("sc shoot", "target"), lambda *_: ["Zoé", "Ann", "Zoltan"])
+    assert svc.complete(ANN, "sc shoot", "target", "zoe") == ["Zoé"]
+    assert svc.complete(ANN, "sc shoot", "target", "ZO") == ["Zoé", "Zoltan"]
+    monkeypatch.setattr(suggest, "legal_orders_here", lambda *_: iter(["Zoé", "Ann"]))
+    assert suggest.suggest(svc, ANN, "spacechess", "zoe", lambda order: order) == ["Zoé"]
