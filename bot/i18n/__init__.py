@@ -180,11 +180,13 @@ def choice_name(option: str, value: str, language: str, group: str = "") -> str:
 def choice_aliases(option: str, value: str, language: str) -> list[str]:
     """Other words a reader of `language` may type for a choice, as the guides, the seed and the
     order language name it (``frappe`` for the air strike, ``lunette de visée`` for the scope):
-    ``word.choice.also.<option>.<value>`` and ``word.choice.also.<value>`` (a value every option
-    holding it shares), ``|`` between words (``-`` for none)."""
+    ``alias.<value>`` and ``word.choice.also.<value>`` (every option holding the value), and
+    ``word.choice.also.<option>.<value>`` (a value whose words depend on the option: ``all``,
+    ``off``), ``|`` between words (``-`` for none: the other language has some)."""
     words = catalog(language)
-    typed = "|".join(words.get(key, "") for key in (f"word.choice.also.{option}.{value}", f"word.choice.also.{value}"))
-    return [word.strip() for word in typed.split("|") if word.strip() not in ("", "-")]
+    keys = (f"alias.{value}", f"word.choice.also.{value}", f"word.choice.also.{option}.{value}")
+    typed = "|".join(words.get(key, "") for key in keys).split("|")
+    return [word.strip() for word in typed if word.strip() not in ("", "-")]
 
 
 @dataclass(frozen=True)

@@ -76,11 +76,11 @@ def test_every_choice_is_taken_by_each_of_its_names_in_either_language_without_c
     ("sc power", "power", "frappe aérienne", "airstrike"),
     ("sc power", "power", "attaque aerienne", "airstrike"),
     ("sc equip", "item1", "lunette de visée", "scope"),  # the seed's name
-    ("hx rotate", "direction", "NO", "nw"),  # direction:NO
-    ("hx rotate", "direction", "nord-ouest", "nw"),
-    ("ak place", "kind", "basique", "basic"),  # type:basique
-    ("ak place", "kind", "horaire", "cw"),
     ("sc pickup", "kind", "objet", "item"),
+    ("sc power", "direction", "NO", "nw"),  # direction:NO
+    ("sc power", "direction", "nord-ouest", "nw"),
+    ("ak challenge", "level", "FACILE", "easy"),
+    ("gm settings", "pings", "tout le monde", "all"),
 ])
 def test_french_values_the_issue_found_refused_are_taken(path, option, typed, value):
     assert taken(table()[path], option, typed) == value
