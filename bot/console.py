@@ -277,6 +277,7 @@ class Console:
             channel_id=channel_id,
             locale=self.language,
             manage_server=self.user.lower() in self.admins,
+            sole_reader=True,  # the console's reader reads the channel too: all in their language
         )
 
     def run_line(self, line: str) -> bool:

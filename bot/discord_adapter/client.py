@@ -294,8 +294,9 @@ class GameBot(discord.AutoShardedClient):
         progress: ProgressEdits | None = None
         if not component:  # a component's deferral shows nothing to edit: its message is the form
             plain = ctx
-            progress = ProgressEdits(interaction, asyncio.get_running_loop(), lambda: self.service.language(plain),
-                                     self.progress_seconds)
+            # "thinking…" is the channel's to read until the answer replaces it: in the server's language
+            progress = ProgressEdits(interaction, asyncio.get_running_loop(),
+                                     lambda: self.service.channel_language(plain), self.progress_seconds)
             ctx = dataclasses.replace(ctx, progress=progress.report)
         reply: Reply | None = None
         try:
@@ -368,8 +369,9 @@ class GameBot(discord.AutoShardedClient):
 
     async def _render(self, ctx: Context, reply: Reply) -> Rendered:
         """The reply's text bodies, allowed mentions, and its components and embeds (as send
-        keywords), all in the reader's language."""
-        language = await asyncio.to_thread(self.service.language, ctx)
+        keywords), all in its readers' language: the server's for a reply the channel reads, the
+        member's own for an ephemeral one (`GameService.language`)."""
+        language = await asyncio.to_thread(self.service.language, ctx, reply.visibility)
         bodies = chunks([translate(m.key, language, m.params) for m in reply.messages])
         mentions = discord.AllowedMentions(users=[discord.Object(id=u) for u in reply.mentions], everyone=False,
                                            roles=False)

@@ -17,7 +17,7 @@ from typing import Any, Optional
 import discord
 from discord import app_commands
 
-from bot.i18n import catalog
+from bot.i18n import catalog, choice_key, translate
 from bot.service.commands import Command, Option, table
 
 Runner = Callable[[discord.Interaction, str, dict[str, Any]], Awaitable[None]]
@@ -28,8 +28,9 @@ DISCORD_LOCALES = {"fr": (discord.Locale.french,), "en": (discord.Locale.america
 
 
 def text(key: str) -> app_commands.locale_str:
-    """The English text as Discord's default, with the key for the translator."""
-    return app_commands.locale_str(catalog("en").get(key, key)[:100], key=key)
+    """The English text as Discord's default, with the key for the translator (a command the text
+    names reads as each language's reader types it: `translate`)."""
+    return app_commands.locale_str(translate(key, "en")[:100], key=key)
 
 
 def name(kind: str, value: str) -> app_commands.locale_str:
@@ -56,19 +57,17 @@ class CatalogTranslator(app_commands.Translator):
             return None
         for language, locales in DISCORD_LOCALES.items():
             if locale in locales:
-                value = catalog(language).get(key)
-                return value[:100] if value else None
+                return translate(key, language)[:100] if key in catalog(language) else None
         return None
 
 
-def choice_label(option: str, value: str) -> app_commands.locale_str:
-    """A choice's label (French players pick "soldat", "général", "manuel"): the first catalog key
-    of ``word.choice.<option>.<value>``, ``label.<value>``, else the value itself."""
-    english = catalog("en")
-    for key in (f"word.choice.{option}.{value}", f"label.{value}"):
-        if key in english:
-            return app_commands.locale_str(english[key][:100], key=key)
-    return app_commands.locale_str(value)
+def choice_label(option: str, value: str, group: str = "") -> app_commands.locale_str:
+    """A choice's label (French players pick "soldat", "général", "manuel"): its catalog key
+    (`choice_key`, the words every refusal and the matcher use too), else the value itself."""
+    key = choice_key(option, value, group)
+    if key is None:
+        return app_commands.locale_str(value)
+    return app_commands.locale_str(translate(key, "en")[:100], key=key)
 
 
 def _annotation(opt: Option) -> Any:
@@ -113,7 +112,8 @@ def _callback(cmd: Command, run: Runner, complete: Completer) -> Callable[..., A
     described = app_commands.rename(**{opt.name: name("option", opt.name) for opt in offered})(
         app_commands.describe(**{opt.name: text(cmd.option_key(opt)) for opt in offered})(
             callback))
-    labelled = {opt.name: [app_commands.Choice(name=choice_label(opt.name, value), value=value)
+    group = cmd.path.split()[0]
+    labelled = {opt.name: [app_commands.Choice(name=choice_label(opt.name, value, group), value=value)
                            for value in opt.choices] for opt in offered if opt.choices}
     if labelled:
         described = app_commands.choices(**labelled)(described)

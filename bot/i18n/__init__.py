@@ -179,14 +179,33 @@ def plural_index(language: str, n: int) -> int:
 
 
 class _Params(dict):
-    """Missing placeholders render as ``{name}`` instead of raising: a reply is never lost to a typo."""
+    """Missing placeholders render as ``{name}`` instead of raising: a reply is never lost to a typo.
+    A placeholder naming a command (``{/gm resume}``) is that command as the reader types it."""
+
+    def __init__(self, values: Mapping[str, Any], language: str = DEFAULT_LANGUAGE) -> None:
+        super().__init__(values)
+        self.language = language
 
     def __missing__(self, key: str) -> str:
+        if key.startswith(COMMAND_MARK):
+            return command_text(key, self.language)
         return "{" + key + "}"
 
 
+#: what starts a placeholder that names a command (``{/gm resume}``, ``{/gm clock extend:}``)
+COMMAND_MARK = "/"
+
+
 def placeholders(template: str) -> set[str]:
-    return {field for _, field, _, _ in string.Formatter().parse(template) if field}
+    """The values a template needs (`commands_in` lists the commands it names)."""
+    return {field for _, field, _, _ in string.Formatter().parse(template)
+            if field and not field.startswith(COMMAND_MARK)}
+
+
+def commands_in(template: str) -> list[str]:
+    """The commands a template names, as written (``/gm clock extend``)."""
+    return [field for _, field, _, _ in string.Formatter().parse(template)
+            if field and field.startswith(COMMAND_MARK)]
 
 
 def command_name(path: str, language: str) -> str:
@@ -206,11 +225,74 @@ def option_name(option: str, language: str) -> str:
     return catalog(language).get(f"name.option.{option}", option)
 
 
+def command_text(written: str, language: str) -> str:
+    """A command a template or a reply names, as a reader of `language` types it: ``/gm clock extend``
+    (the group, the subcommand, then any options) reads ``/mj pendule prolonger:`` in French. Replies
+    name commands this way only (``{/gm resume}`` in a template, `CommandText` as a value), so a
+    French reader is never told to type an English command Discord does not show them."""
+    words = written.removeprefix(COMMAND_MARK).split()
+    options = [option_name(word.rstrip(":"), language) + ":" for word in words[2:]]
+    return " ".join([COMMAND_MARK + command_name(" ".join(words[:2]), language), *options])
+
+
+def choice_key(option: str, value: str, group: str = "") -> str | None:
+    """The catalog key of a choice's label, the words Discord shows for it (French players pick
+    "soldat", "légère", "manuel"): the first of ``word.choice.<option>.<value>``, the game's own
+    ``<group>.<option>.<value>`` (``ak.kind.basic``) and ``label.<value>``; None for a choice
+    without words (then shown as its value)."""
+    words = catalog("en")
+    keys = (f"word.choice.{option}.{value}", f"{group}.{option}.{value}" if group else "", f"label.{value}")
+    return next((key for key in keys if key and key in words), None)
+
+
+def choice_name(option: str, value: str, language: str, group: str = "") -> str:
+    """A choice as a reader of `language` sees it on Discord (`choice_key`)."""
+    key = choice_key(option, value, group)
+    return translate(key, language) if key is not None else value
+
+
+def choice_aliases(option: str, value: str, language: str) -> list[str]:
+    """Other words a reader of `language` may type for a choice, as the guides, the seed and the
+    order language name it (``frappe`` for the air strike, ``lunette de visée`` for the scope):
+    ``alias.<value>`` and ``word.choice.also.<value>`` (every option holding the value), and
+    ``word.choice.also.<option>.<value>`` (a value whose words depend on the option: ``all``,
+    ``off``), ``|`` between words (``-`` for none: the other language has some)."""
+    words = catalog(language)
+    keys = (f"alias.{value}", f"word.choice.also.{value}", f"word.choice.also.{option}.{value}")
+    typed = "|".join(words.get(key, "") for key in keys).split("|")
+    return [word.strip() for word in typed if word.strip() not in ("", "-")]
+
+
+@dataclass(frozen=True)
+class OptionText:
+    """An option named by a reply's value (a refusal's ``option``), read as `option_name`."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class ChoiceText:
+    """A choice named by a reply's value (a refusal's ``choices``), read as `choice_name`."""
+
+    option: str
+    value: str
+    group: str = ""
+
+
+@dataclass(frozen=True)
+class CommandText:
+    """A command named by a reply's value (``CommandText("sc join")``), read as `command_text`;
+    `code` quotes it as code (``/sc rejoindre`` in backticks), for lists of commands."""
+
+    path: str
+    code: bool = False
+
+
 def translate(key: str, language: str, params: Mapping[str, Any] | None = None) -> str:
     """The text of `key` in `language` (English, then the key itself, when it is missing), its
     grammar agreed with the values (`_Grammar`: "aucune" for a feminine noun, "d’Orion")."""
     template = catalog(language).get(key) or catalog("en").get(key) or key
-    values = _Params({k: _display(v, language) for k, v in (params or {}).items()})
+    values = _Params({k: _display(v, language) for k, v in (params or {}).items()}, language)
     return _Grammar(language).vformat(template, (), values)
 
 
@@ -283,6 +365,13 @@ def _display(value: Any, language: str) -> Any:
     A value with ``key`` and ``params`` (a service Message) is translated in place, so a reply can
     nest localised fragments; a list of them is joined without separator (each carries its own).
     """
+    if isinstance(value, CommandText):
+        text = command_text(value.path, language)
+        return f"`{text}`" if value.code else text
+    if isinstance(value, OptionText):
+        return option_name(value.name, language)
+    if isinstance(value, ChoiceText):
+        return choice_name(value.option, value.value, language, value.group)
     if isinstance(value, Count):
         forms = (catalog(language).get(value.key) or catalog("en").get(value.key) or value.key).split("|")
         return forms[min(plural_index(language, value.n), len(forms) - 1)].strip().format(n=value.n)

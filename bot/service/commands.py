@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.i18n import catalog
+from bot.i18n import LANGUAGES, ChoiceText, CommandText, catalog, choice_aliases, choice_name
 from bot.service.replies import Attachment, Message, Reply, ServiceError
 from engine.core.errors import SetupError
 from engine.core.names import check_name
@@ -136,7 +136,8 @@ MOVED = {"gm create": "new", "game join": "join", "gm set": "set", "gm pickup": 
 def unknown_command(typed: str) -> ServiceError:
     """The refusal of a command path that does not exist, naming it whole (``/sc mvoe``, not ``/sc``)
     with the closest command when one is close, else the commands of its group: a typo then costs
-    one look, not a trip to the help."""
+    one look, not a trip to the help. The commands it offers read as the reader types them
+    (`CommandText`: ``/sc déplacer`` for a French reader)."""
     words = typed.lower().lstrip("/").split()
     command = "/" + " ".join(words)
     paths = sorted(table())
@@ -145,17 +146,17 @@ def unknown_command(typed: str) -> ServiceError:
     sub = MOVED.get(" ".join(words), "")
     if sub:  # a command of the first layout, now in each game's own group
         return ServiceError("error.unknown_command.moved", command=command,
-                            commands=["/" + path for path in paths if path.split()[-1] == sub])
+                            commands=[CommandText(path) for path in paths if path.split()[-1] == sub])
     if siblings:
         subs = {path.split(maxsplit=1)[1]: path for path in siblings}
         close = difflib.get_close_matches(" ".join(words[1:]), list(subs), n=1, cutoff=0.6) if words[1:] else []
         if close:
-            return ServiceError("error.unknown_command.suggest", command=command, suggestion="/" + subs[close[0]])
-        return ServiceError("error.unknown_command.group", command=command, group="/" + group,
-                            subcommands=["/" + path for path in siblings])
+            return ServiceError("error.unknown_command.suggest", command=command, suggestion=CommandText(subs[close[0]]))
+        return ServiceError("error.unknown_command.group", command=command, group=CommandText(group),
+                            subcommands=[CommandText(path) for path in siblings])
     close = difflib.get_close_matches(" ".join(words), paths, n=1, cutoff=0.6)
     if close:
-        return ServiceError("error.unknown_command.suggest", command=command, suggestion="/" + close[0])
+        return ServiceError("error.unknown_command.suggest", command=command, suggestion=CommandText(close[0]))
     return ServiceError("error.unknown_command", command=command)
 
 
@@ -188,7 +189,7 @@ def coerce_options(cmd: Command, raw: Mapping[str, Any]) -> dict[str, Any]:
             raise ServiceError("error.unknown_option", option=name, known=[o.name for o in cmd.options])
         if opt.required and opt.type == "string" and not str(value).strip():
             raise _empty(cmd, opt)
-        values[name] = _coerce(opt, value)
+        values[name] = _coerce(opt, value, cmd.path.split()[0])
     missing = [o.name for o in cmd.options if o.required and o.name not in values]
     if missing:
         raise ServiceError("error.missing_option", option=missing)
@@ -206,7 +207,7 @@ def _empty(cmd: Command, opt: Option) -> ServiceError:
     return ServiceError("error.option_empty", option=opt.name, expected=description)
 
 
-def _coerce(opt: Option, value: Any) -> Any:
+def _coerce(opt: Option, value: Any, group: str = "") -> Any:
     if opt.type == "integer":
         if isinstance(value, bool) or not isinstance(value, int | str):
             raise ServiceError("error.option_not_integer", option=opt.name, value=value)
@@ -237,9 +238,10 @@ def _coerce(opt: Option, value: Any) -> Any:
         return value
     text = str(value).strip()
     if opt.choices:
-        choice = choice_named(opt.choices, text)
-        if choice is None:
-            raise ServiceError("error.option_bad_choice", option=opt.name, value=text, choices=list(opt.choices))
+        choice = choice_named(opt.choices, text, opt.name, group)
+        if choice is None:  # the choices as the reader's Discord lists them (`bot.service.refusals`)
+            raise ServiceError("error.option_bad_choice", option=opt.name, value=text,
+                               choices=[ChoiceText(opt.name, value, group) for value in opt.choices])
         return choice
     if opt.max_length is not None and len(text) > opt.max_length:
         raise ServiceError("error.option_too_long", option=opt.name, max=opt.max_length)
@@ -272,33 +274,34 @@ SHAPES: dict[str, Callable[[str], bool]] = {"cell": lambda text: _CELL.fullmatch
                                              "name": _one_name}
 
 
-def choice_named(choices: tuple[str, ...], typed: str) -> str | None:
-    """The choice `typed` names: as it is (``heavy_bolter``), with spaces or hyphens for the
-    underscores (``heavy bolter``, as the guides and labels write it), by its label in either
-    language (``bolter lourd``, ``jet pack``) or by one of its ``alias.<choice>`` names (the
-    seed's ``lunette de visée``, ``a|b`` in the catalog), case and accents ignored (``legere``);
-    None when it names none."""
-    wanted = _plain(typed)
+def choice_named(choices: tuple[str, ...], typed: str, option: str = "", group: str = "") -> str | None:
+    """The choice `typed` names, the one matcher of every choice of every game: its value
+    (``heavy_bolter``, or with spaces or hyphens: ``heavy bolter``), its label in either language —
+    the words Discord shows (`choice_key`: ``bolter lourd``, ``Rouge``, ``gauche``) — or an alias the
+    guides and the order language use (`choice_aliases`: ``frappe``), compared without case,
+    accents or spacing (``legere``, ``DIFFICILE``); None when it names none."""
+    wanted = folded(typed)
     for choice in choices:
-        if wanted in _names_of(choice):
+        if wanted in {folded(name) for name in choice_names(choice, option, group)}:
             return choice
     return None
 
 
-def _names_of(choice: str) -> set[str]:
-    names = {_plain(choice)}
-    for lang in ("en", "fr"):
-        words = catalog(lang)
-        names.add(_plain(words.get(f"label.{choice}", "")))
-        names.update(_plain(alias) for alias in words.get(f"alias.{choice}", "").split("|") if alias)
+def choice_names(value: str, option: str = "", group: str = "") -> set[str]:
+    """Every name a choice is typed by (`choice_named`), in both languages."""
+    names = {value}
+    for language in LANGUAGES:
+        names.add(choice_name(option, value, language, group))
+        names.update(choice_aliases(option, value, language))
     return names
 
 
-def _plain(name: str) -> str:
-    """A name as choices compare it: case, accents and width ignored, ``_`` and ``-`` as spaces."""
+def folded(name: str) -> str:
+    """A name as typed, compared without case, accents, underscores, hyphens or extra spaces:
+    ``Légère`` is ``legere``, ``heavy_bolter`` is ``Heavy-Bolter``."""
     decomposed = unicodedata.normalize("NFKD", name.casefold())
-    text = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return " ".join(text.replace("_", " ").replace("-", " ").split())
+    bare = "".join(char for char in decomposed if not unicodedata.combining(char))
+    return " ".join(bare.replace("_", " ").replace("-", " ").split())
 
 
 Completer = Callable[..., list[str]]  # (svc, ctx, current), plus the filled options where declared

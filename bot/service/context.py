@@ -18,5 +18,8 @@ class Context:
     locale: str | None = None  # the user's client locale, e.g. "fr" or "en-US"
     manage_server: bool = False  # the platform says this member may manage the server
     role_ids: frozenset[int] = field(default_factory=frozenset)
+    #: the member is the only one reading the channel (the console): what the channel is shown is in
+    #: their language too, not the server's (`GameService.language`)
+    sole_reader: bool = False
     #: where long work shows how far it is (`bot.service.progress`); None: the adapter shows nothing
     progress: Report | None = field(default=None, compare=False, repr=False)

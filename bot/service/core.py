@@ -18,17 +18,25 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.games import driver_of, entry_for, games, presenter_for
-from bot.i18n import language_of
+from bot.i18n import CommandText, language_of
 from bot.outbox import post_of
 from bot.service.checkpoints import Checkpoints
-from bot.service.commands import COMPLETERS, MAX_CHOICES, READS_FILLED, coerce_options, table, unknown_command
+from bot.service.commands import (
+    COMPLETERS,
+    MAX_CHOICES,
+    READS_FILLED,
+    coerce_options,
+    folded,
+    table,
+    unknown_command,
+)
 from bot.service.computers import computer_inputs, computers_of
 from bot.service.context import Context
 from bot.service.effects import Effects
 from bot.service.game_over import Announcement, game_over
-from bot.service.refusals import order_refusal, setup_refusal
+from bot.service.refusals import names_in, order_refusal, service_refusal, setup_refusal, with_closest_name
 from bot.service.replaying import effective_inputs, public_events, replay_inputs
-from bot.service.replies import Reply, ServiceError, Visibility
+from bot.service.replies import Message, Reply, ServiceError, Visibility
 from bot.service.scene import scene_of
 from bot.service.secrecy import Reader, reader_of
 from bot.store.repo import AlreadyClaimed, GameRecord, LogRecord, NewEntry, SeatRecord, StaleWrite, Store
@@ -138,11 +146,14 @@ class GameService:
                 raise ServiceError("error.server_gm_only" if self.is_gm(ctx, here) else "error.gm_only")
             reply = shown_to_caller(cmd.handler(self, ctx, options), ctx.user_id)
         except ServiceError as err:
-            reply = Reply.refusal(err.key, **err.params)
+            reply = service_refusal(err, path)
         except OrderError as err:
             reply = order_refusal(err, presenter_for(kind).refusal_params if kind else None)
         except SetupError as err:
             reply = setup_refusal(err)
+        if not reply.ok:  # a name nobody here has: offer the one it most likely meant
+            reply = with_closest_name(reply, lambda: names_in(self.store.game_in_channel(ctx.guild_id,
+                                                                                        ctx.channel_id)))
         return reply, game_id, kind
 
     def complete(self, ctx: Context, path: str, option: str, current: str,
@@ -159,13 +170,24 @@ class GameService:
                 values = func(self, ctx, current)
         except (ServiceError, OrderError, SetupError):
             return []  # no game here, not a player...: nothing to suggest
-        typed = current.strip().lower()
-        return [v for v in values if v.lower().startswith(typed)][:MAX_CHOICES]
+        typed = folded(current)  # without case or accents, as names and choices are matched
+        return [v for v in values if folded(v).startswith(typed)][:MAX_CHOICES]
 
     # -- helpers for handlers -----------------------------------------------------------------
-    def language(self, ctx: Context) -> str:
-        """The user's client language, else the server's setting, else the bot's default."""
-        return language_of(ctx.locale, self.server_language(ctx.guild_id))
+    def language(self, ctx: Context, visibility: Visibility = Visibility.PRIVATE) -> str:
+        """The language of what `ctx`'s member is answered, as Discord's idiom has it: what only they
+        read (an ephemeral reply, an aside, a private image) in their client's language, else the
+        server's; what the channel reads (a public reply and its images) in the server's language
+        whoever asked, so one channel never mixes languages — but for a member who is the channel's
+        only reader (the console), who reads everything in theirs."""
+        server = self.server_language(ctx.guild_id)
+        if visibility is Visibility.PUBLIC and not ctx.sole_reader:
+            return server
+        return language_of(ctx.locale, server)
+
+    def channel_language(self, ctx: Context) -> str:
+        """The language of what `ctx`'s channel reads: a public reply, its images (`language`)."""
+        return self.language(ctx, Visibility.PUBLIC)
 
     def server_language(self, guild_id: int | None) -> str:
         """The language a server chose with `/gm settings`, else the bot's configured default."""
@@ -189,13 +211,14 @@ class GameService:
         game = self.store.game_in_channel(ctx.guild_id, ctx.channel_id)
         if game is None:
             # each game has its own `new`: name them all, the channel has no game to choose one
-            raise ServiceError("error.no_game_here", commands=[f"`/{entry.group} new`" for entry in games()])
+            raise ServiceError("error.no_game_here", new=Message("name.sub.new"),
+                               commands=[CommandText(f"{entry.group} new", code=True) for entry in games()])
         return game
 
     def actor_of(self, ctx: Context, game: GameRecord) -> str:
         seat = self.store.seat_of_user(game.id, ctx.user_id)
         if seat is None:
-            raise ServiceError("error.not_a_player", command=f"/{entry_for(game.kind).group} join")
+            raise ServiceError("error.not_a_player", command=CommandText(f"{entry_for(game.kind).group} join"))
         return seat.actor
 
     def new_seed(self) -> int:
@@ -352,7 +375,7 @@ class GameService:
         own = [e for e in events if e.audience != EVERYONE and reader.sees(rules, state, e.audience)]
         messages = tuple(presenter.describe(rules, public))
         aside = tuple(presenter.describe(rules, own))
-        language = self.language(ctx) if ctx is not None else None
+        language = self.channel_language(ctx) if ctx is not None else None  # the images are the channel's
         files = tuple(presenter.images_for(rules, state, public, scene_of(self, applied.game, language)))
         end = self.announce_end(applied) if rules.result(state).finished else Announcement()
         messages += end.messages

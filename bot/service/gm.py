@@ -34,7 +34,7 @@ from bot.service.sealing import KEY_NAME, SEALED, seal_payload, seal_seed, unsea
 from bot.service.secrecy import reader_of, sealed_seqs
 from bot.store.repo import GameRecord, NewEntry, SeatRecord
 from engine import registry
-from engine.core.names import NAME_MAX
+from engine.core.names import NAME_MAX, name_key
 
 
 def _mark(svc: GameService, ctx: Context, game: GameRecord, kind: str, status: str) -> Applied:
@@ -89,7 +89,7 @@ def gm_end(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     if not confirmed(game, opts):
         return confirmation(game, "end", "gm end", {}, name=game.name)
     ended = _mark(svc, ctx, game, "end", "finished").game  # its recap, as a game ended by its rules posts it
-    recap = presenter_for(ended.kind).recap(registry.get(ended.kind), scene_of(svc, ended, svc.language(ctx)))
+    recap = presenter_for(ended.kind).recap(registry.get(ended.kind), scene_of(svc, ended, svc.channel_language(ctx)))
     return Reply((Message("gm.ended", {"name": game.name}),), files=recap.files)
 
 
@@ -138,8 +138,8 @@ def gm_replace(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     game = svc.channel_game(ctx)
     require_not_finished(game)
     rules = registry.get(game.kind)
-    actors = {a.lower(): a for a in rules.actors(rules.from_json(game.state))}
-    actor = actors.get(opts["character"].lower())
+    actors = {name_key(a): a for a in rules.actors(rules.from_json(game.state))}  # any case, any accents
+    actor = actors.get(name_key(opts["character"]))
     if actor is None:
         raise ServiceError("error.unknown_character", name=opts["character"])
     other = svc.store.seat_of_user(game.id, opts["user"])

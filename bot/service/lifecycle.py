@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.drivers import driver_named
 from bot.games import GameEntry, entry_for, presenter_for
-from bot.i18n import Count
+from bot.i18n import CommandText, Count
 from bot.service.checkpoints import replayed_events
 from bot.service.commands import SETUP_MAX_BYTES, Option, command, table
 from bot.service.computers import computer_module, computers_of, with_computer
@@ -168,8 +168,10 @@ def _ended_game_replaced(current: GameRecord | None, kind: str | None, opts: dic
         raise ServiceError("error.channel_has_game")
     if not opts.get("replace"):
         if kind is None:
-            raise ServiceError("error.channel_has_ended_game_import", name=current.name)
-        raise ServiceError("error.channel_has_ended_game", name=current.name, group=entry_for(kind).group)
+            raise ServiceError("error.channel_has_ended_game_import", name=current.name,
+                               replace=Message("name.option.replace"))
+        raise ServiceError("error.channel_has_ended_game", name=current.name,
+                           new=CommandText(f"{entry_for(kind).group} new"), replace=Message("name.option.replace"))
     return current
 
 

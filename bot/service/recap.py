@@ -23,7 +23,7 @@ from engine import registry
 def game_recap(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     """The game so far in charts: AP earned per draw, HP over the turns, damage, the decisive moments."""
     game = svc.channel_game(ctx)
-    return presenter_for(game.kind).recap(registry.get(game.kind), scene_of(svc, game, svc.language(ctx)))
+    return presenter_for(game.kind).recap(registry.get(game.kind), scene_of(svc, game, svc.channel_language(ctx)))
 
 
 @command("game replay")
@@ -33,5 +33,5 @@ def game_replay(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     the frames drawn so far are shown as they come (`ctx.progress`)."""
     game = svc.channel_game(ctx)
     progress = progress_line(ctx.progress, "game.replay.progress", name=game.name)
-    return presenter_for(game.kind).replay(registry.get(game.kind), scene_of(svc, game, svc.language(ctx)),
+    return presenter_for(game.kind).replay(registry.get(game.kind), scene_of(svc, game, svc.channel_language(ctx)),
                                            progress=progress)

@@ -10,12 +10,17 @@ turned into catalog fragments: a refusal never shows a code a player cannot read
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
-from bot.i18n import catalog
-from bot.service.replies import Message, Reply
+from bot.i18n import ChoiceText, Listing, OptionText, catalog
+from bot.service.replies import Message, Reply, ServiceError
+from engine import registry
 from engine.core.errors import OrderError, SetupError
+from engine.core.names import closest_name
+
+if TYPE_CHECKING:
+    from bot.store.repo import GameRecord
 
 #: parameters that hold a rules identifier, shown as its label (``psycho_brain`` → "psycho-boosted brain")
 _IDENTIFIER_PARAMS = ("ability", "power", "item", "weapon", "role")
@@ -118,3 +123,76 @@ def setup_refusal(err: SetupError) -> Reply:
     if not err.where:
         return Reply.refusal("error.setup_document", reason=reason)
     return Reply.refusal("error.setup", where=_shown(err.where), reason=reason)
+
+
+#: refusals of a command's options: their ``option`` (``options``, ``known``: several) names an
+#: option as the command declares it, and ``choices`` are values of that option
+_OPTION_REFUSALS = ("option_", "missing_option", "missing_any_option", "unknown_option")
+#: where the parameter is what the member typed, not an option of the command (kept as typed)
+_TYPED_OPTION = ("error.unknown_option",)
+
+
+def service_refusal(err: ServiceError, path: str = "") -> Reply:
+    """The private reply to a refusal of the service. A refusal of the options of the command
+    `path` names its options and their choices as the reader's Discord shows them (``L’option
+    `équipe`…``, ``choix possibles : légère, moyenne, lourde``), whoever raised it: the shared
+    checks or a game's handler, which give the names the command declares."""
+    if not err.key.removeprefix("error.").startswith(_OPTION_REFUSALS):
+        return Reply.refusal(err.key, **err.params)
+    group = path.split()[0] if path else ""
+    params = dict(err.params)
+    option = params.get("option")
+    for name in ("options", "known") + (() if err.key in _TYPED_OPTION else ("option",)):
+        if name in params:
+            params[name] = _named(params[name], OptionText)
+    if "choices" in params and isinstance(option, str):
+        params["choices"] = _named(params["choices"], lambda value: ChoiceText(option, value, group))
+    return Reply.refusal(err.key, **params)
+
+
+def _named(value: Any, wrap: Callable[[str], Any]) -> Any:
+    """Each plain name of `value` (one, a list or a `Listing` of them) wrapped for the reader."""
+    if isinstance(value, str):
+        return wrap(value)
+    if isinstance(value, Listing):
+        return Listing(tuple(_named(item, wrap) for item in value.items), value.conjunction, value.separator)
+    if isinstance(value, list | tuple):
+        return [_named(item, wrap) for item in value]
+    return value
+
+
+#: the refusal of a name nobody in the game has, and its wording with the name it most likely meant
+UNKNOWN_NAME, CLOSEST_NAME = "error.unknown_character", "error.unknown_character.suggest"
+
+
+def with_closest_name(reply: Reply, names: Callable[[], Iterable[str]]) -> Reply:
+    """The refusal of an unknown name — whoever raised it: an engine resolving an order's target, a
+    ship, a player, or the service a sheet's character — with the known name (`names`, read only
+    then) it most likely meant, matched without case or accents (`closest_name`): « Personnage
+    inconnu : `Ursaa`. Vouliez-vous dire **Ursa** ? ». In a batch, the refused order's reason."""
+    if reply.ok or len(reply.messages) != 1:
+        return reply
+    message = _closest(reply.messages[0], names)
+    return reply if message is reply.messages[0] else Reply.refusal(message.key, **message.params)
+
+
+def _closest(message: Message, names: Callable[[], Iterable[str]]) -> Message:
+    reason = message.params.get("reason")
+    if message.key == "error.in_batch" and isinstance(reason, Message):
+        closer = _closest(reason, names)
+        return message if closer is reason else Message(message.key, {**message.params, "reason": closer})
+    typed = message.params.get("name")
+    if message.key != UNKNOWN_NAME or not isinstance(typed, str) or not typed:
+        return message
+    close = closest_name(typed, names())
+    return message if close is None else Message(CLOSEST_NAME, {**message.params, "suggestion": close})
+
+
+def names_in(game: GameRecord | None) -> list[str]:
+    """Every name a member may type for someone of `game`: who gives orders (characters, ships,
+    sides) and the players by the names they joined with."""
+    if game is None:
+        return []
+    rules = registry.get(game.kind)
+    state = rules.from_json(game.state)
+    return [*rules.actors(state), *(name for name in rules.players(state).values() if name)]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from bot.service.commands import MAX_CHOICES
+from bot.service.commands import MAX_CHOICES, folded
 from engine import registry
 
 if TYPE_CHECKING:
@@ -35,13 +35,14 @@ def legal_orders_here(svc: GameService, ctx: Context, kind: str) -> Iterator[Any
 
 def suggest(svc: GameService, ctx: Context, kind: str, current: str, pick: Pick) -> list[str]:
     """The distinct values `pick` reads off the caller's legal orders, in the rules' order, those
-    starting with what was typed (case-insensitive), at most as many as Discord shows: the
-    orders are read only until the menu is full, so a game with thousands of turns stays quick."""
-    typed = current.strip().lower()
+    starting with what was typed (without case or accents: ``de`` offers ``Dée``), at most as many
+    as Discord shows: the orders are read only until the menu is full, so a game with thousands of
+    turns stays quick."""
+    typed = folded(current)
     seen: dict[str, None] = {}
     for order in legal_orders_here(svc, ctx, kind):
         value = pick(order)
-        if value is None or value in seen or not value.lower().startswith(typed):
+        if value is None or value in seen or not folded(value).startswith(typed):
             continue
         seen[value] = None
         if len(seen) == MAX_CHOICES:

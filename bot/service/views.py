@@ -35,7 +35,7 @@ def game_board(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     around = opts.get("around")
     if around is not None and around.strip().lower() in ("me", "moi"):
         around = svc.actor_of(ctx, game)
-    files = presenter_for(game.kind).board_for(rules, state, scene_of(svc, game, svc.language(ctx)), around)
+    files = presenter_for(game.kind).board_for(rules, state, scene_of(svc, game, svc.channel_language(ctx)), around)
     return Reply((Message("game.board", {"name": game.name, "turn": rules.view(state).get("turn", 0)}),),
                  files=tuple(files))
 
@@ -54,7 +54,8 @@ def game_sheet(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     if actor is None:
         raise ServiceError("error.unknown_character", name=wanted)
     viewer = sheet_viewer(rules, reader_of(svc, ctx, game), actor)
-    sheet = presenter_for(game.kind).sheet(rules, state, actor, svc.language(ctx), viewer)
+    language = svc.channel_language(ctx) if viewer == PUBLIC else svc.language(ctx)  # a private sheet: theirs
+    sheet = presenter_for(game.kind).sheet(rules, state, actor, language, viewer)
     # one's own sheet in a game with secrets shows them: for its reader only
     return replace(sheet, visibility=Visibility.PRIVATE) if viewer != PUBLIC else sheet
 

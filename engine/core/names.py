@@ -4,12 +4,16 @@ A name is shown in chat, in board images and in orders (``shoot Jean Luc``), and
 character; so the same rule applies whether it is typed in a game's ``join`` (``/sc join``),
 written in a setup document or read from an imported game. Names are NFKC-normalised (full-width ``Ｃｉｄ`` is
 ``Cid``) with runs of whitespace folded to one space, and two names are the same name when their
-`name_key` is equal (case-insensitive with ``casefold``), so look-alikes cannot sit side by side.
+`name_key` is equal (case- and accent-insensitive: ``Zoé`` is ``zoe``), so look-alikes cannot sit
+side by side and a name is found however a keyboard typed it. `closest_name` is the one "did you
+mean" of every name typed (a character, a ship, a player).
 """
 
 from __future__ import annotations
 
+import difflib
 import unicodedata
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -27,9 +31,22 @@ def normalise_name(text: str) -> str:
 
 @lru_cache(maxsize=4096)
 def name_key(name: str) -> str:
-    """What two names are compared by: `Cid`, `cid` and `Ｃｉｄ` are one name (cached: looking a
-    character up by name compares it with every character of the game)."""
-    return normalise_name(name).casefold()
+    """What two names are compared by: `Cid`, `cid` and `Ｃｉｄ` are one name, as are `Zoé` and
+    `ZOE` (cached: looking a character up by name compares it with every character of the game)."""
+    decomposed = unicodedata.normalize("NFKD", normalise_name(name).casefold())
+    return unicodedata.normalize("NFC", "".join(char for char in decomposed if not unicodedata.combining(char)))
+
+
+#: how alike a typed name must be to a known one to be offered in its place (difflib's ratio)
+CLOSE_ENOUGH = 0.6
+
+
+def closest_name(typed: str, names: Iterable[str]) -> str | None:
+    """The known name `typed` most likely meant (``Ursaa`` → ``Ursa``), compared as `name_key`
+    does; None when none is close enough to offer."""
+    known = {name_key(name): name for name in names}
+    close = difflib.get_close_matches(name_key(typed), list(known), n=1, cutoff=CLOSE_ENOUGH)
+    return known[close[0]] if close else None
 
 
 def _allowed(char: str, previous: str) -> bool:

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.games import GAMES
-from bot.i18n import translate
+from bot.i18n import CommandText, translate
+from bot.service.replies import Message
 from tests.discord_shapes import EPHEMERAL
 from tests.e2e.botproc import BotProcess
 from tests.fake_discord.payloads import Channel, Member, buttons
@@ -22,7 +23,8 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 REPLY_TIMEOUT = 30.0
 #: the parameters of ``error.no_game_here`` from the bot process, which serves Space Chess alone
 #: the "no game here" refusal's list, as the bot process (which serves the shipped games only) words it
-NO_GAME_HERE = {"commands": [f"`/{game.group} new`" for game in GAMES]}
+NO_GAME_HERE = {"new": Message("name.sub.new"),
+                "commands": [CommandText(f"{game.group} new", code=True) for game in GAMES]}
 
 
 def png_size(data: bytes) -> tuple[int, int]:

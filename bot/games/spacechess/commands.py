@@ -360,7 +360,7 @@ def sc_reach(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     game = sc_game(svc, ctx)
     rules = registry.get(KIND)
     state = rules.from_json(game.state)
-    scene = scene_of(svc, game, svc.language(ctx))
+    scene = scene_of(svc, game, svc.channel_language(ctx))
     files = SPACECHESS_PRESENTER.reach_board(rules, state, scene, opts["character"])
     return Reply((Message("game.board.reach", {"name": game.name, "turn": state.turn,
                                                "character": opts["character"]}),), files=tuple(files))
@@ -373,7 +373,7 @@ def sc_line(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     game = sc_game(svc, ctx)
     rules = registry.get(KIND)
     state = rules.from_json(game.state)
-    scene = scene_of(svc, game, svc.language(ctx))
+    scene = scene_of(svc, game, svc.channel_language(ctx))
     report = SPACECHESS_PRESENTER.line_board(rules, state, scene, opts["shooter"], opts["target"])
     return replace(report, messages=(Message("game.board", {"name": game.name, "turn": state.turn}),
                                      *report.messages))

@@ -26,7 +26,9 @@ def recorder(monkeypatch: pytest.MonkeyPatch) -> Iterator[DiscordRecorder]:
 
 @pytest.fixture
 def service(sqlite_store: Store) -> GameService:
-    return GameService(sqlite_store, seed_source=lambda: 99)
+    """An English-speaking server's bot (public replies follow the server's language: most members
+    here have English clients too)."""
+    return GameService(sqlite_store, seed_source=lambda: 99, default_language="en")
 
 
 @pytest.fixture

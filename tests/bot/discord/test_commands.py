@@ -92,7 +92,7 @@ async def test_the_gm_role_set_by_gm_settings_makes_its_holder_a_gm(harness: Bot
     settings = await run(harness, GM, "gm settings", gm_role=GM_ROLE, language="en")
     assert settings.refused and f"GM role: <@&{GM_ROLE.id}>" in settings.text  # settings are private
     accepted(await run(harness, ROLE_HOLDER, "sc new", name="Orion"))
-    refused(await run(harness, GM, "gm settings", gm_role=Role(1, "x"), pings="nobody"), "cannot be `nobody`")
+    refused(await run(harness, GM, "gm settings", gm_role=Role(1, "x"), pings="often"), "cannot be `often`")
 
 
 async def test_game_join_and_its_refusals(harness: BotHarness) -> None:

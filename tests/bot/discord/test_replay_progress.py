@@ -1,6 +1,6 @@
 """Issue 15 leftover: `/game replay` draws for seconds; the member saw only "thinking…". The deferred
 answer now shows the frames drawn so far (edits of @original, at most one per interval, in the
-reader's language) before the GIF replaces it."""
+channel's language: the server's, whoever asked, since the channel sees it) before the GIF replaces it."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from tests.bot.discord.harness import BotHarness, Call, DiscordRecorder, Exchang
 from tests.bot.discord.lobby import ANN, BOB, GM, accepted, run, running
 from tests.bot.discord.payloads import Member
 
-#: the progress line, by the reader's language (ANN reads English, BOB French)
-LINES = {ANN: r"⏳ \*\*Orion\*\* — drawing the replay: frame (\d+) of (\d+)…",
-         BOB: r"⏳ \*\*Orion\*\* — dessin de la rediffusion : image (\d+) sur (\d+)…"}
+#: the progress line in the server's language (English here), whoever asks (ANN reads English, BOB French)
+LINE = r"⏳ \*\*Orion\*\* — drawing the replay: frame (\d+) of (\d+)…"
+LINES = {ANN: LINE, BOB: LINE}
 
 
 def edits(exchange: Exchange) -> list[Call]:

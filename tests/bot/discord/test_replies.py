@@ -49,14 +49,16 @@ def mentions_of(call: Call) -> Mapping[str, Any]:
     return call.message["allowed_mentions"]
 
 
-async def test_replies_follow_the_members_discord_locale(harness: BotHarness) -> None:
+async def test_private_replies_follow_the_members_locale_public_ones_the_servers(harness: BotHarness) -> None:
+    """Discord's idiom (issue 24): what only the member reads in their client's language, what the
+    channel reads in the server's (English on this test server), whoever asked."""
     assert "Only game masters can use this command." in (await run(harness, EVE, "sc new",
                                                                    name="X")).text
     assert "Seuls les maîtres du jeu" in (await run(harness, EVE_FR, "sc new", name="X")).text
     created = await run(harness, GM_FR, "sc new", name="Orion")
-    assert "Partie **Orion** (spacechess) créée" in created.text
+    assert not created.calls[0].ephemeral and "Game **Orion** (spacechess) created" in created.text, created.text
     assert "No player has joined yet." in (await run(harness, GM, "game info")).text
-    assert "Aucun joueur" in (await run(harness, GM_FR, "game info")).text
+    assert "No player has joined yet." in (await run(harness, GM_FR, "game info")).text
 
 
 async def test_a_character_named_everyone_is_refused_at_join(harness: BotHarness) -> None:
@@ -140,7 +142,8 @@ async def test_a_slow_public_reply_is_deferred_first_then_edits_the_original(sql
     assert board.kinds() == ["callback:5", "PATCH @original"] and service.released_by_deferral == [True]
     deferral, edit = board.calls
     assert not deferral.ephemeral  # a public "thinking..." message
-    assert edit.content.startswith("**Orion** — turn") and edit.files[0][1].startswith(PNG_SIGNATURE)
+    # the channel's answer, in the server's language (French: this service's default), not the asker's
+    assert edit.content.startswith("**Orion** — tour") and edit.files[0][1].startswith(PNG_SIGNATURE)
     assert edit.body["attachments"][0]["filename"] == edit.files[0][0]
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from bot.config import Settings
 from bot.discord_adapter.client import GameBot
 from bot.discord_adapter.payload import translated_payload
-from bot.i18n import catalog
+from bot.i18n import catalog, translate
 from bot.service import GameService
 from bot.service.commands import table
 from tests.bot.discord.harness import BotHarness, DiscordRecorder
@@ -66,7 +66,7 @@ async def test_every_command_and_option_has_its_french_localisation(harness: Bot
     french = catalog("fr")
     for key, node in nodes(await translated_payload(harness.bot.tree)):
         assert key in french, key
-        assert node["description_localizations"].get("fr") == french[key][:100], key
+        assert node["description_localizations"].get("fr") == translate(key, "fr")[:100], key
         assert node["description_localizations"].get("en-US") == node["description"], key
 
 

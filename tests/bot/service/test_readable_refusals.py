@@ -160,7 +160,7 @@ def test_empty_options_and_unfinished_orders_say_what_was_expected(svc):
 def test_an_unknown_subcommand_is_named_with_the_closest_one(svc):
     readable(svc.handle(GM, "sc mvoe", {}), "`/sc mvoe`", "Did you mean `/sc move`?")
     shown = readable(svc.handle(GM, "sc nothing", {}), "`/sc nothing`", "/sc move", "/sc shoot")
-    assert "Vouliez-vous" not in shown["fr"] and "/sc deploy" in shown["fr"]
+    assert "Vouliez-vous" not in shown["fr"] and "/sc déployer" in shown["fr"]
 
 
 def test_map_file_faults_are_located_sentences(svc):

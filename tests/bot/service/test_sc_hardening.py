@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.i18n import translate
+from bot.i18n import OptionText, option_name, translate
 from tests.bot.service.test_game_state_hardening import confirmed
 from tests.bot.service.test_spacechess_commands import (
     ANN,
@@ -57,9 +57,9 @@ def test_an_option_value_never_runs_as_orders(svc, who, path, options, option): 
     started(svc)
     ok(svc.handle(GM, "sc set", {"character": "Ann", "ap": 9, "reason": "test"}))
     message = refused(svc, who, path, options)
-    assert message.params.get("option") == option, message
-    for lang in ("en", "fr"):
-        assert f"`{option}`" in translate(message.key, lang, message.params)
+    assert message.params.get("option") == OptionText(option), message
+    for lang in ("en", "fr"):  # named as each reader's Discord shows it
+        assert f"`{option_name(option, lang)}`" in translate(message.key, lang, message.params)
 
 
 # -- 4. the grenade's limit and AP, the item a move leaves behind --------------------------------
@@ -116,7 +116,7 @@ def test_a_correction_with_nothing_to_correct_asks_for_at_least_one(svc):  # noq
     started(svc)
     message = refused(svc, GM, "sc set", {"character": "Cid", "reason": "fix"})
     assert translate(message.key, "en", message.params) == "Give at least one of: hp, ap, cell."
-    assert translate(message.key, "fr", message.params) == "Donnez au moins une de ces options : hp, ap, cell."
+    assert translate(message.key, "fr", message.params) == "Donnez au moins une de ces options : pv, pa, case."
 
 
 def test_a_game_name_has_the_limit_its_check_has(svc):  # noqa: F811

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from bot.games import games
+from bot.i18n import CommandText
 from bot.service import Attachment, Context, GameService, Visibility
 
 GUILD, CHANNEL = 10, 20
@@ -62,7 +63,7 @@ def test_create_refuses_unknown_game_and_bad_setup(svc):
     unknown = svc.handle(GM, "chess new", {"name": "X"})
     assert keys(unknown) == ["error.unknown_command.suggest"] and unknown.visibility is Visibility.PRIVATE
     params = unknown.messages[0].params
-    assert params["command"] == "/chess new" and params["suggestion"] in {f"/{e.group} new" for e in games()}
+    assert params["command"] == "/chess new" and params["suggestion"] in {CommandText(f"{e.group} new") for e in games()}
     # ...and naming it where a game is named is refused as an unknown game
     assert keys(svc.handle(GM, "game rules", {"game": "chess"})) == ["error.unknown_game"]
     bad = Attachment("setup.toml", b"goal = -3\n")
@@ -252,5 +253,5 @@ def test_every_game_order_command_suggests_its_legal_orders(svc):
 def test_a_command_of_the_first_layout_points_to_each_games_own(svc):
     reply = svc.handle(GM, "gm create", {"name": "X"})
     assert keys(reply) == ["error.unknown_command.moved"]
-    assert {"/sc new", "/tl new"} <= set(reply.messages[0].params["commands"])
-    assert "/sc join" in svc.handle(ALICE, "game join", {}).messages[0].params["commands"]
+    assert {CommandText("sc new"), CommandText("tl new")} <= set(reply.messages[0].params["commands"])
+    assert CommandText("sc join") in svc.handle(ALICE, "game join", {}).messages[0].params["commands"]
