@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import atexit
 import datetime as dt
+import errno
 import hashlib
 import json
 import os
@@ -34,6 +35,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from bot.i18n import (
     LANGUAGES,
+    Listing,
     catalog,
     command_name,
     format_day,
@@ -45,7 +47,7 @@ from bot.i18n import (
     translate,
 )
 from bot.service import Attachment, Button, Context, Message, Reply, Select, Visibility
-from bot.service.commands import table, unknown_command
+from bot.service.commands import folded, table, unknown_command
 from bot.service.progress import PROGRESS_SECONDS, Throttle
 
 if TYPE_CHECKING:  # the service's module imports the store and SQLAlchemy: the prompt comes first
@@ -161,10 +163,21 @@ def parse_command(text: str, base_dir: Path) -> ParsedLine:
             try:
                 options[name] = Attachment(file.name, file.read_bytes())
             except OSError as err:
-                raise LineError("console.cannot_read_file", file=value, reason=err.strerror) from None
+                raise LineError("console.cannot_read_file", file=value, reason=file_error(err)) from None
         else:
             options[name] = value
     return ParsedLine(path, options, names=names)
+
+
+#: why a file could not be read, in the reader's words (the system's own text is English)
+_FILE_ERRORS = {errno.ENOENT: "missing", errno.EACCES: "denied", errno.EPERM: "denied", errno.EISDIR: "folder"}
+
+
+def file_error(err: OSError) -> Message:
+    """Why reading a file failed, as a catalog message (``fichier introuvable``), not the C library's
+    English (``No such file or directory``)."""
+    kind = _FILE_ERRORS.get(err.errno or 0)
+    return Message(f"console.file_error.{kind}") if kind else Message("console.file_error.other", {"code": err.errno})
 
 
 def _fold(word: str) -> str:
@@ -332,11 +345,21 @@ class Console:
         if not number.isdigit() or not 1 <= int(number) <= len(self._selects) or len(words) < 3:
             raise LineError("console.no_such_menu", number=number, count=len(self._selects))
         select = self._selects[int(number) - 1]
-        values = [v.strip() for v in words[2].split(",") if v.strip()]
-        known = {choice.value for choice in select.choices}
-        if not select.min_values <= len(values) <= select.max_values or not set(values) <= known:
-            raise LineError("console.bad_pick", count=select.max_values, choices=sorted(known))
+        typed = [v.strip() for v in words[2].split(",") if v.strip()]
+        names = {folded(name): choice.value for choice in select.choices for name in (
+            choice.value, *(translate(choice.label.key, lang, choice.label.params) for lang in LANGUAGES))}
+        values = [names.get(folded(word)) for word in typed]
+        if not select.min_values <= len(values) <= select.max_values or None in values:
+            raise LineError("console.bad_pick", count=select.max_values,
+                            choices=Listing(tuple(c.value if c.value.isdigit() else c.label for c in select.choices)))
         return ParsedLine(select.command, {**select.options, select.option: ",".join(values)}, select.shown_to)
+
+    @staticmethod
+    def _choice_words(choice: Any, language: str) -> str:
+        """A menu's choice as the reader picks it: a number with its label (``1 (Ann : 3 PA)``), else
+        the label alone (``viseur``), which `pick` takes as Discord's menu shows it."""
+        label = translate(choice.label.key, language, choice.label.params)
+        return f"{choice.value} ({label})" if choice.value.isdigit() else label
 
     def _progress(self, ctx: Context) -> Callable[[Message], None]:
         """One command's progress lines, printed as ``… line`` once the work has lasted
@@ -372,8 +395,7 @@ class Console:
             self._selects = reply.selects
         for number, select in enumerate(reply.selects, start=1):
             title = translate(select.placeholder.key, language, select.placeholder.params)
-            values = " | ".join(f"{c.value} ({translate(c.label.key, language, c.label.params)})"
-                                for c in select.choices)
+            values = " | ".join(self._choice_words(c, language) for c in select.choices)
             self._print("  " + translate("console.menu", language, {
                 "title": title, "pick": translate("console.verb.pick", language), "number": number,
                 "count": select.max_values, "choices": values}))

@@ -14,7 +14,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.i18n import LANGUAGES, ChoiceText, CommandText, catalog, choice_aliases, choice_name
+from bot.i18n import (
+    LANGUAGES,
+    ChoiceText,
+    CommandText,
+    Listing,
+    catalog,
+    choice_aliases,
+    choice_name,
+    command_name,
+)
 from bot.service.replies import Attachment, Message, Reply, ServiceError
 from engine.core.errors import SetupError
 from engine.core.names import check_name
@@ -148,7 +157,10 @@ def unknown_command(typed: str) -> ServiceError:
         return ServiceError("error.unknown_command.moved", command=command,
                             commands=[CommandText(path) for path in paths if path.split()[-1] == sub])
     if siblings:
-        subs = {path.split(maxsplit=1)[1]: path for path in siblings}
+        # the group as the reader types it, then the words they typed (`/partie plateaux`)
+        command = Listing((CommandText(group), *words[1:]), separator=" ")
+        subs = {name: path for path in siblings for name in (  # as typed in either language
+            path.split(maxsplit=1)[1], *(command_name(path, lang).split(maxsplit=1)[1] for lang in LANGUAGES))}
         close = difflib.get_close_matches(" ".join(words[1:]), list(subs), n=1, cutoff=0.6) if words[1:] else []
         if close:
             return ServiceError("error.unknown_command.suggest", command=command, suggestion=CommandText(subs[close[0]]))

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.games import driver_of, presenter_for
+from bot.i18n import ChoiceText
 from bot.service.commands import Option, command
 from bot.service.computers import computer_module, computers_of, with_computer
 from bot.service.confirm import confirmation, confirmed
@@ -270,5 +271,6 @@ def gm_settings(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         ctx.guild_id)
     role = Message("word.none") if settings.gm_role_id is None else Message("gm.settings.role",
                                                                              {"role": settings.gm_role_id})
-    return Reply((Message("gm.settings", {"language": settings.language, "role": role,
-                                          "pings": settings.ping_policy}),), visibility=Visibility.PRIVATE)
+    return Reply((Message("gm.settings", {"language": ChoiceText("language", settings.language), "role": role,
+                                          "pings": ChoiceText("pings", settings.ping_policy)}),),
+                 visibility=Visibility.PRIVATE)

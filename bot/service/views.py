@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.games import entry_for, games, presenter_for
-from bot.i18n import command_name, option_name, translate
+from bot.i18n import choice_name, command_name, option_name, translate
 from bot.service.checkpoints import replayed_events
 from bot.service.commands import Option, command, completer, table
 from bot.service.context import Context
@@ -133,13 +133,16 @@ def game_help(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
 
 def example(path: str, options: list[Option], given: Mapping[str, Any], language: str = "en") -> str:
     """A line one could type: the command, its required options and those the examples give (a
-    value given as a catalog `Message` in the reader's words: ``déplace E5; tir Bob``)."""
+    value given as a catalog `Message` in the reader's words: ``déplace E5; tir Bob``; a choice as
+    the reader's Discord lists it: ``niveau:facile``, a number as it is: ``équipe:1``)."""
     words = ["/" + command_name(path, language)]
     for opt in options:
         if opt.name in given or opt.required:
             value = given.get(opt.name) or _sample(opt)
             if isinstance(value, Message):
                 value = translate(value.key, language, value.params)
+            elif value in opt.choices and not value.isdigit():
+                value = choice_name(opt.name, value, language, path.split()[0])
             name = option_name(opt.name, language)
             words.append(f'{name}:"{value}"' if " " in value or ";" in value else f"{name}:{value}")
     return " ".join(words)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.console import Console, LineError, parse_command, stable_id
+from bot.i18n import translate
 from bot.service import Attachment, GameService, Message, Reply
 
 OUTPOST_MAP = Path(__file__).resolve().parents[2] / "bot" / "demo" / "outpost.map"
@@ -27,6 +28,11 @@ def test_attachment_options_read_a_file(tmp_path):
     with pytest.raises(LineError) as err:
         parse_command("/tl new name:X setup:missing.toml", tmp_path)
     assert err.value.key == "console.cannot_read_file"
+    said = translate(err.value.key, "fr", err.value.params)  # the reader's words, not the C library's
+    assert said == "Impossible de lire le fichier `missing.toml` (fichier introuvable).", said
+    with pytest.raises(LineError) as err:
+        parse_command("/tl new name:X setup:.", tmp_path)
+    assert translate(err.value.key, "en", err.value.params).endswith("(it is a folder).")
 
 
 @pytest.mark.parametrize(
@@ -276,3 +282,17 @@ def test_an_apostrophe_inside_a_value_is_a_letter_of_it(tmp_path, line, name):
 def test_a_name_with_an_apostrophe_plays_in_the_console(console):
     assert console.run_lines(["/tl new name:Demo", "as obrien /tl join name:O'Brien"]) == 0
     assert "O'Brien" in output(console)
+
+
+def test_pick_takes_a_choice_by_the_label_the_menu_shows_in_either_language(sqlite_store, tmp_path):
+    """Issue 24: a French reader's menu lists « viseur », not `scope (viseur)`, and takes what it lists."""
+    console = Console(GameService(sqlite_store), out_dir=tmp_path, stream=io.StringIO(), language="fr")
+    console.run_lines(["/sc nouvelle nom:Menus", "as ann /sc rejoindre nom:Ann équipe:1 rôle:soldat",
+                       "as ann /sc équipement"])
+    shown = output(console)
+    assert "arme : aucune · armure : aucune" in shown and "{" not in shown, shown
+    assert "viseur | munitions perforantes" in shown and "scope" not in shown, shown
+    assert not console.run_line("as ann choisir 3 viseur,laser")  # a word no menu lists
+    assert "Choisissez-en 2 parmi : grenades, jet pack, viseur" in output(console)
+    assert console.run_line("as ann choisir 3 Viseur,munitions perforantes")
+    assert "objets : viseur, munitions perforantes ·" in output(console), output(console)

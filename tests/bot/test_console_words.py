@@ -123,6 +123,8 @@ def test_the_help_shows_each_commands_options_and_an_example_that_runs(sqlite_st
     local = {m.params["command"]: translate(m.key, "fr", m.params) for m in french.messages[1:]}
     assert local["/partie plateau"].startswith("• `/partie plateau` [autour:] — ")
     assert local["/sc rejoindre"].endswith("ex. `/sc rejoindre nom:Ann équipe:1 rôle:soldat`")
+    assert local["/ak défier"].endswith("ex. `/ak défier niveau:facile`")  # a choice as Discord lists it
+    assert local["/mj réglages"].endswith("ex. `/mj réglages langue:français`")
     for command, text in local.items():  # the console takes the French names as Discord shows them
         line = text.split("ex. `")[-1].rstrip("`") if "ex. `" in text else command
         if "file:" not in line and "fichier:" not in line and "setup:" not in line and "config:" not in line:

@@ -260,8 +260,15 @@ def _loadout_form(opts: dict[str, Any], parts: tuple[str, ...], actor: str) -> R
         selects.append(Select(Message(f"sc.loadout.pick.{part}"), "sc loadout", part, choices,
                               options={k: v for k, v in opts.items() if k != part}, min_values=count,
                               max_values=count))
-    chosen = labelled({part: opts.get(part) for part in parts})
-    return Reply((Message("sc.loadout.form", {"id": actor, **chosen}),), selects=tuple(selects),
+    picked = {part: opts.get(part) for part in parts}
+    if picked.get("items"):  # the menu's picks so far, one label each
+        picked["items"] = [part.strip() for part in picked["items"].split(",") if part.strip()]
+    if picked.get("cards"):
+        picked["cards"] = Listing(tuple(part.strip() for part in picked["cards"].split(",") if part.strip()),
+                                  conjunction=True)
+    chosen = labelled(picked)
+    form = "sc.loadout.form" if parts == SOLDIER_PARTS else "sc.loadout.form.general"  # a general picks cards only
+    return Reply((Message(form, {"id": actor, **chosen}),), selects=tuple(selects),
                  visibility=Visibility.PRIVATE, update=True)
 
 

@@ -38,6 +38,12 @@ ALLOWED: dict[str, dict[str, str]] = {
         "sc": "command group", "sb": "command group", "hx": "command group", "ak": "command group",
         "spacechess": "the program's name (`spacechess console`)",
         "space": "the game's name, Space Chess", "chess": "the game's name, Space Chess",
+        "sniper": "a Space Chess weapon, named so by the seed's French rules (« le Sniper »)",
+        "so": "SO, sud-ouest on the French compass (HexArena, Arkeon, SpaceBlast)",
+        "anti": "anti-horaire, Arkeon's anticlockwise rotator (wfrench lists only the whole word)",
+        "blitz": "a HexArena variant's name, Blitz in the French rules too",
+        "omega": "a HexArena variant's name (Omega), as is Alpha",
+        "info": "`/partie info`: French uses the short word (wfrench lacks it)",
     },
     "en": {
         "loto": "the name of FDJ's lottery, whose draws Space Chess plays on",

@@ -137,3 +137,11 @@ def test_a_games_own_option_refusal_names_the_option_as_the_reader_types_it():
     [message] = reply.messages
     assert translate(message.key, "fr", message.params) == (
         "L’option `armure` ne peut pas valoir `x` ; choix possibles : légère, lourde.")
+
+
+def test_the_settings_reply_names_its_choices_in_the_readers_words(svc):
+    reply = ok(svc.handle(GM, "gm settings", {"language": "fr", "pings": "players"}))
+    [message] = reply.messages
+    assert "langue : français" in translate(message.key, "fr", message.params)
+    assert "mentions : joueurs" in translate(message.key, "fr", message.params)
+    assert "language: French" in translate(message.key, "en", message.params)

@@ -93,6 +93,16 @@ def test_an_unknown_command_suggests_the_readers_command():
     assert "/gm resume" in translate(refusal.key, "en", refusal.params)
 
 
+def test_an_unknown_french_command_is_named_and_matched_in_french():
+    """Issue 24: `/partie plateaux` was echoed `/game plateaux` with the group's English commands."""
+    refusal = unknown_command("game plateaux")  # the console and Discord give the group by its path
+    french = translate(refusal.key, "fr", refusal.params)
+    assert french == "Commande inconnue `/partie plateaux`. Vouliez-vous dire `/partie plateau` ?", french
+    assert translate(refusal.key, "en", refusal.params).endswith("Did you mean `/game board`?")
+    listed = unknown_command("game xyzzy")
+    assert translate(listed.key, "fr", listed.params).startswith("Commande inconnue `/partie xyzzy`. Les commandes")
+
+
 def test_discord_descriptions_name_commands_in_each_language():
     payload = json.dumps(command_payload(), ensure_ascii=False)
     assert "{/" not in payload

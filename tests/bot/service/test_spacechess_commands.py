@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from bot.i18n import Listing, translate
+from bot.i18n import ChoiceText, Listing, translate
 from bot.service import Attachment, Context, GameService, Message, Visibility
 from engine.spacechess import SPACECHESS, legal
 
@@ -278,8 +278,9 @@ def test_end_needs_confirmation(svc):
 
 def test_settings_change_language_role_and_pings(svc):
     reply = ok(svc.handle(GM, "gm settings", {"language": "en", "gm_role": "<@&555>", "pings": "none"}))
-    assert reply.messages[0].params == {"language": "en", "role": Message("gm.settings.role", {"role": 555}),
-                                        "pings": "none"}
+    assert reply.messages[0].params == {"language": ChoiceText("language", "en"),
+                                        "role": Message("gm.settings.role", {"role": 555}),
+                                        "pings": ChoiceText("pings", "none")}
     member = Context(user_id=9, user_name="x", guild_id=GUILD, channel_id=CHANNEL, role_ids=frozenset({555}))
     assert svc.is_gm(member)
     assert keys(svc.handle(player(2, "ann"), "gm settings", {"language": "fr"})) == ["error.gm_only"]
