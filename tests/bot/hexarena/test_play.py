@@ -180,3 +180,17 @@ def test_a_clock_run_out_loses_the_game_on_time_with_forfeit(svc: GameService) -
     *reminders, post = hooks.posts  # the half-time reminder fell due on the way
     assert [m.key for r in reminders for m in r.messages] == ["turn.clock_half"]
     assert any("**Blue** wins (the other side ran out of time)" in line for line in texts(post))
+
+
+def test_the_move_clock_defaults_to_72_hours_as_the_rules_say(svc: GameService) -> None:
+    """hexarena.md, bot flow: a GM-set move clock, 72 h by default, its reminder at half time."""
+    assert svc.handle(GM, "hx new", {"name": "Arena"}).ok
+    assert svc.handle(ANN, "hx join", {"name": "Ann"}).ok
+    assert svc.handle(BOB, "hx join", {"name": "Bob"}).ok
+    assert svc.handle(GM, "gm start", {}).ok
+    assert game(svc).options["clock_hours"] == 72
+    timers = {t.kind: t for t in game_timers(svc.store, game(svc).id)}
+    assert timers["clock"].due_at == NOW + dt.timedelta(hours=72)
+    assert timers["clock_half"].due_at == NOW + dt.timedelta(hours=36)
+    info = svc.handle(GM, "game info", {})
+    assert any(m.key == "game.info.clock" and m.params["hours"] == 72 for m in info.messages)
