@@ -194,3 +194,60 @@ def test_the_move_clock_defaults_to_72_hours_as_the_rules_say(svc: GameService) 
     assert timers["clock_half"].due_at == NOW + dt.timedelta(hours=36)
     info = svc.handle(GM, "game info", {})
     assert any(m.key == "game.info.clock" and m.params["hours"] == 72 for m in info.messages)
+
+
+def seated(svc: GameService) -> GameService:
+    assert svc.handle(GM, "hx new", {"name": "Arena"}).ok
+    assert svc.handle(ANN, "hx join", {"name": "Ann"}).ok
+    assert svc.handle(BOB, "hx join", {"name": "Bob"}).ok
+    return svc
+
+
+@pytest.mark.parametrize(("seed", "first"), [(5, "blue"), (6, "red")])
+def test_the_gm_may_draw_who_moves_first_from_the_games_seed(store, seed: int, first: str) -> None:
+    """HA-12 D: `/gm start first:random` draws the side from the game's stored seed (the service's
+    seed source), so the draw is logged as asked and a replay of the log draws the same side."""
+    svc = seated(GameService(store, seed_source=lambda: seed, clock=Clock()))
+    assert svc.complete(GM, "gm start", "first", "") == ["red", "blue", "random"]
+    reply = svc.handle(GM, "gm start", {"first": "random"})
+    assert reply.ok, reply.messages
+    started_event = next(m for m in reply.messages if m.key == "event.hexarena.started")
+    assert started_event.params["drawn"].key == "hx.started.drawn"
+    assert game(svc).seed == seed and RULES.view(RULES.from_json(game(svc).state))["to_move"] == first
+    clock = {t.kind: t for t in game_timers(svc.store, game(svc).id)}["clock"]
+    assert clock.payload["actor"] == first
+    entries = [e for e in svc.store.log(game(svc).id) if e.kind in RULES.input_kinds]
+    assert entries[-1].kind == "start" and entries[-1].payload == {"first": "random"}
+    replayed = RULES.setup(game(svc).setup, game(svc).seed)
+    for entry in entries:
+        replayed = RULES.apply_input(replayed, entry.kind, entry.actor, entry.payload).state
+    assert replayed == RULES.from_json(game(svc).state)
+    texts(reply)
+
+
+def test_the_gm_may_name_who_moves_first_and_a_wrong_name_is_refused(svc: GameService) -> None:
+    seated(svc)
+    before = game(svc)
+    wrong = svc.handle(GM, "gm start", {"first": "green"})
+    assert not wrong.ok and keys(wrong) == ["error.option_bad_choice"]
+    assert wrong.messages[0].params["choices"] == ["red", "blue", "random"]
+    assert (game(svc).version, game(svc).status) == (before.version, "setup")
+    assert svc.handle(GM, "gm start", {"first": "blue"}).ok
+    assert RULES.view(RULES.from_json(game(svc).state))["to_move"] == "blue"
+
+
+def test_a_game_whose_rules_decide_who_moves_first_refuses_first(store) -> None:
+    """Arkeon draws its starter itself (AK-10): naming one is refused in words, nothing changed."""
+    from tests.bot.arkeon.test_play import ANN as AK_ANN
+    from tests.bot.arkeon.test_play import BOB as AK_BOB
+    from tests.bot.arkeon.test_play import GM as AK_GM
+
+    svc = GameService(store, seed_source=lambda: 1)
+    assert svc.handle(AK_GM, "ak new", {"name": "Duel"}).ok
+    assert svc.handle(AK_ANN, "ak join", {"name": "Ann"}).ok
+    assert svc.handle(AK_BOB, "ak join", {"name": "Bob"}).ok
+    assert svc.complete(AK_GM, "gm start", "first", "") == []
+    refused = svc.handle(AK_GM, "gm start", {"first": "random"})
+    assert not refused.ok and keys(refused) == ["error.first_not_chosen"]
+    assert "Duel" in translate("error.first_not_chosen", "fr", refused.messages[0].params)
+    assert svc.handle(AK_GM, "gm start", {}).ok
