@@ -251,3 +251,26 @@ def test_a_game_whose_rules_decide_who_moves_first_refuses_first(store) -> None:
     assert not refused.ok and keys(refused) == ["error.first_not_chosen"]
     assert "Duel" in translate("error.first_not_chosen", "fr", refused.messages[0].params)
     assert svc.handle(AK_GM, "gm start", {}).ok
+
+
+def test_a_third_repetition_ends_the_game_drawn_in_words_and_stops_the_clock(svc: GameService) -> None:
+    """HA-18 through the bot: the status warns once the position has stood twice; the third time,
+    the post says the game is drawn and why, in both languages, and no clock runs any more."""
+    started(svc)
+    assert "hx.status.repetition" not in keys(svc.handle(ANN, "game status", {}))
+    shuffle = ((ANN, "rotate G3 NE"), (BOB, "rotate G12 NW"), (ANN, "rotate G3 E"), (BOB, "rotate G12 W"))
+    for ctx, text in shuffle:
+        assert svc.handle(ctx, "hx order", {"text": text}).ok
+    assert "hx.status.repetition" in keys(svc.handle(ANN, "game status", {}))
+    for ctx, text in shuffle[:-1]:
+        assert svc.handle(ctx, "hx order", {"text": text}).ok
+    ctx, text = shuffle[-1]
+    last = svc.handle(ctx, "hx order", {"text": text})
+    assert "event.hexarena.game_over" in keys(last) and "game.over.draw" in keys(last) and last.files
+    shown = texts(last)
+    assert any("a draw (the same position stood for the third time with the same side to move)" in line
+               for line in shown), shown
+    assert any("partie nulle (la même position s’est présentée pour la troisième fois" in line for line in shown)
+    assert game(svc).status == "finished"
+    assert RULES.result(RULES.from_json(game(svc).state)).reason == "repetition"
+    assert [t for t in game_timers(svc.store, game(svc).id) if t.kind in ("clock", "clock_half")] == []
