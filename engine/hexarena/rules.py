@@ -71,7 +71,7 @@ class HexArena(TwoSided[ArenaState, Turn]):
     format_version = 1
     sides = SIDES
     unordered_view_keys = frozenset({"debris"})
-    first_choices = (*SIDES, "random")  # HA-12: red unless the GM names a side or draws it
+    first_choices = lobby.FIRST_CHOICES  # HA-12: red unless the GM names a side or draws it
 
     def setup(self, document: Mapping[str, Any], seed: int = 0) -> ArenaState:
         """A running document gives red (or `to_move`) its turn at once, HA-14/HA-15 included."""
