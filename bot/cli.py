@@ -161,7 +161,7 @@ def _selfplay(args: argparse.Namespace) -> int:
 
     from bot.cli_failures import CliFailure
     from bot.games import GameSetupError, entry_for
-    from bot.selfplay import RANDOM, levels_of, run_matches
+    from bot.selfplay import MAX_PLIES, RANDOM, levels_of, run_matches
     from bot.service.replies import ServiceError
     from engine.core.errors import SetupError
 
@@ -185,7 +185,8 @@ def _selfplay(args: argparse.Namespace) -> int:
         print(json.dumps(results))
     else:
         print(f"{args.game}: {args.a} {results['a_wins']} – {results['b_wins']} {args.b}, "
-              f"{results['draws']} draws in {args.games} games (score {results['a_score']:.0%})")
+              f"{results['draws']} draws ({results['capped']} cut at {MAX_PLIES} plies) in {args.games} games "
+              f"(score {results['a_score']:.0%})")
     return 0
 
 

@@ -90,6 +90,10 @@ def check_game(entry: GameEntry) -> None:
                                  f"{err}") from err
         if not getattr(computer, "LEVELS", ()) or not callable(getattr(computer, "choose", None)):
             raise GameSetupError(f"game {entry.kind!r}: its computer module has no LEVELS or no choose()")
+        if rules.draw_inputs and not callable(getattr(computer, "accepts_draw", None)):
+            # a computer asked to draw answers at once, by its own judgement: none would decline forever
+            raise GameSetupError(f"game {entry.kind!r}: its rules take draw offers but its computer module "
+                                 f"has no accepts_draw() to judge one")
     if entry.driver not in DRIVERS:
         raise GameSetupError(f"game {entry.kind!r}: unknown turn driver {entry.driver!r} "
                              f"(known: {', '.join(sorted(DRIVERS))})")

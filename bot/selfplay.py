@@ -22,13 +22,19 @@ RANDOM = "random"
 MAX_PLIES = 400
 
 
+#: how a match cut at MAX_PLIES ended: a draw for the counts, though the rules never ended it
+CAPPED = "max_plies"
+
+
 @dataclass(frozen=True)
 class Match:
-    """One game's players by side order, its winner (a player's label, "draw") and its length."""
+    """One game's players by side order, its winner (a player's label, "draw"), its length, and
+    how it ended (the rules' reason — a drawn ``repetition`` among them — or `CAPPED`)."""
 
     players: tuple[str, str]
     winner: str
     plies: int
+    reason: str | None = None
 
 
 def _lobby(rules: Any, seed: int, variant: str | None = None) -> Any:
@@ -66,7 +72,7 @@ def play_match(kind: str, first: str, second: str, seed: int, think: float, budg
         plies += 1
     result = rules.result(state)
     winner = "draw" if not result.finished or result.winner is None else labels[str(result.winner)]
-    return Match((first, second), winner, plies)
+    return Match((first, second), winner, plies, result.reason if result.finished else CAPPED)
 
 
 def run_matches(kind: str, a: str, b: str, games: int, seed: int, think: float,
@@ -83,6 +89,8 @@ def run_matches(kind: str, a: str, b: str, games: int, seed: int, think: float,
     return {"game": kind, "a": a, "b": b, "games": games, "seed": seed, "think_s": think, "budget": budget,
             **({"variant": variant} if variant else {}),
             "a_wins": wins_a, "b_wins": wins_b, "draws": games - wins_a - wins_b,
+            # of the draws, those the rules did not end (cut at MAX_PLIES): a draw rule working leaves none
+            "capped": sum(1 for m in matches if m.reason == CAPPED),
             "a_score": (wins_a + 0.5 * (games - wins_a - wins_b)) / games if games else 0.0,
             "mean_plies": sum(m.plies for m in matches) / games if games else 0.0}
 

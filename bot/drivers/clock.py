@@ -26,7 +26,8 @@ from engine import registry
 from engine.core.errors import OrderError
 
 CLOCK, HALF = "clock", "clock_half"
-DEFAULT_CLOCK_HOURS = 48
+#: hexarena.md (bot flow): 72 h unless the GM sets the clock; arkeon.md: the clock works as in HexArena
+DEFAULT_CLOCK_HOURS = 72
 #: changes after which the player to move gets a whole clock again (the pause or the undo stopped it)
 FRESH_CLOCK = frozenset({"resume", "undo"})
 

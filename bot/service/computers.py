@@ -3,7 +3,8 @@
 A game's entry names its computer module (`GameEntry.computer`), which exposes ``LEVELS`` and
 ``choose(rules, state, actor, level, *, seed, stop) -> list[(kind, payload)]``: the inputs that
 actor gives now (an alternating game's move; a simultaneous game's orders then "ready"), chosen
-over `legal_orders` so they are always legal. The seats live in the game's options
+over `legal_orders` so they are always legal; a game that takes draw offers also has it judge one
+(``accepts_draw``). The seats live in the game's options
 (``computers: {actor: level}``); after every accepted input the service lets each computer the
 game waits for play, as the bot, until a human is to play or the game ends.
 """
@@ -82,7 +83,8 @@ def computer_inputs(svc: GameService, applied: Applied, think: float = THINK_SEC
 
 def _draw_answer(rules: Any, state: Any, seats: dict[str, str], module: Any) -> FollowUp | None:
     """A draw offered to a side a computer plays is answered at once: accepted when the game's
-    computer module says so (``accepts_draw(rules, state, side, level)``), else declined."""
+    computer module says so (``accepts_draw(rules, state, side, level)``, which the start check
+    requires of every computer module whose game takes draw offers), else declined."""
     offered_by = rules.pending_draw_offer(state) if rules.draw_inputs else None
     if offered_by is None:
         return None
@@ -92,8 +94,8 @@ def _draw_answer(rules: Any, state: Any, seats: dict[str, str], module: Any) -> 
     if seated is None:
         return None
     actor, level = seated
-    judge = getattr(module, "accepts_draw", None)
-    return FollowUp(ACCEPT if judge is not None and judge(rules, state, asked, level) else DECLINE, actor)
+    accepted = module is not None and module.accepts_draw(rules, state, asked, level)
+    return FollowUp(ACCEPT if accepted else DECLINE, actor)
 
 
 def _past(deadline: float) -> Callable[[], bool]:

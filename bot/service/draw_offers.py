@@ -5,7 +5,8 @@ and HexArena), so no game repeats it and a new two-sided game gets it by accepti
 rules decide everything (who may offer, when an offer lapses); the bot words it, pings the member
 asked to answer, shows a pending offer in the status message — and lets a computer player answer
 at once: it accepts when its game's computer module says so (``accepts_draw(rules, state, side,
-level)``; Arkeon: its evaluation of the position is below 0, i.e. it stands worse), else declines.
+level)``; Arkeon: its evaluation of the position is below 0, i.e. it stands worse; HexArena: it stands
+worse by more than the edge of having the move), else declines.
 """
 
 from __future__ import annotations

@@ -12,8 +12,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.games import driver_of, presenter_for
-from bot.i18n import ChoiceText
-from bot.service.commands import Option, command
+from bot.i18n import ChoiceText, choice_name
+from bot.service.commands import Option, choice_named, command, completer
 from bot.service.computers import computer_module, computers_of, with_computer
 from bot.service.confirm import confirmation, confirmed
 from bot.service.context import Context
@@ -44,17 +44,38 @@ def _mark(svc: GameService, ctx: Context, game: GameRecord, kind: str, status: s
     return svc.apply_input(ctx, game, kind, None, {}, status=status, stale="error.conflict")
 
 
-@command("gm start", gm_only=True)
+@command("gm start", Option("first", max_length=16, autocomplete=True), gm_only=True)
 def gm_start(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
+    """Start the game; `first` names who moves first where the rules let the GM choose it (a side,
+    or ``random``: drawn by the rules from the game's stored seed, so a replay draws the same)."""
     game = svc.channel_game(ctx)
-    start = registry.get(game.kind).start_input
-    if start is None:
+    rules = registry.get(game.kind)
+    if rules.start_input is None:
         raise ServiceError("error.starts_by_itself", name=game.name)
-    applied = svc.apply_input(ctx, game, start, None, {})
+    payload = {}
+    first = opts.get("first")
+    if first is not None:
+        choices = rules.first_choices
+        if not choices:
+            raise ServiceError("error.first_not_chosen", name=game.name)
+        chosen = choice_named(tuple(choices), str(first), "first")  # Rouge, au hasard: as any choice
+        if chosen is None:
+            raise ServiceError("error.option_bad_choice", option="first", value=first,
+                               choices=[ChoiceText("first", choice) for choice in choices])
+        payload["first"] = chosen
+    applied = svc.apply_input(ctx, game, rules.start_input, None, payload)
     reply = svc.describe(applied, ctx)
     # how the game advances from now on is its driver's (draws, deadlines, a move clock)
     started = Message(f"gm.started.{driver_of(game.kind).name or 'none'}", {"name": game.name})
     return Reply((started, *reply.messages), files=reply.files)
+
+
+@completer("gm start", "first")
+def complete_first(svc: GameService, ctx: Context, current: str) -> list[str]:
+    """The sides the GM may name to move first, and ``random`` (the rules class's `first_choices`),
+    as the reader's words (Rouge, tiré au sort), which `gm_start` takes as any choice."""
+    language = svc.language(ctx)
+    return [choice_name("first", choice, language) for choice in registry.get(svc.channel_game(ctx).kind).first_choices]
 
 
 @command("gm pause", gm_only=True)

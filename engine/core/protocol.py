@@ -131,6 +131,10 @@ class GameRules(ABC, Generic[StateT, OrderT]):
     #: the game up, the move clock running out (its payload names the side), and
     #: the three draw-offer inputs (`engine.core.drawoffer`); None or empty: the game has none
     start_input: ClassVar[str | None] = "start"
+    #: what the GM may name as the side that moves first when starting it (the start input's
+    #: ``first``; ``random``: drawn from the game's seed, so a replay draws the same); empty: the
+    #: GM names nothing (the rules or chance decide, as in Arkeon)
+    first_choices: ClassVar[tuple[str, ...]] = ()
     resign_input: ClassVar[str | None] = None
     timeout_input: ClassVar[str | None] = None
     draw_inputs: ClassVar[frozenset[str]] = frozenset()

@@ -4,7 +4,8 @@
 parts: ``geometry`` (board, bases, opening), ``state``, ``orders`` (the language), ``actions``
 (what each action does), ``actiontable`` (every writable action, built once), ``variants`` (base,
 Blitz, Alpha, Omega as hook overrides), ``legal`` (every legal action and turn), ``turns`` (a whole
-turn and the endings at its end), ``setupdoc``, ``lobby``, ``events``.
+turn and the endings at its end), ``repetition`` (HA-18's counts of the positions that stood),
+``setupdoc``, ``lobby``, ``events``.
 """
 
 from engine.hexarena.rules import HEXARENA, HexArena

@@ -26,8 +26,8 @@ EVENT_KINDS: dict[str, str] = {
     "reserve (debris in the reserve after)",
     "turn_ended": "side, actions (how many), ap (Omega: points spent, else null), next (side to move)",
     # -- endings ------------------------------------------------------------------------------
-    "game_over": "winner (side), loser (side), reason (base_reached | no_legal_action | admiral_stuck | "
-    "resigned | timeout)",
+    "game_over": "winner (side, or draw), loser (side, or null in a draw), reason (base_reached | "
+    "no_legal_action | admiral_stuck | resigned | timeout; drawn: agreed | repetition, HA-18)",
     # -- setup --------------------------------------------------------------------------------
     "joined": "id (player name), side",
     "player_left": "id (player name), side: a player left the lobby",

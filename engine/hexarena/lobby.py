@@ -21,6 +21,8 @@ from engine.hexarena.geometry import SIDES
 from engine.hexarena.state import RUNNING, ArenaState
 
 Done = tuple[ArenaState, list[Event]]
+#: what ``start``'s ``first`` may name (the rules class offers them to `/gm start first:`)
+FIRST_CHOICES = (*SIDES, "random")
 
 
 def join(state: ArenaState, payload: Mapping[str, Any]) -> Done:
@@ -61,8 +63,8 @@ def start(state: ArenaState, payload: Mapping[str, Any]) -> Done:
     if missing:
         raise OrderError("not_ready", reason="players", missing=missing)
     first = payload.get("first", state.to_move)
-    if first not in (*SIDES, "random"):
-        raise OrderError("bad_input", key="first", reason="choice", value=first, allowed=[*SIDES, "random"])
+    if first not in FIRST_CHOICES:
+        raise OrderError("bad_input", key="first", reason="choice", value=first, allowed=list(FIRST_CHOICES))
     drawn = first == "random"
     if drawn:
         first = random.Random(state.seed).choice(SIDES)

@@ -37,13 +37,13 @@ from engine.core.protocol import JSON, Event, Outcome, Result
 from engine.core.twosided import DRAW, LOBBY, PLAYING, TwoSided
 from engine.core.twosided import FINISHED as TWO_SIDED_FINISHED
 from engine.hexarena import lobby
-from engine.hexarena.events import event
 from engine.hexarena.geometry import SIDES, cell_name
 from engine.hexarena.legal import legal_turns
 from engine.hexarena.orders import Turn, format_turn, parse_turn
+from engine.hexarena.repetition import counted, times_standing
 from engine.hexarena.setupdoc import build_state
 from engine.hexarena.state import FINISHED, RUNNING, SETUP, ArenaState, dump_state, load_state, ship_to_json
-from engine.hexarena.turns import begin_turn, finish, play_turn
+from engine.hexarena.turns import begin_turn, drawn, finish, play_turn
 from engine.hexarena.variants import Variant, variant_for
 
 Done = tuple[ArenaState, list[Event]]
@@ -64,13 +64,14 @@ def _settled(state: ArenaState, events: list[Event]) -> Outcome[ArenaState]:
 
 class HexArena(TwoSided[ArenaState, Turn]):
     """Its lobby, resign, timeout and draw offers are the two-sided games' own (`TwoSided`); here
-    the turns of HA-1..HA-17."""
+    the turns of HA-1..HA-18."""
 
     name = "hexarena"
     aliases = ("ha", "hex-arena")
     format_version = 1
     sides = SIDES
     unordered_view_keys = frozenset({"debris"})
+    first_choices = lobby.FIRST_CHOICES  # HA-12: red unless the GM names a side or draws it
 
     def setup(self, document: Mapping[str, Any], seed: int = 0) -> ArenaState:
         """A running document gives red (or `to_move`) its turn at once, HA-14/HA-15 included."""
@@ -115,8 +116,7 @@ class HexArena(TwoSided[ArenaState, Turn]):
 
     def concluded(self, state: ArenaState, winner: str, reason: str) -> Outcome[ArenaState]:
         if winner == DRAW:
-            drawn = replace(state, status=FINISHED, winner=DRAW, reason=reason)
-            return _settled(drawn, [event("game_over", winner=DRAW, loser=None, reason=reason)])
+            return _settled(*drawn(state, reason))
         return _settled(*finish(state, winner, reason))
 
     def players(self, state: ArenaState) -> Mapping[str, str | None]:
@@ -145,6 +145,8 @@ class HexArena(TwoSided[ArenaState, Turn]):
             "debris_reserve": state.debris_reserve,
             "graveyard": {side: state.side_graveyard(side) for side in SIDES},
             "draw_offer": state.draw_offer,
+            # HA-18: how many times the position now standing has stood (3 draws the game)
+            "repetition": times_standing(state),
         }
 
     def actors(self, state: ArenaState) -> tuple[str, ...]:
@@ -175,7 +177,11 @@ class HexArena(TwoSided[ArenaState, Turn]):
         return dump_state(state)
 
     def load_state(self, data: Mapping[str, Any]) -> ArenaState:
-        return load_state(data)
+        """A game stored before HA-18 kept no counts: the position standing counts once from then."""
+        state = load_state(data)
+        if "positions" not in data and state.status == RUNNING:
+            state, _ = counted(state)
+        return state
 
 
 HEXARENA = HexArena()

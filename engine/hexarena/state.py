@@ -51,6 +51,9 @@ class ArenaState:
     seed: int = 0
     #: the side whose draw offer stands, waiting for the other side's answer (engine/core/drawoffer.py)
     draw_offer: str | None = None
+    #: HA-18: (position key, times it stood) for each position since the last irreversible turn, in
+    #: the order they first stood (engine/hexarena/repetition.py)
+    positions: tuple[tuple[str, int], ...] = ()
 
     # -- lookups (cached: a state never changes, and move generation asks them constantly) ------
     @cached_property
@@ -134,6 +137,7 @@ def dump_state(state: ArenaState) -> dict[str, Any]:
         "turn": state.turn,
         "seed": state.seed,
         "draw_offer": state.draw_offer,
+        "positions": [[key, count] for key, count in state.positions],
     }
 
 
@@ -170,11 +174,15 @@ def load_state(data: Mapping[str, Any]) -> ArenaState:
             turn=int(data["turn"]),
             seed=int(data["seed"]),
             draw_offer=data.get("draw_offer"),  # absent from games stored before draw offers
+            # absent from games stored before HA-18: the rules class counts the position standing
+            positions=tuple((str(key), int(count)) for key, count in data.get("positions", ())),
         )
     except (KeyError, TypeError, ValueError, OrderError) as error:
         raise SetupError("bad_state", "state", detail=str(error)) from error
     if state.to_move not in SIDES:
         raise SetupError("bad_state", "state.to_move", detail=f"to_move={state.to_move!r}")
+    if any(count < 1 for _, count in state.positions) or len(dict(state.positions)) != len(state.positions):
+        raise SetupError("bad_state", "state.positions", detail="a count below 1 or a key twice")
     if state.draw_offer not in (None, *SIDES):
         raise SetupError("bad_state", "state.draw_offer", detail=f"draw_offer={state.draw_offer!r}")
     return state

@@ -14,7 +14,7 @@ from bot.scenarios import run_file, scenario_files
 
 SCENARIOS = Path(__file__).parents[1] / "scenarios"
 #: games whose rules are implemented, and their rule ids
-GAMES = {"spacechess": [f"SC-{n}" for n in range(1, 35)], "hexarena": [f"HA-{n}" for n in range(1, 18)],
+GAMES = {"spacechess": [f"SC-{n}" for n in range(1, 35)], "hexarena": [f"HA-{n}" for n in range(1, 19)],
          "spaceblast": [f"SB-{n}" for n in range(1, 21)],
          "arkeon": [f"AK-{n}" for n in range(1, 18)]}
 FILES = sorted(scenario_files([SCENARIOS]))

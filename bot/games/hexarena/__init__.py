@@ -287,7 +287,7 @@ class HexArenaPresenter(Presenter):
 
     def status_lines(self, rules: GameRules, state: Any) -> list[Message]:
         """Each side: its player, ships afloat and lost, its admiral, and who is to move; then the
-        debris and the variant."""
+        debris and the variant; and a warning when the position has stood twice (HA-18)."""
         view = rules.view(state)
         lines = []
         for side in SIDES:
@@ -303,6 +303,8 @@ class HexArenaPresenter(Presenter):
                            separator=" + ") if view["variants"] else Message("hx.variant.base")
         lines.append(Message("hx.status.arena", {"board": len(view["debris"]), "reserve": view["debris_reserve"],
                                                  "variant": variants}))
+        if view["status"] == "running" and view.get("repetition", 0) >= 2:  # HA-18: once more draws it
+            lines.append(Message("hx.status.repetition"))
         return lines
 
 

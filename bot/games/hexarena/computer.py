@@ -43,6 +43,10 @@ ADVANCE = 0.05  # a step of any other ship
 ROOM = 0.3  # a free cell around an admiral
 STUCK = 4.0  # an admiral with no free cell (Blitz loses on it, HA-15)
 DEBRIS_NEAR = 0.3  # a debris next to an admiral: in its way
+#: a draw offered to the computer is accepted when it stands worse by more than the edge of having
+#: the move (RACE_EDGE): the side offering is nearly always the one to move, and that alone is no
+#: reason to give up a game (at the opening, blue would otherwise accept on red's first turn)
+DRAW_MARGIN = RACE_EDGE
 #: what a cell costs the admiral's road: free, held by its own ship, by an enemy ship, by a debris
 OWN_STEP, ENEMY_STEP, DEBRIS_STEP = 2, 3, 3
 HELD_BASE = 5
@@ -223,3 +227,10 @@ def choose(rules: GameRules, state: Any, actor: str, level: str, *, seed: int,
     """The turn `actor`'s side plays now, as the bot's ``order`` input."""
     order, _ = search(rules, state, actor, level, seed=seed, stop=stop, budget=budget)
     return [("order", {"text": rules.format_order(order)})]
+
+
+def accepts_draw(rules: GameRules, state: ArenaState, side: str, level: str) -> bool:
+    """A draw offered to the computer (bot/service/computers.py), as Arkeon's computer judges one:
+    accepted when it stands worse — its evaluation below the edge of the move — at every level, so
+    a player ahead cannot talk it into a draw and one behind can save a half point by asking."""
+    return evaluate(state, side) < -DRAW_MARGIN

@@ -52,6 +52,9 @@ def test_a_game_whose_commands_have_no_words_stops_the_bot_at_start() -> None:
      "lacks what its commands and its clock driver need: timeout_input"),
     (GameEntry("tally", "tl", "tests.support.tally", "tests.support.tally_bot", "tests.support.tally_bot",
                "deadline"), "deadline driver need: reveal_kinds"),
+    # a computer asked to draw answers at once: a game taking draw offers has its computer judge them
+    (GameEntry("hexarena", "hx", "engine.hexarena", "bot.games.hexarena", "bot.games.hexarena.commands", "clock",
+               "tests.support.duel_computer"), "has no accepts_draw"),
 ])
 def test_a_game_missing_a_part_fails_loudly(entry: GameEntry, fault: str) -> None:
     original = next((e for e in games() if e.kind == entry.kind), None)

@@ -152,3 +152,56 @@ def test_the_selfplay_command_takes_a_variant_and_a_budget(capsys: pytest.Captur
     assert main(["selfplay", "hexarena", "--variant", "zeta", "--games", "1"]) == 1
     assert main(["selfplay", "hexarena", "--budget", "0", "--games", "1"]) == 1
     assert "zeta" in capsys.readouterr().err
+
+
+def shuffled_to_the_brink(lost: str) -> object:
+    """The opening without `lost`'s fighters and patrols, both admirals turned away and back once,
+    then away and back again but for blue's last turn (HA-18): blue to move, and turning its
+    admiral back now stands the opening, red to move, a third time."""
+    view = RULES.view(RULES.setup({}))
+    ships = [{"id": ident, **{k: ship[k] for k in ("side", "type", "at", "facing")}}
+             for ident, ship in view["ships"].items()
+             if not (ship["side"] == lost and ship["type"] in ("fighter", "patrol"))]
+    state = RULES.setup({"ships": ships})
+    cycle = (("red", "rotate G1 NE"), ("blue", "rotate G13 NW"), ("red", "rotate G1 E"), ("blue", "rotate G13 W"))
+    for side, text in (*cycle, *cycle[:-1]):
+        state = RULES.play(state, side, RULES.parse_orders(text)).state
+    assert RULES.view(state)["repetition"] == 2 and RULES.view(state)["to_move"] == "blue"
+    return state
+
+
+def test_ha18_the_search_scores_a_repetition_as_a_draw_taken_behind_and_avoided_ahead() -> None:
+    """A drawn end scores 0 in the search at every level. Blue, behind, turning its admiral back
+    stands the position a third time: easy takes the draw (every other turn reads worse one turn
+    deep); blue ahead, in the same spot, never does."""
+    brink = shuffled_to_the_brink("blue")
+    assert computer.evaluate(brink, "blue") < 0
+    for level in computer.LEVELS:
+        _, stats = computer.search(RULES, brink, "blue", level, seed=1, stop=lambda: False, budget=0.1)
+        assert stats.scores["rotate G13 W"] == 0, level
+    [(kind, payload)] = computer.choose(RULES, brink, "blue", "easy", seed=1, stop=lambda: False)
+    assert RULES.result(RULES.apply_input(brink, kind, "blue", payload).state).reason == "repetition"
+    ahead = shuffled_to_the_brink("red")  # red's fighters and patrols gone: blue is ahead
+    assert computer.evaluate(ahead, "blue") > 0
+    for level in computer.LEVELS:
+        [(kind, payload)] = computer.choose(RULES, ahead, "blue", level, seed=1, stop=lambda: False, budget=0.1)
+        assert not RULES.result(RULES.apply_input(ahead, kind, "blue", payload).state).finished, (level, payload)
+
+
+def test_ha18_selfplay_reports_a_drawn_end_by_its_reason(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two players who only turn a ship and back draw by repetition (HA-18): a draw the rules made,
+    not a game cut at the ply cap."""
+    from bot import selfplay
+
+    def shuffle(rules, state, actor, level, **_):
+        ship = "G1" if actor == "red" else "G13"
+        facing = RULES.view(state)["ships"][f"{actor}_admiral1"]["facing"]
+        home = "E" if actor == "red" else "W"
+        away = "NE" if actor == "red" else "NW"
+        return [("order", {"text": f"rotate {ship} {away if facing == home else home}"})]
+
+    monkeypatch.setattr(computer, "choose", shuffle)
+    match = selfplay.play_match("hexarena", "easy", "hard", seed=3, think=0.1)
+    assert (match.winner, match.reason, match.plies) == ("draw", "repetition", 8)
+    results = selfplay.run_matches("hexarena", "easy", "hard", games=2, seed=3, think=0.1)
+    assert (results["draws"], results["capped"]) == (2, 0)

@@ -182,3 +182,99 @@ def test_a_clock_run_out_loses_the_game_on_time_with_forfeit(svc: GameService) -
     *reminders, post = hooks.posts  # the half-time reminder fell due on the way
     assert [m.key for r in reminders for m in r.messages] == ["turn.clock_half"]
     assert any("**Blue** wins (the other side ran out of time)" in line for line in texts(post))
+
+
+def test_the_move_clock_defaults_to_72_hours_as_the_rules_say(svc: GameService) -> None:
+    """hexarena.md, bot flow: a GM-set move clock, 72 h by default, its reminder at half time."""
+    assert svc.handle(GM, "hx new", {"name": "Arena"}).ok
+    assert svc.handle(ANN, "hx join", {"name": "Ann"}).ok
+    assert svc.handle(BOB, "hx join", {"name": "Bob"}).ok
+    assert svc.handle(GM, "gm start", {}).ok
+    assert game(svc).options["clock_hours"] == 72
+    timers = {t.kind: t for t in game_timers(svc.store, game(svc).id)}
+    assert timers["clock"].due_at == NOW + dt.timedelta(hours=72)
+    assert timers["clock_half"].due_at == NOW + dt.timedelta(hours=36)
+    info = svc.handle(GM, "game info", {})
+    assert any(m.key == "game.info.clock" and m.params["hours"] == 72 for m in info.messages)
+
+
+def seated(svc: GameService) -> GameService:
+    assert svc.handle(GM, "hx new", {"name": "Arena"}).ok
+    assert svc.handle(ANN, "hx join", {"name": "Ann"}).ok
+    assert svc.handle(BOB, "hx join", {"name": "Bob"}).ok
+    return svc
+
+
+@pytest.mark.parametrize(("seed", "first"), [(5, "blue"), (6, "red")])
+def test_the_gm_may_draw_who_moves_first_from_the_games_seed(store, seed: int, first: str) -> None:
+    """HA-12 D: `/gm start first:random` draws the side from the game's stored seed (the service's
+    seed source), so the draw is logged as asked and a replay of the log draws the same side."""
+    svc = seated(GameService(store, seed_source=lambda: seed, clock=Clock()))
+    assert svc.complete(replace(GM, locale="en-US"), "gm start", "first", "") == ["Red", "Blue", "drawn at random"]
+    assert svc.complete(replace(GM, locale="fr"), "gm start", "first", "") == ["Rouge", "Bleu", "tiré au sort"]
+    reply = svc.handle(GM, "gm start", {"first": "tiré au sort"})  # the French suggestion, as Discord sends it
+    assert reply.ok, reply.messages
+    started_event = next(m for m in reply.messages if m.key == "event.hexarena.started")
+    assert started_event.params["drawn"].key == "hx.started.drawn"
+    assert game(svc).seed == seed and RULES.view(RULES.from_json(game(svc).state))["to_move"] == first
+    clock = {t.kind: t for t in game_timers(svc.store, game(svc).id)}["clock"]
+    assert clock.payload["actor"] == first
+    entries = [e for e in svc.store.log(game(svc).id) if e.kind in RULES.input_kinds]
+    assert entries[-1].kind == "start" and entries[-1].payload == {"first": "random"}
+    replayed = RULES.setup(game(svc).setup, game(svc).seed)
+    for entry in entries:
+        replayed = RULES.apply_input(replayed, entry.kind, entry.actor, entry.payload).state
+    assert replayed == RULES.from_json(game(svc).state)
+    texts(reply)
+
+
+def test_the_gm_may_name_who_moves_first_and_a_wrong_name_is_refused(svc: GameService) -> None:
+    seated(svc)
+    before = game(svc)
+    wrong = svc.handle(GM, "gm start", {"first": "green"})
+    assert not wrong.ok and keys(wrong) == ["error.option_bad_choice"]
+    said = translate(wrong.messages[0].key, "fr", wrong.messages[0].params)
+    assert said.endswith("choix possibles : Rouge, Bleu, tiré au sort."), said
+    assert (game(svc).version, game(svc).status) == (before.version, "setup")
+    assert svc.handle(GM, "gm start", {"first": "bleu"}).ok
+    assert RULES.view(RULES.from_json(game(svc).state))["to_move"] == "blue"
+
+
+def test_a_game_whose_rules_decide_who_moves_first_refuses_first(store) -> None:
+    """Arkeon draws its starter itself (AK-10): naming one is refused in words, nothing changed."""
+    from tests.bot.arkeon.test_play import ANN as AK_ANN
+    from tests.bot.arkeon.test_play import BOB as AK_BOB
+    from tests.bot.arkeon.test_play import GM as AK_GM
+
+    svc = GameService(store, seed_source=lambda: 1)
+    assert svc.handle(AK_GM, "ak new", {"name": "Duel"}).ok
+    assert svc.handle(AK_ANN, "ak join", {"name": "Ann"}).ok
+    assert svc.handle(AK_BOB, "ak join", {"name": "Bob"}).ok
+    assert svc.complete(AK_GM, "gm start", "first", "") == []
+    refused = svc.handle(AK_GM, "gm start", {"first": "random"})
+    assert not refused.ok and keys(refused) == ["error.first_not_chosen"]
+    assert "Duel" in translate("error.first_not_chosen", "fr", refused.messages[0].params)
+    assert svc.handle(AK_GM, "gm start", {}).ok
+
+
+def test_a_third_repetition_ends_the_game_drawn_in_words_and_stops_the_clock(svc: GameService) -> None:
+    """HA-18 through the bot: the status warns once the position has stood twice; the third time,
+    the post says the game is drawn and why, in both languages, and no clock runs any more."""
+    started(svc)
+    assert "hx.status.repetition" not in keys(svc.handle(ANN, "game status", {}))
+    shuffle = ((ANN, "rotate G3 NE"), (BOB, "rotate G12 NW"), (ANN, "rotate G3 E"), (BOB, "rotate G12 W"))
+    for ctx, text in shuffle:
+        assert svc.handle(ctx, "hx order", {"text": text}).ok
+    assert "hx.status.repetition" in keys(svc.handle(ANN, "game status", {}))
+    for ctx, text in shuffle[:-1]:
+        assert svc.handle(ctx, "hx order", {"text": text}).ok
+    ctx, text = shuffle[-1]
+    last = svc.handle(ctx, "hx order", {"text": text})
+    assert "event.hexarena.game_over" in keys(last) and "game.over.draw" in keys(last) and last.files
+    shown = texts(last)
+    assert any("a draw (the same position stood for the third time with the same side to move)" in line
+               for line in shown), shown
+    assert any("partie nulle (la même position s’est présentée pour la troisième fois" in line for line in shown)
+    assert game(svc).status == "finished"
+    assert RULES.result(RULES.from_json(game(svc).state)).reason == "repetition"
+    assert [t for t in game_timers(svc.store, game(svc).id) if t.kind in ("clock", "clock_half")] == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -11,6 +12,7 @@ from engine.core.errors import OrderError, SetupError
 from engine.core.protocol import Result
 from engine.hexarena import HEXARENA
 from engine.hexarena.events import EVENT_KINDS, event
+from engine.hexarena.geometry import BOARD
 from tests.engine.hexarena.builders import ADMIRALS, arena, dumped, play, refused, ship
 
 VIEW_SHIP_KEYS = {"side", "type", "at", "facing", "alive", "carried_by"}
@@ -192,4 +194,86 @@ def test_json_round_trip_and_wrong_documents() -> None:
     for broken in ({}, {**data["state"], "to_move": "green"}, {**data["state"], "debris": ["Z9"]}):
         with pytest.raises(SetupError) as caught:
             HEXARENA.load_state(broken)
+        assert caught.value.code == "bad_state"
+
+
+# -- HA-18 D: the draw by repetition --------------------------------------------------------------
+#: two turns each that leave the board as it was
+SHUFFLE = (("red", "rotate G3 NE"), ("blue", "rotate G12 NW"), ("red", "rotate G3 E"), ("blue", "rotate G12 W"))
+
+
+def shuffled(state, times: int = 1):
+    for _ in range(times):
+        for side, text in SHUFFLE:
+            state = play(state, side, text)
+    return state
+
+
+def test_ha18_the_third_time_a_position_stands_with_the_same_side_to_move_the_game_is_drawn() -> None:
+    opening = arena()
+    assert HEXARENA.view(opening)["repetition"] == 1  # the opening stands once as the game starts
+    twice = shuffled(opening)
+    assert (HEXARENA.view(twice)["repetition"], HEXARENA.result(twice)) == (2, Result("running"))
+    *_, (last_side, last_text) = SHUFFLE
+    before_last = twice
+    for side, text in SHUFFLE[:-1]:
+        before_last = play(before_last, side, text)
+    outcome = HEXARENA.apply_input(before_last, "order", last_side, {"text": last_text})
+    assert [e.kind for e in outcome.events] == ["rotated", "turn_ended", "game_over"]
+    assert dict(outcome.events[-1].params) == {"winner": "draw", "loser": None, "reason": "repetition"}
+    assert HEXARENA.result(outcome.state) == Result("finished", None, "repetition")
+    assert HEXARENA.waiting_on(outcome.state) == ()
+    refused(outcome.state, "red", "rotate G3 NE", "game_over")
+
+
+def test_ha18_a_position_is_its_cells_facings_cargos_debris_reserve_and_side_to_move() -> None:
+    from engine.hexarena.repetition import position_key
+
+    opening = arena()
+    same = arena()
+    assert position_key(opening) == position_key(same)
+    others = [
+        replace(opening, to_move="blue"),  # the same cells, the other side to move
+        play(opening, "red", "rotate G3 NE"),
+        replace(opening, debris_reserve=7),
+        replace(opening, debris=frozenset({BOARD.parse("G7")})),
+        arena([*ADMIRALS[:1], ship("ba", "blue", "admiral", None, carried_by="bc"), ship("bc", "blue", "cargo", "M7")]),
+        arena([*ADMIRALS, ship("bc", "blue", "cargo", "M6")]),
+    ]
+    keys = [position_key(state) for state in [opening, *others]]
+    assert len(set(keys)) == len(keys)
+    # the turn count, the players and a draw offer are no part of the position
+    assert position_key(replace(opening, turn=9, players=(("red", "Ann"),), draw_offer="blue")) == keys[0]
+
+
+def test_ha18_a_destruction_or_a_recycle_starts_the_counts_afresh() -> None:
+    """No position standing before a ship is destroyed or a debris recycled can stand again, so
+    the counts start over after such a turn (as python-chess looks back only to the last
+    irreversible move)."""
+    state = arena([*ADMIRALS, ship("rf", "red", "fighter", "G3", "E"), ship("bp", "blue", "patrol", "G8"),
+                   ship("bq", "blue", "patrol", "K5")])
+    for side, text in (("red", "rotate G3 NE"), ("blue", "move K5 K6"), ("red", "rotate G3 E"), ("blue", "move K6 K5")):
+        state = play(state, side, text)
+    assert len(state.positions) == 4 and HEXARENA.view(state)["repetition"] == 2
+    fired = play(state, "red", "fire G3")
+    assert fired.side_graveyard("blue") == ["bp"] and len(fired.positions) == 1
+    assert HEXARENA.view(fired)["repetition"] == 1
+    recycled = arena([ship("ra", "red", "admiral", "A1"), ship("ba", "blue", "admiral", "M7")], debris=["A2"])
+    recycled = play(play(recycled, "red", "rotate A1 SE"), "blue", "rotate M7 NW")
+    assert len(recycled.positions) == 3
+    assert len(play(recycled, "red", "recycle A1 A2").positions) == 1
+
+
+def test_ha18_the_counts_are_stored_and_a_game_stored_before_them_loads() -> None:
+    twice = shuffled(arena())
+    data = json.loads(json.dumps(HEXARENA.to_json(twice)))
+    assert HEXARENA.from_json(data) == twice and HEXARENA.view(HEXARENA.from_json(data))["repetition"] == 2
+    old = {**data, "state": {k: v for k, v in data["state"].items() if k != "positions"}}
+    loaded = HEXARENA.from_json(old)  # stored before HA-18: the position standing counts once
+    assert HEXARENA.view(loaded)["repetition"] == 1
+    assert HEXARENA.result(shuffled(loaded)) == Result("running")
+    assert HEXARENA.result(shuffled(loaded, 2)) == Result("finished", None, "repetition")
+    for broken in ([["abc", 0]], [["abc", 1], ["abc", 2]], [["abc"]], "x"):
+        with pytest.raises(SetupError) as caught:
+            HEXARENA.load_state({**data["state"], "positions": broken})
         assert caught.value.code == "bad_state"

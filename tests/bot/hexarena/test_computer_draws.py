@@ -1,0 +1,70 @@
+"""A draw offered to HexArena's computer is judged as Arkeon's computer judges one (the computer
+module's `accepts_draw`, the one hook the service asks): declined while it stands level or better —
+being a move behind, as the side asked nearly always is, is not standing worse — and accepted once
+it stands worse, here a fleet down to its admiral and cargos."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot.games.hexarena import computer
+from bot.service import GameService
+from bot.service.replies import Attachment
+from engine import registry
+from tests.bot.hexarena.test_play import ANN, GM, keys
+
+RULES = registry.get("hexarena")
+
+
+def game(svc: GameService):
+    return svc.store.game_in_channel(GM.guild_id, GM.channel_id)
+
+
+def opening_without(*types: str, side: str = "blue") -> bytes:
+    """A lobby on the standard opening with `side`'s ships of `types` gone (a setup document)."""
+    view = RULES.view(RULES.setup({}))
+    ships = [{"id": ident, **{k: ship[k] for k in ("side", "type", "at", "facing")}}
+             for ident, ship in view["ships"].items() if not (ship["side"] == side and ship["type"] in types)]
+    return json.dumps({"phase": "setup", "ships": ships}).encode()
+
+
+def against_the_computer(svc: GameService, setup: bytes | None = None) -> GameService:
+    new = {"name": "Arena"} if setup is None else {"name": "Arena", "setup": Attachment("arena.json", setup)}
+    assert svc.handle(GM, "hx new", new).ok
+    assert svc.handle(ANN, "hx join", {"name": "Ann"}).ok  # red
+    assert keys(svc.handle(ANN, "hx challenge", {"level": "hard"}))[0] == "game.computer_joined"
+    assert svc.handle(GM, "gm start", {}).ok
+    return svc
+
+
+@pytest.fixture
+def svc(store) -> GameService:
+    return GameService(store, seed_source=lambda: 5)
+
+
+def test_the_judgement_reads_the_evaluation_less_the_edge_of_the_move() -> None:
+    opening = RULES.setup({})  # red to move: blue, asked, is a move behind and otherwise level
+    assert computer.evaluate(opening, "blue") == -computer.DRAW_MARGIN
+    assert not any(computer.accepts_draw(RULES, opening, side, level) for side in ("red", "blue")
+                   for level in computer.LEVELS)
+    lost = RULES.setup(json.loads(opening_without("fighter", "patrol")) | {"phase": "running"})
+    assert all(computer.accepts_draw(RULES, lost, "blue", level) for level in computer.LEVELS)
+    assert not any(computer.accepts_draw(RULES, lost, "red", level) for level in computer.LEVELS)
+
+
+def test_the_computer_declines_at_the_opening(svc: GameService) -> None:
+    against_the_computer(svc)
+    declined = svc.handle(ANN, "game offer-draw", {})
+    assert keys(declined) == ["event.hexarena.draw_offered", "event.hexarena.draw_declined"]
+    assert game(svc).status == "running"
+
+
+def test_the_computer_accepts_once_it_stands_worse(svc: GameService) -> None:
+    against_the_computer(svc, opening_without("fighter", "patrol"))
+    accepted = svc.handle(ANN, "game offer-draw", {})
+    assert keys(accepted)[:2] == ["event.hexarena.draw_offered", "event.hexarena.game_over"], accepted.messages
+    assert game(svc).status == "finished"
+    result = RULES.result(RULES.from_json(game(svc).state))
+    assert (result.winner, result.reason) == (None, "agreed")
