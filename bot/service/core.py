@@ -26,6 +26,7 @@ from bot.service.computers import computer_inputs, computers_of
 from bot.service.context import Context
 from bot.service.effects import Effects
 from bot.service.game_over import Announcement, game_over
+from bot.service.pings import ping_policy, turn_ping
 from bot.service.refusals import order_refusal, setup_refusal
 from bot.service.replaying import effective_inputs, public_events, replay_inputs
 from bot.service.replies import Reply, ServiceError, Visibility
@@ -72,6 +73,8 @@ class Applied:
     #: what followed from it, each applied through the pipeline after it (a turn resolved once all
     #: were ready, a computer's move, draws caught up on resume): their public replies, in order
     posts: tuple[Reply, ...] = ()
+    #: the actors it handed the turn to, to be told in its reply (`Effects.turn`, the driver's call)
+    turn: tuple[str, ...] = ()
 
 
 #: a safety net: inputs the bot gives in a row after one change (computers playing each other...)
@@ -298,6 +301,7 @@ class GameService:
                                       options=current.options if new_options is None else new_options),
                               outcome, rules, change.kind)
             effects = driver.effects(self, pending)
+            pending = replace(pending, turn=effects.turn)
             committed = self.store.commit(
                 current.id,
                 current.version,
@@ -313,7 +317,7 @@ class GameService:
                 outbox=[post_of(current, self.describe(pending))] if post else (),
                 timers=effects.timers,
             )
-            return Applied(committed, outcome, rules, change.kind), effects
+            return Applied(committed, outcome, rules, change.kind, turn=effects.turn), effects
 
         try:
             applied, effects = attempt(game)
@@ -357,6 +361,10 @@ class GameService:
         end = self.announce_end(applied) if rules.result(state).finished else Announcement()
         messages += end.messages
         mentions = end.mentions
+        # the members the game now waits on, told once: in the reply of the change that handed them the turn
+        told = self.turn_told(applied)
+        messages += told.messages
+        mentions += told.mentions
         for post in applied.posts:
             messages += post.messages
             mentions += post.mentions
@@ -365,10 +373,25 @@ class GameService:
             return Reply(aside, files=files, visibility=Visibility.PRIVATE)
         return Reply(messages, files=files, aside=aside, mentions=tuple(dict.fromkeys(mentions)))
 
+    def turn_told(self, applied: Applied) -> Announcement:
+        """The line telling the members the game now waits on that it is their turn, and who it
+        pings, when `applied` handed them the turn (`Applied.turn`, its driver's call); else nothing."""
+        messages, mentions = turn_ping(self.store, applied.game, applied.rules, applied.outcome.state, applied.turn)
+        return Announcement(messages, mentions)
+
+    def aftermath(self, applied: Applied) -> Reply:
+        """What a change led to, for a reply that words the change itself (a GM's resume, kick or
+        undo): the turn it handed over, told, then the public posts of what followed it."""
+        told = self.turn_told(applied)
+        messages = told.messages + tuple(m for post in applied.posts for m in post.messages)
+        mentions = told.mentions + tuple(u for post in applied.posts for u in post.mentions)
+        files = next((post.files for post in reversed(applied.posts) if post.files), ())
+        return Reply(messages, files=files, mentions=tuple(dict.fromkeys(mentions)))
+
     def announce_end(self, applied: Applied) -> Announcement:
         """The winners by name, pinged once, when `applied` ended its game (`bot.service.game_over`)."""
         game = applied.game
-        pings = self.store.guild_settings(game.guild_id).ping_policy if game.guild_id is not None else "players"
+        pings = ping_policy(self.store, game)
         return game_over(presenter_for(game.kind), applied.rules, applied.outcome.state, self.store.seats(game.id),
                          computers_of(game.options), pings=pings)
 
