@@ -32,6 +32,7 @@ from bot.service.replaying import effective_inputs, public_events, replay_inputs
 from bot.service.replies import Reply, ServiceError, Visibility
 from bot.service.scene import scene_of
 from bot.service.secrecy import Reader, reader_of
+from bot.store.outbox import NewPost
 from bot.store.repo import AlreadyClaimed, GameRecord, LogRecord, NewEntry, SeatRecord, StaleWrite, Store
 from engine import registry
 from engine.core.errors import OrderError, SetupError
@@ -302,6 +303,7 @@ class GameService:
                               outcome, rules, change.kind)
             effects = driver.effects(self, pending)
             pending = replace(pending, turn=effects.turn)
+            seats = seats_after(self.store.seats(current.id), change.seats_set(current), change.seats_removed)
             committed = self.store.commit(
                 current.id,
                 current.version,
@@ -313,8 +315,9 @@ class GameService:
                 claims=change.claims,
                 options=new_options,
                 setup=change.setup,
-                # a change nobody asked for (a deadline's resolution) posts in the channel, in its transaction
-                outbox=[post_of(current, self.describe(pending))] if post else (),
+                # a change nobody asked for (a deadline's resolution) posts in the channel, in its
+                # transaction; one that hands the turn over pings those it now waits on, with it
+                outbox=self._posts(current, pending, seats, post),
                 timers=effects.timers,
             )
             return Applied(committed, outcome, rules, change.kind, turn=effects.turn), effects
@@ -361,10 +364,6 @@ class GameService:
         end = self.announce_end(applied) if rules.result(state).finished else Announcement()
         messages += end.messages
         mentions = end.mentions
-        # the members the game now waits on, told once: in the reply of the change that handed them the turn
-        told = self.turn_told(applied)
-        messages += told.messages
-        mentions += told.mentions
         for post in applied.posts:
             messages += post.messages
             mentions += post.mentions
@@ -373,20 +372,18 @@ class GameService:
             return Reply(aside, files=files, visibility=Visibility.PRIVATE)
         return Reply(messages, files=files, aside=aside, mentions=tuple(dict.fromkeys(mentions)))
 
-    def turn_told(self, applied: Applied) -> Announcement:
-        """The line telling the members the game now waits on that it is their turn, and who it
-        pings, when `applied` handed them the turn (`Applied.turn`, its driver's call); else nothing."""
-        messages, mentions = turn_ping(self.store, applied.game, applied.rules, applied.outcome.state, applied.turn)
-        return Announcement(messages, mentions)
-
-    def aftermath(self, applied: Applied) -> Reply:
-        """What a change led to, for a reply that words the change itself (a GM's resume, kick or
-        undo): the turn it handed over, told, then the public posts of what followed it."""
-        told = self.turn_told(applied)
-        messages = told.messages + tuple(m for post in applied.posts for m in post.messages)
-        mentions = told.mentions + tuple(u for post in applied.posts for u in post.mentions)
-        files = next((post.files for post in reversed(applied.posts) if post.files), ())
-        return Reply(messages, files=files, mentions=tuple(dict.fromkeys(mentions)))
+    def _posts(self, game: GameRecord, pending: Applied, seats: Sequence[SeatRecord], post: bool) -> list[NewPost]:
+        """The channel posts a change writes with its commit: its public reply when nobody asked for
+        it (`post`), and the members it hands the turn to told (`Applied.turn`, its driver's call) —
+        in that post, else in one of its own: a ping Discord notifies is a new message (a command's
+        reply edits its "thinking…", and an edit notifies nobody), sent once, after the reply."""
+        told, users = turn_ping(self.store, pending.game, pending.rules, pending.outcome.state, pending.turn,
+                                seats=seats)
+        if post:
+            reply = self.describe(pending)
+            return [post_of(game, replace(reply, messages=reply.messages + told,
+                                          mentions=tuple(dict.fromkeys(reply.mentions + users))))]
+        return [post_of(game, Reply(told, mentions=users))] if told else []
 
     def announce_end(self, applied: Applied) -> Announcement:
         """The winners by name, pinged once, when `applied` ended its game (`bot.service.game_over`)."""
@@ -394,6 +391,12 @@ class GameService:
         pings = ping_policy(self.store, game)
         return game_over(presenter_for(game.kind), applied.rules, applied.outcome.state, self.store.seats(game.id),
                          computers_of(game.options), pings=pings)
+
+
+def seats_after(seats: Sequence[SeatRecord], seated: Sequence[SeatRecord], removed: Sequence[str]) -> list[SeatRecord]:
+    """The game's seats as a change leaves them: `seated` taken (by actor), `removed` left."""
+    taken = {seat.actor for seat in seated} | set(removed)
+    return [seat for seat in seats if seat.actor not in taken] + list(seated)
 
 
 def shown_to_caller(reply: Reply, user_id: int) -> Reply:

@@ -71,11 +71,14 @@ def gm_resume(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     if game.status != "paused":
         raise ServiceError("error.not_paused")
     rules = registry.get(game.kind)
-    # the player to move told, and what the game's turn driver caught up meanwhile (the draws of the
-    # pause...), each as its post
-    after = svc.aftermath(_mark(svc, ctx, game, "resume", derive_status(rules, rules.from_json(game.state),
-                                                                         "running")))
-    return replace(after, messages=(Message("gm.resumed", {"name": game.name}), *after.messages))
+    # what the game's turn driver caught up meanwhile (the draws of the pause...), each as its post
+    posts = _mark(svc, ctx, game, "resume", derive_status(rules, rules.from_json(game.state), "running")).posts
+    messages = [Message("gm.resumed", {"name": game.name})]
+    mentions: dict[int, None] = {}
+    for post in posts:
+        messages.extend(post.messages)
+        mentions.update(dict.fromkeys(post.mentions))
+    return Reply(tuple(messages), files=posts[-1].files if posts else (), mentions=tuple(mentions))
 
 
 @command("gm end", Option("confirm", "integer"), gm_only=True)
@@ -113,9 +116,8 @@ def gm_kick(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
                               options=stand_in, stale="error.conflict")
     reply = Reply.say("gm.kicked", user=opts["user"], name=seat.actor)
     if stand_in is not None:  # the computer plays the seat until `/gm replace` hands it to someone
-        after = svc.aftermath(applied)  # its moves, and the turn handed back to a member, told
-        reply = Reply((*reply.messages, Message("gm.kicked_computer", {"name": seat.actor}), *after.messages),
-                      mentions=after.mentions)
+        reply = Reply((*reply.messages, Message("gm.kicked_computer", {"name": seat.actor}),
+                       *(m for post in applied.posts for m in post.messages)))
     return reply
 
 

@@ -302,9 +302,8 @@ def gm_undo(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     applied = svc.apply_input(ctx, game, "undo", None, {"seqs": [e.seq for e in targets]}, state=lambda _g: state,
                               seats_removed=removed, seats_set=lambda _g: restored, stale="error.stale_confirmation",
                               reopen=reopens, status=rules.result(state).status if reopens else None)
-    after = svc.aftermath(applied)  # the player to move again told, and what followed
-    return Reply((Message("gm.undo.done", {"n": Count(len(targets), "word.actions")}), *summary, *after.messages),
-                 mentions=after.mentions)
+    summary += [m for post in applied.posts for m in post.messages]
+    return Reply((Message("gm.undo.done", {"n": Count(len(targets), "word.actions")}), *summary))
 
 
 def _seats_back(svc: GameService, game: GameRecord, entries: list[LogRecord], leaves: list[LogRecord],
