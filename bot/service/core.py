@@ -74,7 +74,8 @@ class Applied:
     #: what followed from it, each applied through the pipeline after it (a turn resolved once all
     #: were ready, a computer's move, draws caught up on resume): their public replies, in order
     posts: tuple[Reply, ...] = ()
-    #: the actors it handed the turn to, to be told in its reply (`Effects.turn`, the driver's call)
+    #: the actors it handed the turn to, pinged in a channel post written with it (`Effects.turn`,
+    #: the driver's call)
     turn: tuple[str, ...] = ()
 
 
@@ -303,7 +304,9 @@ class GameService:
                               outcome, rules, change.kind)
             effects = driver.effects(self, pending)
             pending = replace(pending, turn=effects.turn)
-            seats = seats_after(self.store.seats(current.id), change.seats_set(current), change.seats_removed)
+            # who is told of the turn: the seats as this change leaves them (a join that starts the game)
+            seats = seats_after(self.store.seats(current.id), change.seats_set(current),
+                                change.seats_removed) if effects.turn else ()
             committed = self.store.commit(
                 current.id,
                 current.version,
