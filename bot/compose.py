@@ -33,6 +33,7 @@ COMMAND_MODULES = (
     "bot.service.status",
     "bot.service.draw_offers",
     "bot.service.recap",
+    "bot.service.mine",
 )
 
 

@@ -242,6 +242,7 @@ class Console:
     _folders: dict[str, tuple[Path, int]] = field(default_factory=dict)  # game folder → run folder, images so far
     _buttons: tuple[Button, ...] = ()
     _selects: tuple[Select, ...] = ()
+    _posting: Context | None = None  # the member whose command wrote the posts being shown
 
     #: the zone Discord timestamps are shown in (None: the machine's), and the clock "in 3 hours" counts from
     zone: dt.tzinfo | None = None
@@ -329,7 +330,22 @@ class Console:
         ctx = replace(ctx, progress=self._progress(ctx))
         reply = self.service.handle(ctx, parsed.command, parsed.options, shown_to=parsed.shown_to)
         self.show(ctx, reply)
+        self._channel_posts(ctx)
         return reply.ok
+
+    def _channel_posts(self, ctx: Context) -> None:
+        """The channel posts the command wrote with its change (the members it handed the turn to,
+        pinged), after its reply, as Discord's outbox sender would post them."""
+        from bot.outbox import flush  # the outbox's presenters load only once a game is played
+
+        self._posting = ctx
+        flush(self.service.store, self)
+
+    def on_turn_post(self, game: Any, reply: Reply) -> None:
+        self.show(self._posting or self.context(), reply)
+
+    def on_gm_alert(self, game: Any, reply: Reply) -> None:
+        self.show(self._posting or self.context(), reply)
 
     def _click(self, line: str) -> ParsedLine:
         words = line.split()

@@ -326,6 +326,8 @@ class GameBot(discord.AutoShardedClient):
             await tell_failure(interaction, language, changed=reply is not None and reply.ok, error_id=error_id)
             return
         if reply.ok:
+            # what the command wrote to the outbox (a turn handed over, pinged) goes out after its reply
+            self.poster.sender.wake()
             game = await asyncio.to_thread(self.service.store.game_in_channel, ctx.guild_id, ctx.channel_id)
             if game is not None:
                 self.status_board.touch(game.id)

@@ -12,11 +12,12 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
-from bot.drivers import TimerHandler, TurnDriver, TurnHooks, plays_as
+from bot.drivers import TimerHandler, TurnDriver, TurnHooks
 from bot.outbox import GM_ALERT, announce, post_of
 from bot.service.commands import Option
 from bot.service.core import Applied, GameService
 from bot.service.effects import Effects
+from bot.service.pings import members_for, mentions
 from bot.service.replies import Message, Reply
 from bot.service.status import discord_time
 from bot.store.repo import AlreadyClaimed, GameRecord
@@ -61,14 +62,18 @@ class ClockDriver(TurnDriver):
 
     def effects(self, svc: GameService, change: Applied) -> Effects:
         """The clock restarts for whoever is to move now and stops when nobody is (paused, ended);
-        after a resume or an undo the player to move gets a whole clock again."""
+        after a resume or an undo the player to move gets a whole clock again. A clock started for
+        another player than the stopped or running one hands them the turn: they are told at once
+        (`Effects.turn`), once — a player's several inputs in one move, or a computer's, keep it."""
         game, rules, state = change.game, change.rules, change.outcome.state
         movers = rules.waiting_on(state) if game.status == "running" else ()
         current = next((t for t in game_timers(svc.store, game.id) if t.kind == CLOCK), None)
         if not movers:
             return Effects(timers=self.stopped()) if current is not None else Effects()
-        if current is None or current.payload.get("actor") != movers[0] or change.kind in FRESH_CLOCK:
-            return Effects(timers=self.started(svc, movers[0], svc.clock() + dt.timedelta(hours=clock_hours(game))))
+        handed = current is None or current.payload.get("actor") != movers[0]
+        if handed or change.kind in FRESH_CLOCK:
+            return Effects(timers=self.started(svc, movers[0], svc.clock() + dt.timedelta(hours=clock_hours(game))),
+                           turn=(movers[0],) if handed else ())
         return Effects()
 
     def started(self, svc: GameService, actor: str, due: dt.datetime) -> tuple[TimerPlan, ...]:
@@ -103,11 +108,9 @@ class ClockDriver(TurnDriver):
         return svc.describe(applied)
 
     def timer_handlers(self, svc: GameService, hooks: TurnHooks) -> dict[str, TimerHandler]:
-        def mover_seats(game: GameRecord, actor: str) -> list[int]:
+        def mover_seats(game: GameRecord, actor: str) -> tuple[int, ...]:
             rules = registry.get(game.kind)
-            state = rules.from_json(game.state)
-            return [s.user_id for s in svc.store.seats(game.id)
-                    if plays_as(rules, state, s.actor, actor) and not s.mute_pings]
+            return members_for(svc.store, game, rules, rules.from_json(game.state), (actor,))
 
         def on_half(timer: TimerRecord, now: dt.datetime) -> None:
             game = svc.store.get_game(timer.game_id)
@@ -115,9 +118,9 @@ class ClockDriver(TurnDriver):
                 return
             users = mover_seats(game, timer.payload["actor"])
             post = post_of(game, Reply((Message("turn.clock_half", {
-                "actor": mover_words(game, timer.payload["actor"]), "users": " ".join(f"<@{u}>" for u in users),
+                "actor": mover_words(game, timer.payload["actor"]), "users": mentions(users),
                 "when": discord_time(dt.datetime.fromisoformat(timer.payload["ends"]))}),),
-                mentions=tuple(users)))
+                mentions=users))
             if svc.store.claim(timer.claim_key, game_id=game.id, outbox=[post]):
                 announce(svc.store, hooks)
 

@@ -15,11 +15,12 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from bot.drivers import TimerHandler, TurnDriver, TurnHooks, plays_as
+from bot.drivers import TimerHandler, TurnDriver, TurnHooks
 from bot.outbox import announce, post_of
 from bot.service.commands import Option
 from bot.service.core import Applied, GameService
 from bot.service.effects import Effects, FollowUp
+from bot.service.pings import members_for, mentions
 from bot.service.replies import Message, Reply, ServiceError
 from bot.service.status import discord_time
 from bot.store.repo import AlreadyClaimed, GameRecord
@@ -115,7 +116,11 @@ class DeadlineDriver(TurnDriver):
         if turn_step or not any(t.kind == DEADLINE for t in timers):
             now = svc.clock()
             short = now + dt.timedelta(minutes=interlude_minutes(game)) if rules.interlude(state) else None
-            return Effects(timers=self.planned(game, now, short))
+            plans = self.planned(game, now, short)
+            # a wait too short for any reminder (a time jump's, a turn within the reminders' hours) is
+            # near its deadline from the start: those it waits on are told now, the reminders' one ping
+            reminded = any(p.kind != DEADLINE and p.due_at is not None for p in plans)
+            return Effects(timers=plans, turn=() if reminded else rules.waiting_on(state))
         if not rules.waiting_on(state):
             return Effects(follow_ups=(FollowUp(rules.deadline_input(state)),))
         return Effects()
@@ -158,13 +163,11 @@ class DeadlineDriver(TurnDriver):
             if game is None or game.status != "running":
                 return
             rules = registry.get(game.kind)
-            late = set(rules.waiting_on(rules.from_json(game.state)))
             state = rules.from_json(game.state)
-            users = [seat.user_id for seat in svc.store.seats(game.id) if not seat.mute_pings
-                     and any(plays_as(rules, state, seat.actor, actor) for actor in late)]
+            users = members_for(svc.store, game, rules, state, rules.waiting_on(state))
             posts = [post_of(game, Reply((Message("turn.deadline_reminder", {
-                "hours": timer.payload.get("hours"), "users": " ".join(f"<@{u}>" for u in users)}),),
-                mentions=tuple(users)))] if users else []
+                "hours": timer.payload.get("hours"), "users": mentions(users)}),),
+                mentions=users))] if users else []
             if svc.store.claim(timer.claim_key, game_id=game.id, outbox=posts) and posts:
                 announce(svc.store, hooks)
 

@@ -34,11 +34,13 @@ from bot.service.computers import computer_inputs, computers_of
 from bot.service.context import Context
 from bot.service.effects import Effects
 from bot.service.game_over import Announcement, game_over
+from bot.service.pings import ping_policy, turn_ping
 from bot.service.refusals import names_in, order_refusal, service_refusal, setup_refusal, with_closest_name
 from bot.service.replaying import effective_inputs, public_events, replay_inputs
 from bot.service.replies import Message, Reply, ServiceError, Visibility
 from bot.service.scene import scene_of
 from bot.service.secrecy import Reader, reader_of
+from bot.store.outbox import NewPost
 from bot.store.repo import AlreadyClaimed, GameRecord, LogRecord, NewEntry, SeatRecord, StaleWrite, Store
 from engine import registry
 from engine.core.errors import OrderError, SetupError
@@ -80,6 +82,9 @@ class Applied:
     #: what followed from it, each applied through the pipeline after it (a turn resolved once all
     #: were ready, a computer's move, draws caught up on resume): their public replies, in order
     posts: tuple[Reply, ...] = ()
+    #: the actors it handed the turn to, pinged in a channel post written with it (`Effects.turn`,
+    #: the driver's call)
+    turn: tuple[str, ...] = ()
 
 
 #: a safety net: inputs the bot gives in a row after one change (computers playing each other...)
@@ -321,6 +326,10 @@ class GameService:
                                       options=current.options if new_options is None else new_options),
                               outcome, rules, change.kind)
             effects = driver.effects(self, pending)
+            pending = replace(pending, turn=effects.turn)
+            # who is told of the turn: the seats as this change leaves them (a join that starts the game)
+            seats = seats_after(self.store.seats(current.id), change.seats_set(current),
+                                change.seats_removed) if effects.turn else ()
             committed = self.store.commit(
                 current.id,
                 current.version,
@@ -332,11 +341,12 @@ class GameService:
                 claims=change.claims,
                 options=new_options,
                 setup=change.setup,
-                # a change nobody asked for (a deadline's resolution) posts in the channel, in its transaction
-                outbox=[post_of(current, self.describe(pending))] if post else (),
+                # a change nobody asked for (a deadline's resolution) posts in the channel, in its
+                # transaction; one that hands the turn over pings those it now waits on, with it
+                outbox=self._posts(current, pending, seats, post),
                 timers=effects.timers,
             )
-            return Applied(committed, outcome, rules, change.kind), effects
+            return Applied(committed, outcome, rules, change.kind, turn=effects.turn), effects
 
         try:
             applied, effects = attempt(game)
@@ -388,12 +398,31 @@ class GameService:
             return Reply(aside, files=files, visibility=Visibility.PRIVATE)
         return Reply(messages, files=files, aside=aside, mentions=tuple(dict.fromkeys(mentions)))
 
+    def _posts(self, game: GameRecord, pending: Applied, seats: Sequence[SeatRecord], post: bool) -> list[NewPost]:
+        """The channel posts a change writes with its commit: its public reply when nobody asked for
+        it (`post`), and the members it hands the turn to told (`Applied.turn`, its driver's call) —
+        in that post, else in one of its own: a ping Discord notifies is a new message (a command's
+        reply edits its "thinking…", and an edit notifies nobody), sent once, after the reply."""
+        told, users = turn_ping(self.store, pending.game, pending.rules, pending.outcome.state, pending.turn,
+                                seats=seats)
+        if post:
+            reply = self.describe(pending)
+            return [post_of(game, replace(reply, messages=reply.messages + told,
+                                          mentions=tuple(dict.fromkeys(reply.mentions + users))))]
+        return [post_of(game, Reply(told, mentions=users))] if told else []
+
     def announce_end(self, applied: Applied) -> Announcement:
         """The winners by name, pinged once, when `applied` ended its game (`bot.service.game_over`)."""
         game = applied.game
-        pings = self.store.guild_settings(game.guild_id).ping_policy if game.guild_id is not None else "players"
+        pings = ping_policy(self.store, game)
         return game_over(presenter_for(game.kind), applied.rules, applied.outcome.state, self.store.seats(game.id),
                          computers_of(game.options), pings=pings)
+
+
+def seats_after(seats: Sequence[SeatRecord], seated: Sequence[SeatRecord], removed: Sequence[str]) -> list[SeatRecord]:
+    """The game's seats as a change leaves them: `seated` taken (by actor), `removed` left."""
+    taken = {seat.actor for seat in seated} | set(removed)
+    return [seat for seat in seats if seat.actor not in taken] + list(seated)
 
 
 def shown_to_caller(reply: Reply, user_id: int) -> Reply:

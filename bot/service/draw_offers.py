@@ -14,11 +14,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from bot.drivers import plays_as
 from bot.service.commands import command
 from bot.service.context import Context
 from bot.service.core import Applied, GameService
 from bot.service.orders import require_running
+from bot.service.pings import members_for, mentions
 from bot.service.replies import Message, Reply, ServiceError
 from engine import registry
 from engine.core.drawoffer import ACCEPT, DECLINE, DRAW_INPUTS, OFFER
@@ -55,13 +55,11 @@ def _draw(kind: str):  # noqa: ANN202 - returns a command handler
 
 
 def _ping(svc: GameService, applied: Applied, side: str, reply: Reply) -> Reply:
-    """The members who play `side` (unless they muted pings) are asked to answer."""
-    state = applied.outcome.state
-    users = [seat.user_id for seat in svc.store.seats(applied.game.id)
-             if plays_as(applied.rules, state, seat.actor, side) and not seat.mute_pings]
+    """The members who play `side` are asked to answer (as `bot.service.pings` pings anyone)."""
+    users = members_for(svc.store, applied.game, applied.rules, applied.outcome.state, (side,))
     if not users:
         return reply
-    line = Message("game.draw_offer.ping", {"users": " ".join(f"<@{user}>" for user in users)})
+    line = Message("game.draw_offer.ping", {"users": mentions(users)})
     return replace(reply, messages=(*reply.messages, line), mentions=(*reply.mentions, *users))
 
 

@@ -27,7 +27,9 @@ class FollowUp:
 @dataclass(frozen=True)
 class Effects:
     """What a change causes besides itself, decided before its commit: the timers it sets, moves or
-    cancels (written in its transaction) and the inputs that follow it."""
+    cancels (written in its transaction), the inputs that follow it, and the actors it hands the
+    turn to who are told at once (`turn`: the change's reply pings the members playing them)."""
 
     timers: tuple[TimerPlan, ...] = ()
     follow_ups: tuple[FollowUp, ...] = ()
+    turn: tuple[str, ...] = ()

@@ -99,7 +99,7 @@ def game_history(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
 #: sample values for the shared commands' examples in `/game help` (each game brings its own:
 #: `Presenter.examples`); options without one take a value of their type (`_sample`)
 SHARED_EXAMPLES: dict[str, dict[str, str]] = {
-    "game board": {}, "game sheet": {"character": "Ann"}, "game history": {"page": "2"},
+    "game board": {}, "game sheet": {"character": "Ann"}, "game history": {"page": "2"}, "game mine": {"page": "2"},
     "game rules": {"game": "spaceblast"}, "gm undo": {"n": "2"}, "gm kick": {"user": "@bob"},
     "gm replace": {"character": "Bob", "user": "@cid"}, "gm settings": {"language": "fr"},
     "gm import": {"file": "export.json"}, "gm draw": {"numbers": "3 12 19 33 45", "date": "2025-03-01"},

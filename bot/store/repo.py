@@ -757,6 +757,18 @@ class Store:
             found[row.game_id].append(_seat_record(row))
         return found
 
+    def games_of_member(self, user_id: int, *, statuses: Collection[str] | None = None
+                        ) -> list[tuple[GameRecord, SeatRecord]]:
+        """Every game `user_id` holds a seat in, on every server, with that seat: oldest first, in
+        one statement (a member plays a handful of games, whatever the number of games stored)."""
+        query = (select(_GAMES, _SEATS.c.actor, _SEATS.c.mute_pings)
+                 .join(_SEATS, _SEATS.c.game_id == _GAMES.c.id)
+                 .where(_SEATS.c.user_id == user_id).order_by(_GAMES.c.id))
+        if statuses is not None:
+            query = query.where(_GAMES.c.status.in_(list(statuses)))
+        return [(_game_record(row), SeatRecord(row.id, user_id, row.actor, row.mute_pings))
+                for row in self._fetch(query)]
+
     def seat_of_user(self, game_id: int, user_id: int) -> SeatRecord | None:
         def read() -> SeatRecord | None:
             rows = self._fetch(_SEAT_OF_USER, {"game_id": game_id, "user_id": user_id})

@@ -187,7 +187,9 @@ def test_half_time_pings_the_player_to_move_once(svc: GameService, hooks: Hooks)
     half = timers(svc)["clock_half"]
     fire_at(svc, hooks, half.due_at)
     fire_at(svc, hooks, half.due_at)
-    [(_, post)] = hooks.posts
+    # the start's post told Ann it was her turn (tests/bot/every_game/test_turn_pings.py); then the reminder
+    [(_, told), (_, post)] = hooks.posts
+    assert keys(told) == ["turn.your_turn"] and told.mentions == (ANN.user_id,)
     assert keys(post) == ["turn.clock_half"] and post.mentions == (ANN.user_id,)
 
 

@@ -179,8 +179,9 @@ def test_a_clock_run_out_loses_the_game_on_time_with_forfeit(svc: GameService) -
     svc.clock.now = clock.due_at  # type: ignore[attr-defined]
     TimerRunner(svc.store, timer_handlers(svc, hooks), clock=svc.clock).run_due(clock.due_at)
     assert game(svc).status == "finished"
-    *reminders, post = hooks.posts  # the half-time reminder fell due on the way
-    assert [m.key for r in reminders for m in r.messages] == ["turn.clock_half"]
+    # the start told Red it was its turn, and the half-time reminder fell due on the way
+    *reminders, post = hooks.posts
+    assert [m.key for r in reminders for m in r.messages] == ["turn.your_turn", "turn.clock_half"]
     assert any("**Blue** wins (the other side ran out of time)" in line for line in texts(post))
 
 

@@ -207,7 +207,10 @@ def test_sb17_a_time_jump_waits_its_short_deadline_only_then_plays_the_orders_as
 
     hooks = _Posts()
     TimerRunner(store, timer_handlers(service, hooks), clock=service.clock).run_due(deadline.due_at)
-    [post] = hooks.posts  # the holder never answered: the turn plays Ann's order unchanged
+    # the wait, too short for a reminder, told its holder at once (the wait's post names the ship already);
+    # the holder never answered: the turn plays Ann's order unchanged
+    told, post = hooks.posts
+    assert [m.key for m in told.messages] == ["turn.your_turn"] and told.mentions == (ANN.user_id,)
     revealed = next(m for m in post.messages if m.key == "event.spaceblast.revealed")
     assert revealed.params["orders"]["Ann"] == "power timejump"
     after = {t.kind: t for t in game_timers(store, game.id)}["deadline"]

@@ -1,0 +1,54 @@
+"""Who the bot pings for a moment of a game, and the words that ping them.
+
+A moment concerns actors — the player to move, the ships not ready yet, the side a draw is offered
+to — and the bot pings the members seated as them (or as the side they play): never a computer
+(it holds no seat, and an actor a computer plays is skipped), never a member who muted pings, and
+nobody where the server's ``pings`` setting (`/gm settings pings:`) is ``none``. Every ping of a
+game's moment comes from here: the turn handed over (`turn_ping`, posted by the pipeline with the
+change that handed it, `GameService._posts`), the reminders of the clock and the deadline, a draw
+offer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from bot.drivers import plays_as
+from bot.service.computers import computers_of
+from bot.service.replies import Message
+from bot.store.repo import GameRecord, SeatRecord, Store
+
+
+def ping_policy(store: Store, game: GameRecord) -> str:
+    """The server's ``pings`` setting for `game` (a game outside a server: the default, players)."""
+    return store.guild_settings(game.guild_id).ping_policy if game.guild_id is not None else "players"
+
+
+def members_for(store: Store, game: GameRecord, rules: Any, state: Any, actors: Iterable[str], *,
+                seats: Sequence[SeatRecord] | None = None) -> tuple[int, ...]:
+    """The members to ping for `actors`, each once, in seat order (see the module's docstring):
+    among the game's stored seats, or `seats` (as a change about to be committed leaves them)."""
+    actors = tuple(actors)
+    if not actors or ping_policy(store, game) == "none":
+        return ()
+    computers = computers_of(game.options)
+    return tuple(dict.fromkeys(
+        seat.user_id for seat in (store.seats(game.id) if seats is None else seats)
+        if not seat.mute_pings and seat.actor not in computers
+        and any(plays_as(rules, state, seat.actor, actor) for actor in actors)))
+
+
+def mentions(users: Sequence[int]) -> str:
+    """The members as Discord mentions, for a catalog's ``{users}``."""
+    return " ".join(f"<@{user}>" for user in users)
+
+
+def turn_ping(store: Store, game: GameRecord, rules: Any, state: Any, actors: Sequence[str], *,
+              seats: Sequence[SeatRecord] | None = None) -> tuple[tuple[Message, ...], tuple[int, ...]]:
+    """The line telling the members who play `actors` that the game now waits on them, and who it
+    pings: nothing when nobody is to be pinged. It names members only (no order, no secret)."""
+    users = members_for(store, game, rules, state, actors, seats=seats)
+    if not users:
+        return (), ()
+    return (Message("turn.your_turn", {"users": mentions(users)}),), users
