@@ -27,6 +27,8 @@ from engine import registry
 from engine.core.errors import OrderError
 
 CLOCK, HALF = "clock", "clock_half"
+#: a GM's extension of the running clock (`/gm clock extend:`): a bookkeeping change of the log
+EXTEND = "clock_extend"
 #: hexarena.md (bot flow): 72 h unless the GM sets the clock; arkeon.md: the clock works as in HexArena
 DEFAULT_CLOCK_HOURS = 72
 #: changes after which the player to move gets a whole clock again (the pause or the undo stopped it)
@@ -71,6 +73,8 @@ class ClockDriver(TurnDriver):
         if not movers:
             return Effects(timers=self.stopped()) if current is not None else Effects()
         handed = current is None or current.payload.get("actor") != movers[0]
+        if change.kind == EXTEND:  # the GM's new end of the same player's clock
+            return Effects(timers=self.started(svc, movers[0], dt.datetime.fromisoformat(change.payload["until"])))
         if handed or change.kind in FRESH_CLOCK:
             return Effects(timers=self.started(svc, movers[0], svc.clock() + dt.timedelta(hours=clock_hours(game))),
                            turn=(movers[0],) if handed else ())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from bot.drivers.clock import CLOCK, CLOCK_DRIVER, ClockDriver, mover_words
+from bot.drivers.clock import CLOCK, CLOCK_DRIVER, EXTEND, ClockDriver, mover_words
 from bot.games import driver_of
 from bot.service.commands import Option, command
 from bot.service.confirm import confirmation, confirmed
@@ -13,7 +13,7 @@ from bot.service.context import Context
 from bot.service.core import GameService
 from bot.service.replies import Message, Reply, ServiceError, Visibility
 from bot.service.status import discord_time
-from bot.store.timers import game_timers, plan_timers
+from bot.store.timers import game_timers
 from engine import registry
 
 
@@ -44,8 +44,10 @@ def gm_clock(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         return post if post is not None else Reply.private("gm.clock_already")
     if "extend" in opts:
         due = max(clock.due_at if clock else svc.clock(), svc.clock()) + dt.timedelta(minutes=opts["extend"])
-        plan_timers(svc.store, game.id, CLOCK_DRIVER.started(svc, actor, due))
-        svc.timers_changed()
+        # through the one path of changes: logged, refused if the game moved meanwhile, and the
+        # driver writes the clock's new end in the change's own transaction
+        svc.apply_input(ctx, game, EXTEND, None, {"actor": actor, "minutes": opts["extend"], "until": due.isoformat()},
+                        stale="error.conflict")
         return Reply.say("gm.clock_extended", actor=mover_words(game, actor), when=discord_time(due))
     if clock is None:
         return Reply((Message("gm.clock_ran_out", {"actor": mover_words(game, actor)}),), visibility=Visibility.PRIVATE)

@@ -31,6 +31,8 @@ from engine import registry
 log = logging.getLogger("spacechess.deadlines")
 
 DEADLINE = "deadline"
+#: a GM's new deadline for the turn (`/gm deadline extend:|at:`): a bookkeeping change of the log
+MOVE = "deadline_move"
 MAX_REMINDERS = 3
 DEFAULT_TURN_HOURS = 24
 DEFAULT_REMINDERS = (2,)
@@ -112,6 +114,8 @@ class DeadlineDriver(TurnDriver):
             return Effects(timers=tuple(TimerPlan.cancel(t.kind) for t in timers))
         if game.status != "running":
             return Effects()
+        if change.kind == MOVE:  # the same turn, its deadline and reminders where the GM put them
+            return Effects(timers=self.planned(game, svc.clock(), due=dt.datetime.fromisoformat(change.payload["until"])))
         turn_step = change.kind in rules.deadline_kinds | rules.reveal_kinds | FRESH_TURN
         if turn_step or not any(t.kind == DEADLINE for t in timers):
             now = svc.clock()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from bot.drivers.deadline import DEADLINE, DEADLINE_DRIVER, DeadlineDriver
+from bot.drivers.deadline import DEADLINE, DEADLINE_DRIVER, MOVE, DeadlineDriver
 from bot.games import driver_of
 from bot.service.commands import Option, command
 from bot.service.confirm import confirmation, confirmed
@@ -13,7 +13,7 @@ from bot.service.context import Context
 from bot.service.core import GameService
 from bot.service.replies import Message, Reply, ServiceError, Visibility
 from bot.service.status import discord_time
-from bot.store.timers import game_timers, plan_timers
+from bot.store.timers import game_timers
 
 
 def parse_moment(text: str) -> dt.datetime:
@@ -50,8 +50,9 @@ def gm_deadline(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
             due = (deadline.due_at if deadline else now) + dt.timedelta(minutes=opts["extend"])
         if due <= now:
             raise ServiceError("error.moment_past", when=discord_time(due))
-        plan_timers(svc.store, game.id, DEADLINE_DRIVER.planned(game, now, due=due))
-        svc.timers_changed()
+        # through the one path of changes: logged, refused if the game moved meanwhile, and the
+        # driver writes the deadline and its reminders in the change's own transaction
+        svc.apply_input(ctx, game, MOVE, None, {"until": due.isoformat()}, stale="error.conflict")
         return Reply.say("gm.deadline_moved", name=game.name, when=discord_time(due))
     lines = [Message("gm.deadline", {"name": game.name, "when": discord_time(deadline.due_at) if deadline else None})]
     lines += [Message("gm.deadline_reminder", {"when": discord_time(t.due_at), "hours": t.payload.get("hours")})

@@ -14,7 +14,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.games import driver_of, entry_for, games, presenter_for
@@ -79,6 +79,8 @@ class Applied:
     outcome: Outcome
     rules: GameRules
     kind: str = ""  # the change's kind: an input kind, or a bookkeeping kind (pause, undo...)
+    #: the change's payload, for a driver planning from a bookkeeping change (a GM's clock extension)
+    payload: Mapping[str, Any] = field(default_factory=dict)
     #: what followed from it, each applied through the pipeline after it (a turn resolved once all
     #: were ready, a computer's move, draws caught up on resume): their public replies, in order
     posts: tuple[Reply, ...] = ()
@@ -324,7 +326,7 @@ class GameService:
             # the record as the commit will leave it, for the driver to plan from
             pending = Applied(replace(current, status=new_status,
                                       options=current.options if new_options is None else new_options),
-                              outcome, rules, change.kind)
+                              outcome, rules, change.kind, payload=change.payload)
             effects = driver.effects(self, pending)
             pending = replace(pending, turn=effects.turn)
             # who is told of the turn: the seats as this change leaves them (a join that starts the game)
@@ -346,7 +348,7 @@ class GameService:
                 outbox=self._posts(current, pending, seats, post),
                 timers=effects.timers,
             )
-            return Applied(committed, outcome, rules, change.kind, turn=effects.turn), effects
+            return Applied(committed, outcome, rules, change.kind, payload=change.payload, turn=effects.turn), effects
 
         try:
             applied, effects = attempt(game)

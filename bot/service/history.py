@@ -14,7 +14,7 @@ import datetime as dt
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from bot.i18n import Day
+from bot.i18n import Day, Moment
 from bot.service.replies import Message
 from engine.core.protocol import Event, GameRules
 
@@ -77,12 +77,15 @@ def payload_words(payload: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _day(key: str, value: Any) -> Any:
-    """An ISO date under a ``date`` key (``date``, ``draw_date``, ``end_date``) as a `Day`."""
-    if (key == "date" or key.endswith("_date")) and isinstance(value, str):
-        try:
+    """An ISO date under a ``date`` key (``date``, ``draw_date``, ``end_date``) as a `Day`, an ISO
+    moment under ``until`` (a GM's new deadline or clock end) as a `Moment`."""
+    try:
+        if (key == "date" or key.endswith("_date")) and isinstance(value, str):
             return Day(dt.date.fromisoformat(value))
-        except ValueError:
-            return value
+        if key == "until" and isinstance(value, str):
+            return Moment(dt.datetime.fromisoformat(value))
+    except ValueError:
+        return value
     return value
 
 

@@ -13,6 +13,7 @@ import datetime as dt
 import pytest
 
 from bot.drivers import timer_handlers
+from bot.i18n import translate
 from bot.service import Context, GameService, Reply
 from bot.store.repo import GameRecord
 from bot.store.timers import TimerRecord, game_timers
@@ -139,6 +140,7 @@ def test_gm_deadline_shows_extends_and_forces_after_a_confirmation(sealed: GameS
     before = timers(sealed)["deadline"].due_at
     assert keys(sealed.handle(GM, "gm deadline", {"extend": 60})) == ["gm.deadline_moved"]
     assert timers(sealed)["deadline"].due_at - before == dt.timedelta(minutes=60)
+    assert log_kinds(sealed)[-1] == ("deadline_move", GM.user_id)  # the one path of changes: logged, by whom
     assert keys(sealed.handle(GM, "gm deadline", {"at": "2001-01-01T00:00"})) == ["error.moment_past"]
     assert keys(sealed.handle(GM, "gm deadline", {"at": "tomorrow"})) == ["error.bad_moment"]
     ask = sealed.handle(GM, "gm deadline", {"force": True})
@@ -223,12 +225,23 @@ def test_gm_clock_extends_then_awards_after_a_confirmation(svc: GameService) -> 
     before = timers(svc)["clock"].due_at
     assert keys(svc.handle(GM, "gm clock", {"extend": 120})) == ["gm.clock_extended"]
     assert timers(svc)["clock"].due_at - before == dt.timedelta(minutes=120)
+    assert log_kinds(svc)[-1] == ("clock_extend", GM.user_id)  # the one path of changes: logged, by whom
+    assert timers(svc)["clock_half"].payload["ends"] == timers(svc)["clock"].due_at.isoformat()
     ask = svc.handle(GM, "gm clock", {"award": True})
     assert svc.store.game_in_channel(GUILD, CHANNEL).status == "running" and ask.buttons
     done = svc.handle(GM, "gm clock", dict(ask.buttons[0].options))
     assert "event.duel.timed_out" in keys(done)
     game = svc.store.game_in_channel(GUILD, CHANNEL)
     assert game.status == "finished" and "clock" not in timers(svc)
+
+
+def test_a_gms_new_clock_end_or_deadline_reads_in_the_history_as_a_sentence(svc: GameService) -> None:
+    duel(svc, "alert")
+    svc.handle(GM, "gm clock", {"extend": 90})
+    [line] = [m.params["text"] for m in svc.handle(GM, "game history", {}).messages
+              if m.key == "game.history.entry" and m.params["text"].key == "history.clock_extend"]
+    text = translate(line.key, "fr", line.params)
+    assert "90 minutes de plus" in text and "jusqu’au mercredi 2 décembre 2026 à 6 h 30" in text, text  # 10 h + 90 min after 19 h in Paris
 
 
 def test_with_forfeit_a_clock_run_out_loses_the_game_once(svc: GameService, hooks: Hooks) -> None:
