@@ -104,7 +104,7 @@ def member_code(user_id: int | None, path: str) -> str:
 
 
 class CommandButton(discord.ui.DynamicItem[discord.ui.Button],
-                    template=r"btn:(?P<member>[0-9a-z]+):(?P<path>[a-z ]+):(?P<packed>.*)"):
+                    template=r"btn:(?P<member>[0-9a-z]+):(?P<path>[a-z -]+):(?P<packed>.*)"):
     """A persistent button: the member it was shown to, the command it runs and that command's options
     (packed by position) are in its custom id, so it survives restarts and acts for that member only."""
 
@@ -136,7 +136,7 @@ class CommandButton(discord.ui.DynamicItem[discord.ui.Button],
 
 
 class MenuSelect(discord.ui.DynamicItem[discord.ui.Select],
-                 template=r"sel:(?P<member>[0-9a-z]+):(?P<path>[a-z ]+):(?P<option>[a-z_0-9]+):(?P<packed>.*)"):
+                 template=r"sel:(?P<member>[0-9a-z]+):(?P<path>[a-z -]+):(?P<option>[a-z_0-9]+):(?P<packed>.*)"):
     """A persistent select menu: the member it was shown to, the command, the option it fills and the
     options already chosen are in its custom id (packed by position), so a menu from before a restart
     still works, for that member only."""

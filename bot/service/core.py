@@ -428,8 +428,10 @@ def seats_after(seats: Sequence[SeatRecord], seated: Sequence[SeatRecord], remov
 
 
 def shown_to_caller(reply: Reply, user_id: int) -> Reply:
-    """The reply with its buttons and menus bound to the member it answers (see `handle`)."""
-    return replace(reply, buttons=tuple(replace(b, shown_to=user_id) for b in reply.buttons),
+    """The reply with its buttons and menus bound to the member it answers (see `handle`); a button
+    drawn for another member (a draw offer's answer, for the member asked) keeps its own."""
+    return replace(reply, buttons=tuple(b if b.shown_to is not None else replace(b, shown_to=user_id)
+                                        for b in reply.buttons),
                    selects=tuple(replace(s, shown_to=user_id) for s in reply.selects))
 
 

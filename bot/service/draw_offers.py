@@ -19,7 +19,7 @@ from bot.service.context import Context
 from bot.service.core import Applied, GameService
 from bot.service.orders import require_running
 from bot.service.pings import members_for, mentions
-from bot.service.replies import Message, Reply, ServiceError
+from bot.service.replies import Button, Message, Reply, ServiceError
 from engine import registry
 from engine.core.drawoffer import ACCEPT, DECLINE, DRAW_INPUTS, OFFER
 from engine.core.protocol import GameRules
@@ -60,7 +60,12 @@ def _ping(svc: GameService, applied: Applied, side: str, reply: Reply) -> Reply:
     if not users:
         return reply
     line = Message("game.draw_offer.ping", {"users": mentions(users)})
-    return replace(reply, messages=(*reply.messages, line), mentions=(*reply.mentions, *users))
+    # the answer a click away, for the members asked only (a click by anyone else is refused)
+    buttons = tuple(button for user in users for button in (
+        Button(Message("button.accept_draw"), "game accept-draw", style="primary", shown_to=user),
+        Button(Message("button.decline_draw"), "game decline-draw", style="secondary", shown_to=user)))
+    return replace(reply, messages=(*reply.messages, line), mentions=(*reply.mentions, *users),
+                   buttons=(*reply.buttons, *buttons))
 
 
 command("game offer-draw")(_draw(OFFER))

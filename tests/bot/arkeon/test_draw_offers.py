@@ -59,8 +59,14 @@ def test_an_offer_pings_the_opponent_shows_in_the_status_and_is_declined_or_acce
     refused(svc, BOB, "game offer-draw", "error.draw_offer_pending")
     refused(svc, ANN, "game accept-draw", "error.own_draw_offer")
     refused(svc, ANN, "game decline-draw", "error.own_draw_offer")
+    # the answer is a click away, for the member asked only (issue 26 point 5)
+    assert [(b.command, b.shown_to) for b in offered.buttons] == [("game accept-draw", BOB.user_id),
+                                                                   ("game decline-draw", BOB.user_id)]
+    assert translate(offered.buttons[0].label.key, "fr") == "Accepter la nulle"
+    clicked_by_ann = svc.handle(ANN, "game decline-draw", {}, shown_to=BOB.user_id)
+    assert keys(clicked_by_ann) == ["error.not_your_component"] and "offers a draw" in status_text(svc)
 
-    declined = svc.handle(BOB, "game decline-draw", {})
+    declined = svc.handle(BOB, "game decline-draw", dict(offered.buttons[1].options), shown_to=BOB.user_id)
     assert keys(declined) == ["event.arkeon.draw_declined"] and game(svc).status == "running"
     assert "offers a draw" not in status_text(svc)
 

@@ -17,6 +17,14 @@ def test_a_button_is_its_member_in_base_36_its_command_and_its_options_packed() 
     assert CommandButton(button, "Go").custom_id == "btn:10z:sc move:L6||12"  # to, drop (none), confirm
 
 
+def test_a_hyphenated_command_has_a_button_its_template_reads_back() -> None:
+    """Issue 25: `game accept-draw` could not have a button (the template took letters and spaces)."""
+    button = CommandButton(Button(Message("button.accept_draw"), "game accept-draw", shown_to=35), "Accept")
+    assert button.custom_id == "btn:z:game accept-draw:"
+    match = CommandButton.__discord_ui_compiled_template__.fullmatch(button.custom_id)
+    assert match is not None and match["path"] == "game accept-draw" and match["member"] == "z"
+
+
 def test_a_button_shown_to_nobody_is_an_error_not_a_button_for_anyone() -> None:
     with pytest.raises(ValueError, match="shown to nobody"):
         CommandButton(Button(Message("button.confirm_move"), "sc move", {"to": "L6"}), "Go")
