@@ -6,15 +6,16 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from bot.drivers import DRIVERS, driver_named
 from bot.games import entry_for, games, presenter_for
-from bot.i18n import choice_name, command_name, option_name, translate
+from bot.i18n import Listing, choice_name, command_name, option_name, translate
 from bot.service.checkpoints import replayed_events
 from bot.service.commands import Option, command, completer, table
 from bot.service.context import Context
 from bot.service.core import GameService
 from bot.service.history import author_of, entry_words
 from bot.service.logpage import history_page
-from bot.service.replies import Message, Reply, ServiceError, Visibility
+from bot.service.replies import Button, Message, Reply, ServiceError, Visibility
 from bot.service.scene import scene_of
 from bot.service.secrecy import Reader, reader_of
 from engine import registry
@@ -111,16 +112,27 @@ _SAMPLE_NAMES = {"name": "Ann", "character": "Ann", "target": "Bob", "shooter": 
 _SAMPLE_TYPES = {"boolean": "true", "user": "@ann", "role": "@gm", "attachment": "file.toml"}
 
 
-@command("game help")
+#: commands one page of `/game help` lists (a page stays well within a Discord message's 2,000 characters)
+HELP_PAGE = 12
+
+
+@command("game help", Option("game", autocomplete=True, max_length=32), Option("page", "integer", min_value=1))
 def game_help(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
-    """Every command with its options (``[optional:]``) and an example one can type as it is, in
-    the names the reader's Discord shows (French players type ``/partie plateau``)."""
+    """The commands of a game — the one named, else the channel's — then the shared ones, each with
+    its options (``[optional:]``) and an example one can type as it is, in the names the reader's
+    Discord shows (French players type ``/partie plateau``); every game's without a game here.
+    Paged, with a button to the next page."""
     language = svc.language(ctx)
+    kind = _help_kind(svc, ctx, opts.get("game"))
     examples = dict(SHARED_EXAMPLES)
     for entry in games():
         examples.update(presenter_for(entry.kind).examples)
-    lines = [Message("game.help.header")]
-    for path, cmd in sorted(table().items()):
+    paths = help_paths(kind)
+    pages = max(1, -(-len(paths) // HELP_PAGE))
+    page = min(opts.get("page", 1), pages)
+    lines = [Message("game.help.header", {"page": page, "pages": pages})]
+    for path in paths[(page - 1) * HELP_PAGE: page * HELP_PAGE]:
+        cmd = table()[path]
         typed = [opt for opt in cmd.options if not opt.internal]
         options = [Message("game.help.required" if opt.required else "game.help.optional",
                            {"name": option_name(opt.name, language)}) for opt in typed]
@@ -128,7 +140,47 @@ def game_help(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         lines.append(Message("game.help.entry" if typed else "game.help.bare",
                              {"command": "/" + command_name(path, language), "options": options or "",
                               "example": sample, "description": Message(cmd.description_key)}))
-    return Reply(tuple(lines), visibility=Visibility.PRIVATE)
+    if kind is not None and page == pages:  # the other games are one option away
+        lines.append(Message("game.help.others", {"games": Listing(tuple(
+            entry.kind for entry in games() if entry.kind != kind), conjunction=True)}))
+    buttons = (Button(Message("button.help_next", {"page": page + 1}), "game help",
+                      {"game": kind or "", "page": page + 1}, style="secondary"),) if page < pages else ()
+    return Reply(tuple(lines), buttons=buttons, visibility=Visibility.PRIVATE)
+
+
+def _help_kind(svc: GameService, ctx: Context, named: str | None) -> str | None:
+    """The game whose commands `/game help` shows: the one named, else the channel's, else none (all)."""
+    if named:
+        return entry_for(kind_named(named)).kind
+    game = svc.store.game_in_channel(ctx.guild_id, ctx.channel_id)
+    return game.kind if game is not None else None
+
+
+def kind_named(named: str) -> str:
+    """The game a `game:` option names, refused with the known games when it names none."""
+    try:
+        return registry.get(named).name
+    except SetupError as err:
+        raise ServiceError("error.unknown_game", **err.params) from None
+
+
+def help_paths(kind: str | None) -> list[str]:
+    """The commands `/game help` lists for `kind`: its group's first, then the shared ones (a turn
+    driver's GM commands only for the games it drives); every command for no game."""
+    owners = {entry.group: entry.kind for entry in games()}
+    drivers = {driver_named(name).commands: name for name in DRIVERS if driver_named(name).commands}
+
+    def shown(path: str) -> bool:
+        if kind is None:
+            return True
+        owner = owners.get(path.split()[0])
+        if owner is not None:
+            return owner == kind
+        driver = drivers.get(table()[path].handler.__module__)
+        return driver is None or driver == entry_for(kind).driver
+
+    paths = [path for path in sorted(table()) if shown(path)]
+    return sorted(paths, key=lambda path: path.split()[0] not in owners)  # the game's own first, stable
 
 
 def example(path: str, options: list[Option], given: Mapping[str, Any], language: str = "en") -> str:
@@ -159,13 +211,7 @@ def _sample(opt: Option) -> str:
 @command("game rules", Option("game", autocomplete=True, max_length=32))
 def game_rules(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     """A game's rules in short: the channel's game, or the one named (any game of the bot)."""
-    if "game" in opts:
-        try:
-            kind = registry.get(opts["game"]).name
-        except SetupError as err:
-            raise ServiceError("error.unknown_game", **err.params) from None
-    else:
-        kind = svc.channel_game(ctx).kind
+    kind = kind_named(opts["game"]) if "game" in opts else svc.channel_game(ctx).kind
     entry_for(kind)  # a game the engine knows but the bot does not serve has no rules to show
     return Reply((Message(f"rules.{kind}"),), visibility=Visibility.PRIVATE)
 
@@ -179,6 +225,7 @@ def complete_around(svc: GameService, ctx: Context, current: str) -> list[str]:
 
 
 @completer("game rules", "game")
+@completer("game help", "game")
 def complete_kind(svc: GameService, ctx: Context, current: str) -> list[str]:
     return sorted(entry.kind for entry in games())
 

@@ -24,6 +24,7 @@ from bot.i18n import translate
 from bot.service import GameService
 from bot.service.commands import table
 from tests.bot.service.test_spacechess_commands import CID, GM, game, ok
+from tests.support.help_pages import every_help_entry
 
 
 @pytest.mark.parametrize(("line", "path", "options"), [
@@ -114,13 +115,12 @@ def test_no_log_line_per_command_unless_verbose(tmp_path: Path, monkeypatch: pyt
 # -- the help and the accepted values ---------------------------------------------------------------
 def test_the_help_shows_each_commands_options_and_an_example_that_runs(sqlite_store, tmp_path: Path) -> None:
     svc = GameService(sqlite_store)
-    reply = ok(svc.handle(CID, "game help", {}))
-    entries = {m.params["command"]: m for m in reply.messages[1:]}
+    entries = {m.params["command"]: m for m in every_help_entry(svc, CID)}  # no game here: every command
     assert set(entries) == {"/" + path for path in table()}
     move = translate(entries["/sc move"].key, "en", entries["/sc move"].params)
     assert move.startswith("• `/sc move` to: [drop:] — ") and move.endswith("e.g. `/sc move to:E5`")
-    french = ok(svc.handle(replace(CID, locale="fr"), "game help", {}))  # a French Discord client
-    local = {m.params["command"]: translate(m.key, "fr", m.params) for m in french.messages[1:]}
+    french = every_help_entry(svc, replace(CID, locale="fr"))  # a French Discord client
+    local = {m.params["command"]: translate(m.key, "fr", m.params) for m in french}
     assert local["/partie plateau"].startswith("• `/partie plateau` [autour:] — ")
     assert local["/sc rejoindre"].endswith("ex. `/sc rejoindre nom:Ann équipe:1 rôle:soldat`")
     assert local["/ak défier"].endswith("ex. `/ak défier niveau:facile`")  # a choice as Discord lists it

@@ -9,6 +9,7 @@ import pytest
 from bot.i18n import ChoiceText, Listing, translate
 from bot.service import Attachment, Context, GameService, Message, Visibility
 from engine.spacechess import SPACECHESS, legal
+from tests.support.help_pages import every_help_entry
 
 GUILD, CHANNEL = 10, 30
 GM = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=CHANNEL, manage_server=True, locale="en-US")
@@ -287,8 +288,7 @@ def test_settings_change_language_role_and_pings(svc):
 
 
 def test_help_lists_every_command_with_its_description(svc):
-    reply = ok(svc.handle(ANN, "game help", {}))
-    commands = [m.params["command"] for m in reply.messages[1:]]
+    commands = [m.params["command"] for m in every_help_entry(svc, ANN)]
     assert "/sc move" in commands and "/gm undo" in commands
     assert keys(svc.handle(ANN, "game rules", {"game": "spacechess"})) == ["rules.spacechess"]
 
