@@ -57,8 +57,8 @@ class SpaceBlastPresenter(Presenter):
             variants.append("bigbang3" if bigbang == "3" else "bigbang")
         return {"radius": options.get("radius", 6), "variants": variants}
 
-    # orders, turns and levels in the reader's words (``gauche missile``)
-    examples = {"sb new": {"name": "Arena", "radius": "6"}, "sb join": {"name": "Ann"},
+    # orders, turns and levels in the reader's words (``gauche missile``); a name both languages write
+    examples = {"sb new": {"name": "Nova", "radius": "6"}, "sb join": {"name": "Ann"},
                 "sb order": {"text": Message("sb.example.order")},
                 "sb orders": {"turn": Message("word.choice.turn.left"), "missile": "1"},
                 "sb timejump": {"text": Message("sb.example.timejump")},
