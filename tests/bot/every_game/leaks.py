@@ -38,6 +38,7 @@ ALLOWED: dict[str, dict[str, str]] = {
         "sc": "command group", "sb": "command group", "hx": "command group", "ak": "command group",
         "spacechess": "the program's name (`spacechess console`)",
         "space": "the game's name, Space Chess", "chess": "the game's name, Space Chess",
+        "so": "SO, sud-ouest: the French compass's south-west (SpaceBlast, HexArena, Arkeon directions)",
     },
     "en": {
         "loto": "the name of FDJ's lottery, whose draws Space Chess plays on",
