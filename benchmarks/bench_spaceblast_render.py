@@ -16,8 +16,20 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from bot.games.spaceblast.words import picture_labels
+from renders.spaceblast import animation
 from renders.spaceblast import board as board_module
-from renders.spaceblast import render_board, render_turn_gif
+
+#: the words drawn, as the bot gives them (the English catalog's)
+LABELS = picture_labels("en")
+
+
+def render_board(view: dict[str, Any], radius: int, **options: Any) -> bytes:
+    return board_module.render_board(view, radius, labels=LABELS, **options)
+
+
+def render_turn_gif(frames: Any, radius: int, **options: Any) -> bytes:
+    return animation.render_turn_gif(frames, radius, labels=LABELS, **options)
 
 RADIUS = 6
 #: SB-3 corners of the radius-6 arena in seat order, with their starting facings.

@@ -9,7 +9,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from renders.spaceblast import render_board
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.games.spaceblast.words import picture_labels  # noqa: E402 - the checkout's root comes first
+from renders.spaceblast import render_board  # noqa: E402
 
 OUTPUT = Path(__file__).resolve().parent.parent / "docs" / "images" / "spaceblast-board.png"
 
@@ -61,7 +64,8 @@ SAMPLE_VIEW: dict[str, Any] = {
 
 
 def main(path: Path = OUTPUT) -> None:
-    png = render_board(SAMPLE_VIEW, 6, title="SpaceBlast - sample game", highlight=["F10"])
+    png = render_board(SAMPLE_VIEW, 6, title="SpaceBlast - sample game", highlight=["F10"],
+                       labels=picture_labels("en"))
     path.write_bytes(png)
     print(f"{path}: {len(png) / 1024:.0f} KiB")
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.drivers import driver_named
 from bot.games import GameEntry, entry_for, presenter_for
-from bot.i18n import CommandText, Count
+from bot.i18n import ChoiceText, CommandText, Count
 from bot.service.checkpoints import replayed_events
 from bot.service.commands import SETUP_MAX_BYTES, Option, command, table
 from bot.service.computers import computer_module, computers_of, with_computer
@@ -121,7 +121,7 @@ def seat_computer(svc: GameService, ctx: Context, kind: str, level: str) -> Repl
 
     applied = svc.apply_input(ctx, game, "join", actor, payload, options=seated)
     reply = svc.describe(applied, ctx)
-    return replace(reply, messages=(Message("game.computer_joined", {"name": actor, "level": level}),
+    return replace(reply, messages=(Message("game.computer_joined", {"name": actor, "level": ChoiceText("level", level)}),
                                     *reply.messages))
 
 

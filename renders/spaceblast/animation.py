@@ -21,15 +21,16 @@ def render_turn_gif(
     frames: Sequence[Mapping[str, Any]],
     radius: int,
     *,
+    labels: Mapping[str, str],
     title: str = "",
-    labels: Mapping[str, str] | None = None,
     frame_ms: int = FRAME_MS,
     last_frame_ms: int = LAST_FRAME_MS,
 ) -> bytes:
     """GIF bytes, one frame per public view in `frames`, looping.
 
     A frame may carry "caption" (the phase step, drawn under the title) and "highlight" (cells to
-    tint); the rest is a public view as render_board takes it. ValueError for no frames, or for a
+    tint); the rest is a public view as render_board takes it, and `labels` its words (style.LABELS).
+    ValueError for no frames, a missing label, or for a
     cell or facing that does not fit the arena (naming it).
     """
     if not frames:

@@ -240,7 +240,7 @@ def _draw_cell_items(
 def _draw_header(
     canvas: c.Canvas, view: Mapping[str, Any], title: str, caption: str, labels: Mapping[str, str]
 ) -> None:
-    turn = f"{s.word(labels, 'turn')} {s.token_count(view, 'turn')}"
+    turn = s.word(labels, "turn", turn=s.token_count(view, "turn"))
     turn_w = round(c.font(20).getlength(turn))
     canvas.text((WIDTH - MARGIN, 26), turn, 20, c.INK, anchor="rm")
     if title:
@@ -250,7 +250,7 @@ def _draw_header(
     if winner == "draw":
         result = s.word(labels, "draw")
     elif winner is not None:
-        result = f"{s.word(labels, 'winner')}: {c.printable(str(winner))}"
+        result = s.word(labels, "winner", name=c.printable(str(winner)))
     result = c.fit(result, 18, WIDTH // 2 - MARGIN) if result else ""
     if result:
         canvas.text((WIDTH - MARGIN, 58), result, 18, c.VERMILLION, anchor="rm")
@@ -276,7 +276,7 @@ def _draw_legend(
         flying = s.on_board(ship)
         facing = s.ANGLES.get(str(ship.get("facing", "E")).upper(), 0.0)
         s.draw_numbered_ship(canvas, (x + 20, y + 24), 18, facing, style, None if flying else s.GONE)
-        score = f"{s.word(labels, 'score')} {s.token_count(ship, 'score')}"
+        score = s.word(labels, "score", score=s.token_count(ship, "score"))
         canvas.text((x + column_w - 16, y + 13), score, 18, c.INK, anchor="rm")
         name_room = column_w - 60 - round(c.font(18).getlength(score)) - 24
         name = ship_id if style.tag == ship_id else f"{ship_id} ({style.tag})"
@@ -287,7 +287,7 @@ def _draw_legend(
         s.draw_pips(canvas.draw, (x + 46, y + 32), hits, 11, 3)
         canvas.text((x + 106, y + 37), f"{hits}/{s.HULL}", 14, c.INK, anchor="lm")
         state = s.status(ship_id, ship, view, labels)
-        detail = state or f"{ship.get('at')} {s.word(labels, 'facing')} {ship.get('facing')}"
+        detail = state or s.where(labels, ship)
         canvas.text(
             (x + 146, y + 37),
             c.fit(detail, 14, column_w - 170),
@@ -328,10 +328,10 @@ def board_image(
     view: Mapping[str, Any],
     radius: int,
     *,
+    labels: Mapping[str, str],
     title: str = "",
     caption: str = "",
     highlight: Iterable[str] = (),
-    labels: Mapping[str, str] | None = None,
     ships: int | None = None,
 ) -> Image.Image:
     """The board as a palette image (what render_board encodes; the GIF's frames).
@@ -361,15 +361,15 @@ def render_board(
     view: Mapping[str, Any],
     radius: int,
     *,
+    labels: Mapping[str, str],
     title: str = "",
     highlight: Iterable[str] = (),
-    labels: Mapping[str, str] | None = None,
 ) -> bytes:
     """The board as PNG bytes; the same arguments always give the same bytes.
 
-    `highlight` tints cells (say, where something happened this turn); `labels` overrides the
-    English words of the legend (style.DEFAULT_LABELS). A cell or a facing in the view or in
-    `highlight` that does not fit the arena raises ValueError naming it, as does a radius
+    `highlight` tints cells (say, where something happened this turn); `labels` are every word
+    drawn (style.LABELS), in the reader's language: one missing raises ValueError, as does a cell
+    or a facing in the view or in `highlight` that does not fit the arena (naming it), or a radius
     outside 4..9.
     """
     return c.encode_png(board_image(view, radius, title=title, highlight=highlight, labels=labels))

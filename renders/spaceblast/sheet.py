@@ -2,7 +2,7 @@
 
 The card only reads the public view, where powers are absent (they are secret until played,
 SB-17): the caller passes `powers` itself, and only to someone allowed to see them, so this
-function can never be the leak. Words go through `labels` as on the board.
+function can never be the leak. Every word drawn comes from `labels` (style.LABELS), as on the board.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def render_sheet(
     view: Mapping[str, Any],
     ship: str,
     *,
-    labels: Mapping[str, str] | None = None,
+    labels: Mapping[str, str],
     powers: Sequence[str] = (),
 ) -> bytes:
     """The card of `ship` as PNG bytes; OrderError('unknown_character', name=ship) if the view lacks it.
@@ -73,17 +73,14 @@ def render_sheet(
     facing = s.ANGLES.get(str(data.get("facing", "E")).upper(), 0.0)
     draw.ellipse((PAD, HEADER_H // 2 - 24, PAD + 48, HEADER_H // 2 + 24), fill=c.PAPER)
     s.draw_numbered_ship(canvas, (PAD + 24, HEADER_H // 2), 20, facing, style, None if flying else s.GONE)
-    where = state or f"{data.get('at')} {s.word(words, 'facing')} {data.get('facing')}"
+    where = state or s.where(words, data)
     where = c.fit(where, 16, WIDTH // 2 - PAD)
     canvas.text((WIDTH - PAD, HEADER_H // 2), where, 16, ink, anchor="rm")
     name_room = WIDTH - 4 * PAD - 48 - round(c.font(16).getlength(where))
     canvas.text((2 * PAD + 48, HEADER_H // 2), c.fit(ship, 24, name_room), 24, ink, anchor="lm")
 
     y = HEADER_H + ROW_H // 2
-    score_key = s.word(words, "score")
-    canvas.text(
-        (PAD, y), c.fit(score_key[:1].upper() + score_key[1:], 15, KEY_W - 8), 15, c.MUTED, anchor="lm"
-    )
+    canvas.text((PAD, y), c.fit(s.word(words, "score_key"), 15, KEY_W - 8), 15, c.MUTED, anchor="lm")
     canvas.text((PAD + KEY_W, y), str(s.token_count(data, "score")), 18, c.INK, anchor="lm")
     for key, count, cap, fill in rows:
         y += ROW_H

@@ -23,6 +23,7 @@ from PIL import ImageDraw
 
 from engine.core.errors import OrderError
 from engine.core.hexgrid import Hex, HexBoard
+from engine.spaceblast.material import POWERS
 from renders import common as c
 from renders.spacechess.board import short_tags
 
@@ -43,38 +44,42 @@ GONE: c.RGB = c.MUTED
 #: Screen angle (degrees, y pointing down) of each SB-2 direction on a pointy-top grid.
 ANGLES: dict[str, float] = {"E": 0.0, "NE": -60.0, "NW": -120.0, "W": 180.0, "SW": 120.0, "SE": 60.0}
 
-#: English words drawn in the pictures; `labels` arguments override any of them (the bot's locale).
-DEFAULT_LABELS: dict[str, str] = {
-    "turn": "Turn",
-    "score": "score",
-    "hits": "hits",
-    "winner": "winner",
-    "draw": "draw",
-    "gone": "eliminated",
-    "disqualified": "disqualified",
-    "missile": "missile",
-    "mine_active": "mine (active)",
-    "mine_inactive": "mine (inactive)",
-    "asteroid": "asteroid",
-    "hit_taken": "hit taken",
-    "facing": "facing",
-    "cell": "Cell",
-    "hull": "Hits taken",
-    "turns": "Turn tokens",
-    "brakes": "Brakes",
-    "missiles": "Missiles",
-    "mines": "Mines",
-    "powers": "Powers",
-}
+#: the SB-2 directions a picture names (a ship's facing), each drawn as the reader writes it
+DIRECTIONS: tuple[str, ...] = ("E", "NE", "NW", "W", "SW", "SE")
+#: the words drawn in the pictures, every one given by the caller in the reader's language (the bot
+#: reads them from its catalog: bot.games.spaceblast.words.picture_labels); the render draws no word
+#: of its own. ``turn``, ``score``, ``winner`` and ``where`` are templates (``{turn}``, ``{score}``,
+#: ``{name}``, ``{at}`` and ``{facing}``); ``direction.<D>`` and ``power.<name>`` name a facing and a power.
+LABELS: tuple[str, ...] = (
+    "turn", "score", "score_key", "winner", "won", "draw", "gone", "disqualified", "missile", "mine_active", "mine_inactive",
+    "asteroid", "hit_taken", "where", "hull", "turns", "brakes", "missiles", "mines", "powers",
+    *(f"direction.{name}" for name in DIRECTIONS), *(f"power.{name}" for name in POWERS),
+)  # fmt: skip
 
 
-def words(labels: Mapping[str, str] | None) -> dict[str, str]:
-    return {**DEFAULT_LABELS, **(labels or {})}
+def words(labels: Mapping[str, str]) -> dict[str, str]:
+    """The picture's words; ValueError naming the ones missing, rather than drawing an identifier."""
+    missing = [key for key in LABELS if key not in labels]
+    if missing:
+        raise ValueError(f"labels: missing {', '.join(missing)}")
+    return dict(labels)
 
 
-def word(labels: Mapping[str, str], key: str) -> str:
-    """A label, or the identifier itself made readable, so a new power name still shows."""
-    return labels.get(key, key.replace("_", " "))
+def word(labels: Mapping[str, str], key: str, **values: Any) -> str:
+    """A label, its ``{placeholders}`` filled from `values`; an identifier with no label (a power
+    a newer engine deals) is drawn readable rather than lost."""
+    text = labels.get(key, key.replace("_", " "))
+    return text.format(**values) if values else text
+
+
+def facing_words(labels: Mapping[str, str], facing: Any) -> str:
+    """A direction as the reader writes it (``O`` for a French reader's west)."""
+    return labels.get(f"direction.{str(facing).upper()}", str(facing))
+
+
+def where(labels: Mapping[str, str], ship: Mapping[str, Any]) -> str:
+    """A flying ship's cell and facing ("G7 facing NW", "G7 vers NO")."""
+    return word(labels, "where", at=ship.get("at"), facing=facing_words(labels, ship.get("facing")))
 
 
 @dataclass(frozen=True)
@@ -294,7 +299,7 @@ def token_count(ship: Mapping[str, Any], key: str) -> int:
 def status(ship_id: str, ship: Mapping[str, Any], view: Mapping[str, Any], labels: Mapping[str, str]) -> str:
     """The ship's state word: winner, disqualified, eliminated, or "" for a ship still flying."""
     if view.get("winner") == ship_id:
-        return word(labels, "winner")
+        return word(labels, "won")
     if ship.get("disqualified"):
         return word(labels, "disqualified")
     if not on_board(ship):
@@ -303,4 +308,4 @@ def status(ship_id: str, ship: Mapping[str, Any], view: Mapping[str, Any], label
 
 
 def powers_text(powers: Sequence[str], labels: Mapping[str, str]) -> str:
-    return ", ".join(word(labels, str(p)) for p in powers)
+    return ", ".join(labels.get(f"power.{p}", str(p).replace("_", " ")) for p in powers)

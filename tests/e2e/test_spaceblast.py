@@ -12,6 +12,7 @@ from tests.e2e.table import Table
 
 NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay")
 FIRST = "brake missile"  # turn 1's orders, easy to spot if they leaked
+SAID = "frein missile"  # the same read back to the table's French readers, in their order words
 MAX_TURNS = 15
 
 
@@ -35,17 +36,17 @@ def test_a_six_ship_game_plays_to_its_end_with_nothing_revealed_early(fake, tabl
             reply = table.run(member, "sb order", text=FIRST if turn == 1 else "none")
             assert reply.private, reply.content  # orders (or a gone ship's refusal): private
             if turn == 1:
-                assert FIRST in reply.content and reply.buttons  # read back, with the Ready button
+                assert SAID in reply.content and reply.buttons  # read back, with the Ready button
         if turn == 1:  # nothing of the orders reached the channel before the reveal
             posted = channel_texts(table)
-            assert len(posted) >= 8 and all(FIRST not in text for text in posted)  # new, joins, start
+            assert len(posted) >= 8 and all(FIRST not in text and SAID not in text for text in posted)  # new, joins, start
         for member in members:
             reply = table.run(member, "sb ready")
             if not reply.private and any(name.endswith(".gif") for name, _ in reply.files):
                 gif = next(data for name, data in reply.files if name.endswith(".gif"))
                 assert Image.open(io.BytesIO(gif)).n_frames >= 4
                 if turn == 1:
-                    assert FIRST in reply.content  # revealed with the resolution
+                    assert SAID in reply.content  # revealed with the resolution
                 finished = table.text("event.spaceblast.game_over", result="", ranking="").split(" — ")[0] \
                     in reply.content
     assert finished, f"no end after {turn} turns"

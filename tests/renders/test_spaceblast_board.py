@@ -11,12 +11,28 @@ from typing import Any
 import pytest
 from PIL import Image, ImageDraw, ImageSequence
 
+from bot.games.spaceblast.words import picture_labels
 from renders import common
-from renders.spaceblast import layout_for, render_board, render_turn_gif
-from renders.spaceblast.board import WIDTH, board_image
+from renders.spaceblast import animation, layout_for
+from renders.spaceblast import board as drawn
+from renders.spaceblast.board import WIDTH
 from renders.spaceblast.style import ANGLES, SHIP_COLOURS, draw_ship, ship_styles
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+#: the words every picture of these tests draws: the English catalog's (the bot's words for the arena)
+ENGLISH = picture_labels("en")
+
+
+def render_board(view: dict[str, Any], radius: int, **options: Any) -> bytes:
+    return drawn.render_board(view, radius, **{"labels": ENGLISH, **options})
+
+
+def board_image(view: dict[str, Any], radius: int, **options: Any) -> Image.Image:
+    return drawn.board_image(view, radius, **{"labels": ENGLISH, **options})
+
+
+def render_turn_gif(frames: Any, radius: int, **options: Any) -> bytes:
+    return animation.render_turn_gif(frames, radius, **{"labels": ENGLISH, **options})
 FACINGS = ("E", "NE", "NW", "W", "SW", "SE")
 
 
@@ -234,8 +250,14 @@ def test_title_turn_and_winner_change_the_header_only() -> None:
 
 
 def test_labels_translate_the_legend() -> None:
-    assert render_board(view_of(), 6, labels={"score": "points"}) != render_board(view_of(), 6)
-    assert render_board(view_of(), 6, labels={}) == render_board(view_of(), 6)
+    assert render_board(view_of(), 6, labels=picture_labels("fr")) != render_board(view_of(), 6)
+
+
+def test_every_word_drawn_is_given_a_missing_one_is_named() -> None:
+    """The render has no words of its own: a label left out is an error, never an English default."""
+    labels = {key: text for key, text in ENGLISH.items() if key != "asteroid"}
+    with pytest.raises(ValueError, match="asteroid"):
+        render_board(view_of(), 6, labels=labels)
 
 
 # -- bad input ----------------------------------------------------------------------------------------

@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import pytest
 from PIL import Image
 
+from bot.games.spaceblast.words import picture_labels
 from engine.core.errors import OrderError
-from renders.spaceblast import render_sheet
+from renders.spaceblast import sheet
 from renders.spaceblast.style import SHIP_COLOURS
+
+#: the English catalog's words, as the bot gives them
+ENGLISH = picture_labels("en")
+
+
+def render_sheet(view: dict[str, Any], ship: str, **options: Any) -> bytes:
+    return sheet.render_sheet(view, ship, **{"labels": ENGLISH, **options})
 
 VIEW = {
     "turn": 4,
@@ -88,8 +97,9 @@ def test_powers_appear_only_when_passed() -> None:
 
 
 def test_labels_translate_the_card() -> None:
-    assert render_sheet(VIEW, "red", labels={"turns": "Jetons virage"}) != render_sheet(VIEW, "red")
-    assert render_sheet(VIEW, "red", labels={}) == render_sheet(VIEW, "red")
+    assert render_sheet(VIEW, "red", labels=picture_labels("fr")) != render_sheet(VIEW, "red")
+    with pytest.raises(ValueError, match="turns"):
+        render_sheet(VIEW, "red", labels={key: text for key, text in ENGLISH.items() if key != "turns"})
 
 
 def test_unknown_ship() -> None:

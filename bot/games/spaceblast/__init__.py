@@ -11,18 +11,21 @@ both ships' orders.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from bot.games import Presenter, register_presenter
-from bot.i18n import Listing
+from bot.games.spaceblast import words
+from bot.i18n import Listing, translate
 from bot.service.commands import Option
 from bot.service.game_over import result_words
 from bot.service.replies import Attachment, Button, Message, Reply
+from engine.core.errors import OrderError
 from engine.core.protocol import PUBLIC, Audience, Event, GameRules
-from renders.spaceblast.animation import render_turn_gif
-from renders.spaceblast.board import render_board
-from renders.spaceblast.sheet import render_sheet
+
+if TYPE_CHECKING:
+    from bot.service.scene import Scene
+    from bot.store.repo import LogRecord
 
 #: events after which the arena is worth posting: a resolved turn, the start
 _BOARD_EVENTS = ("revealed", "started")
@@ -31,10 +34,10 @@ _BOARD_EVENTS = ("revealed", "started")
 _QUIET_EVENTS = ("submitted", "frames", "moved", "missile_moved")
 #: `new` options that switch a variant on, and the variant's name
 VARIANT_OPTIONS = {"asteroids": "asteroids", "powers": "powers", "two_ships": "twoships"}
-#: the resolution's phases as the animation captions them (the images' words are English, like the board's)
-PHASE_CAPTIONS = {"reveal": "Orders revealed", "rotation": "1. Rotation", "mines": "2. Mines",
-                  "movement": "3. Movement", "missiles": "4. Missiles", "firing": "5. Firing",
-                  "damage": "6. Damage", "end": "Game over"}
+#: the resolution's phases the animation captions (``sb.picture.phase.<frame>``, SB-7..SB-12)
+PHASES = ("reveal", "rotation", "mines", "movement", "missiles", "firing", "damage", "end")
+#: the log entries whose payload is an order text, worded in the reader's order language
+_ORDER_ENTRIES = ("history.spaceblast.order", "history.spaceblast.time_jump")
 
 
 class SpaceBlastPresenter(Presenter):
@@ -54,20 +57,24 @@ class SpaceBlastPresenter(Presenter):
             variants.append("bigbang3" if bigbang == "3" else "bigbang")
         return {"radius": options.get("radius", 6), "variants": variants}
 
-    examples = {"sb new": {"name": "Arena", "radius": "6"}, "sb join": {"name": "Ann"},
-                "sb order": {"text": "left missile"}, "sb orders": {"turn": "left", "missile": "1"},
-                "sb timejump": {"text": "right mine"}, "sb challenge": {"level": "easy"}}
+    # orders, turns and levels in the reader's words (``gauche missile``); a name both languages write
+    examples = {"sb new": {"name": "Nova", "radius": "6"}, "sb join": {"name": "Ann"},
+                "sb order": {"text": Message("sb.example.order")},
+                "sb orders": {"turn": Message("word.choice.turn.left"), "missile": "1"},
+                "sb timejump": {"text": Message("sb.example.timejump")},
+                "sb challenge": {"level": Message("word.choice.level.easy")}}
 
     def describe(self, rules: GameRules, events: Sequence[Event]) -> list[Message]:
         return [self._worded(event) for event in events if event.kind not in _QUIET_EVENTS]
 
     @staticmethod
     def _worded(event: Event) -> Message:
-        """The end's ranking as "Ann 7, Bob 3" and a drawn game as such, not as the engine's data."""
+        """Each event in the reader's words (`words.event_words`: directions, tokens, powers, causes);
+        the end's ranking as "Ann 7, Bob 3" and a drawn game as such, not as the engine's data."""
         if event.kind == "joined" and "ships" in event.params:  # a player with two ships (SB-15)
             return Message("event.spaceblast.joined.fleet", dict(event.params))
         if event.kind != "game_over":
-            return Message(f"event.spaceblast.{event.kind}", dict(event.params))
+            return Message(f"event.spaceblast.{event.kind}", words.event_words(event.kind, event.params))
         ranking = Listing(tuple(Message("sb.rank", {"who": line.get("ship") or line.get("player"),
                                                     "score": line.get("score")})
                                 for line in event.params.get("ranking") or ()))
@@ -79,20 +86,49 @@ class SpaceBlastPresenter(Presenter):
         """Orders stay changeable until the deadline; "ready" says they are final (SB-19)."""
         return (Button(Message("button.sb_ready"), "sb ready"),)
 
-    def images(self, rules: GameRules, state: Any, events: Sequence[Event]) -> list[Attachment]:
+    def order_suggestions(self, rules: GameRules, orders: Iterable[Any], language: str, typed: str) -> Iterable[str]:
+        """What ``/sb order`` suggests: the legal orders in the reader's order words (``gauche
+        missile``), those starting with what was typed (case aside)."""
+        wanted = typed.strip().lower()
+        return (text for text in (words.order_text(order, language) for order in orders)
+                if text.lower().startswith(wanted))
+
+    def refusal_params(self, err: OrderError) -> dict[str, Any]:
+        """A time jump's refusal names the order it had and the powers played in the reader's words."""
+        worded: dict[str, Any] = {}
+        if "was" in err.params:
+            worded["was"] = words.order_words(err.params["was"])
+        if isinstance(err.params.get("powers"), list):
+            worded["powers"] = words.powers(err.params["powers"])
+        return worded
+
+    def history_line(self, rules: GameRules, entry: LogRecord, events: Sequence[Event], author: Message) -> Message:
+        """An order as the reader writes one (``gauche missile``), whatever language it was typed in."""
+        said = super().history_line(rules, entry, events, author)
+        if said.key in _ORDER_ENTRIES and "text" in said.params:
+            return Message(said.key, {**said.params, "text": words.order_words(said.params["text"])})
+        return said
+
+    def images_for(self, rules: GameRules, state: Any, events: Sequence[Event], scene: Scene) -> list[Attachment]:
+        """The arena after the start or a turn, and the turn's animation, in the scene's language."""
         if not any(event.kind in _BOARD_EVENTS for event in events):
             return []
+        from renders.spaceblast.animation import render_turn_gif  # the renders are imported only when drawn
+
         view = rules.view(state)
-        files = [Attachment("arena.png", render_board(view, view["radius"], title=_title(view)))]
+        files = _arena(view, scene.language, scene.name)
         frames = next((event.params["views"] for event in events if event.kind == "frames"), None)
         if frames:  # one frame per phase, captioned with it (SB-7..SB-12), so none is merged away
-            captioned = [{**frame, "caption": PHASE_CAPTIONS.get(frame.get("frame"), "")} for frame in frames]
-            files.append(Attachment("resolution.gif", render_turn_gif(captioned, view["radius"], title=_title(view))))
+            captioned = [{**frame, "caption": _caption(frame.get("frame"), scene.language)} for frame in frames]
+            files.append(Attachment("resolution.gif", render_turn_gif(
+                captioned, view["radius"], title=_title(scene.language, scene.name),
+                labels=words.picture_labels(scene.language))))
         return files
 
-    def board(self, rules: GameRules, state: Any) -> list[Attachment]:
-        view = rules.view(state)
-        return [Attachment("arena.png", render_board(view, view["radius"], title=_title(view)))]
+    def board_for(self, rules: GameRules, state: Any, scene: Scene, around: str | None = None) -> list[Attachment]:
+        if around is not None:
+            return super().board_for(rules, state, scene, around)
+        return _arena(rules.view(state), scene.language, scene.name)
 
     def sheet(self, rules: GameRules, state: Any, actor: str, language: str, viewer: Audience = PUBLIC) -> Reply:
         """The card of each ship the actor commands (one, or a player's two, SB-15); powers and this
@@ -103,16 +139,19 @@ class SpaceBlastPresenter(Presenter):
         if ships != [actor]:
             total = view.get("players", {}).get(actor, {}).get("score", 0)
             lines.append(Message("sb.sheet.player", {"id": actor, "ships": ships, "score": total}))
+        from renders.spaceblast.sheet import render_sheet  # the renders are imported only when drawn
+
         for ident in ships:
             ship, own = view["ships"][ident], view.get("fleet", {}).get(ident, {})
-            cards.append(Attachment(f"ship-{ident}.png", render_sheet(view, ident, powers=own.get("powers", ()))))
+            cards.append(Attachment(f"ship-{ident}.png", render_sheet(
+                view, ident, labels=words.picture_labels(language), powers=own.get("powers", ()))))
             lines.append(Message("sb.sheet", {"id": ident, "hits": ship["hits"], "score": ship["score"],
                                               "turns": ship["turns"], "brakes": ship["brakes"],
                                               "missiles": ship["missiles"], "mines": ship["mines"]}))
             if "orders" in own:
-                lines.append(Message("sb.sheet.orders", {"orders": own["orders"] or "none"}))
+                lines.append(Message("sb.sheet.orders", {"orders": words.order_words(own["orders"] or "none")}))
             if "jump" in own:  # a time jump's holder sees what everyone plays, and may change its own
-                lines.append(Message("sb.sheet.jump", {"orders": own["jump"]}))
+                lines.append(Message("sb.sheet.jump", {"orders": words.orders_by_ship(own["jump"])}))
         return Reply(tuple(lines), files=tuple(cards))
 
     def status_lines(self, rules: GameRules, state: Any) -> list[Message]:
@@ -127,7 +166,8 @@ class SpaceBlastPresenter(Presenter):
                 lines.append(Message(key, {"id": ident, "score": ship["score"]}))
                 continue
             lines.append(Message("sb.status.ship", {
-                "id": ident, "score": ship["score"], "hits": ship["hits"], "at": ship["at"], "facing": ship["facing"],
+                "id": ident, "score": ship["score"], "hits": ship["hits"], "at": ship["at"],
+                "facing": words.direction(ship["facing"]),
                 "turns": ship["turns"], "brakes": ship["brakes"], "missiles": ship["missiles"],
                 "mines": ship["mines"],
                 "ready": Message("sb.status.waiting" if ship.get("player", ident) in waiting else "sb.status.ready"),
@@ -140,8 +180,21 @@ def fleet_of(view: Mapping[str, Any], actor: str) -> list[str]:
     return [ident for ident, ship in view["ships"].items() if ship.get("player") == actor] or [actor]
 
 
-def _title(view: Mapping[str, Any]) -> str:
-    return f"SpaceBlast — turn {view.get('turn', 0)}"
+def _title(language: str, name: str = "") -> str:
+    return translate("sb.picture.title_named", language, {"name": name}) if name else \
+        translate("sb.picture.title", language)
+
+
+def _caption(frame: Any, language: str) -> str:
+    return translate(f"sb.picture.phase.{frame}", language) if frame in PHASES else ""
+
+
+def _arena(view: Mapping[str, Any], language: str, name: str = "") -> list[Attachment]:
+    """The arena as a reader of `language` reads it: every word drawn from its catalog."""
+    from renders.spaceblast.board import render_board  # the renders are imported only when drawn
+
+    return [Attachment("arena.png", render_board(view, view["radius"], title=_title(language, name),
+                                                 labels=words.picture_labels(language)))]
 
 
 SPACEBLAST_PRESENTER = register_presenter(SpaceBlastPresenter())

@@ -41,8 +41,8 @@ def sb_orders(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     tokens += ["missile"] * opts.get("missile", 0)
     if opts.get("mine"):
         tokens.append("mine")
-    if "power" in opts:
-        tokens.append(f"power {opts['power']}")
+    if "power" in opts:  # a power named in words ("super virage", "réserve d'énergie") is one word of the order
+        tokens.append(f"power {'-'.join(opts['power'].replace(chr(39), '').replace('’', '').split())}")
     text = " ".join(tokens) or "none"
     return order_handler(KIND)(svc, ctx, {"text": f"{opts['ship']}: {text}" if "ship" in opts else text})
 

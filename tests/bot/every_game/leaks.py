@@ -44,6 +44,10 @@ ALLOWED: dict[str, dict[str, str]] = {
         "blitz": "a HexArena variant's name, Blitz in the French rules too",
         "omega": "a HexArena variant's name (Omega), as is Alpha",
         "info": "`/partie info`: French uses the short word (wfrench lacks it)",
+        # the suite serves its test-only games beside the shipped ones (tests/support/tally_bot.py):
+        # the help lists their groups and names there, never in the shipped bot
+        "tl": "a test-only game's group", "ts": "a test-only game's group", "td": "a test-only game's group",
+        "tally": "a test-only game's name", "sealed": "a test-only game's name", "duel": "a test-only game's name",
     },
     "en": {
         "loto": "the name of FDJ's lottery, whose draws Space Chess plays on",

@@ -27,8 +27,6 @@ def played(request: pytest.FixtureRequest) -> list[leaks.Played]:
     return leaks.play_all(request.param)
 
 
-@pytest.mark.xfail(strict=False, reason="issue 24: other helpers' fixes are landing; remove this mark once "
-                                        "`python scripts/language_leaks.py` reports no leak")
 def test_no_word_of_the_other_language(played: list[leaks.Played]) -> None:
     found = {f"{one.source} {kind}": dict(words) for one in played for kind, words in one.leaks().items() if words}
     assert not found, leaks.table(played)

@@ -27,6 +27,21 @@ def keys(reply: Reply) -> list[str]:
     return [m.key for m in reply.messages]
 
 
+def english(value: object) -> str:
+    """A reply's value (an order in words, a list of them) as an English reader reads it."""
+    return translate("sb.order.quoted", "en", {"order": value})
+
+
+def orders_of(message) -> dict[str, str]:
+    """The revealed orders of a `revealed` event or a time jump's sheet, by ship, in English."""
+    return {item.params["ship"]: english(item.params["order"]) for item in message.params["orders"].items}
+
+
+def read(reply: Reply) -> str:
+    """Everything a reply says, in both languages: where a secret order must not be."""
+    return "\n".join(translate(m.key, language, m.params) for m in reply.messages for language in ("en", "fr"))
+
+
 def shown(reply: Reply) -> str:
     """What the channel reads of a reply (nothing of a private one)."""
     if reply.visibility is Visibility.PRIVATE:
@@ -66,13 +81,14 @@ def test_orders_are_private_with_a_ready_button_and_the_tokens_left(svc: GameSer
     reply = svc.handle(ANN, "sb orders", {"turn": "left", "missile": 1})
     assert reply.ok and reply.visibility is Visibility.PRIVATE
     assert keys(reply) == ["event.spaceblast.orders_set"]
-    assert reply.messages[0].params["text"] == "left missile"
+    assert english(reply.messages[0].params["text"]) == "left missile"
     assert [b.command for b in reply.buttons] == ["sb ready"]
     same = svc.handle(BOB, "sb order", {"text": "droite mine"})
-    assert same.visibility is Visibility.PRIVATE and same.messages[0].params["text"] == "right mine"
+    assert same.visibility is Visibility.PRIVATE and english(same.messages[0].params["text"]) == "right mine"
     for reader in (BOB, CID, EVE, GM):
         for path in ("game history", "game status", "game board", "game info"):
-            assert "left missile" not in str(svc.handle(reader, path, {}).messages)
+            said = read(svc.handle(reader, path, {}))
+            assert "left missile" not in said and "gauche missile" not in said
     assert "left missile" not in caplog.text
 
 
@@ -93,13 +109,14 @@ def test_the_turn_resolves_once_every_ship_is_ready_and_reveals_everything(svc: 
     last = svc.handle(CID, "sb ready", {})  # Cid gave nothing: flies straight on (SB-6)
     assert "event.spaceblast.revealed" in keys(last)
     revealed = next(m for m in last.messages if m.key == "event.spaceblast.revealed")
-    assert revealed.params["orders"]["Ann"] == "left missile" and "Cid" in revealed.params["defaulted"]
+    assert orders_of(revealed)["Ann"] == "left missile" and "Cid" in english(revealed.params["defaulted"])
     assert [f.filename for f in last.files] == ["arena.png", "resolution.gif"]
     gif = Image.open(io.BytesIO(last.files[1].data))
     assert gif.n_frames >= 6
-    assert "left missile" in shown(last) or "left missile" in str(revealed.params)
+    assert "**Ann** left missile" in shown(last)
     history = svc.handle(BOB, "game history", {})
-    assert "left missile" in str(history.messages)  # revealed: in everyone's history now
+    said = read(history)  # revealed: in everyone's history now, in the reader's order words
+    assert "left missile" in said and "gauche missile" in said
 
 
 def test_a_ship_sheet_shows_its_orders_to_its_owner_only(svc: GameService) -> None:
@@ -159,12 +176,12 @@ def test_a_time_jump_shows_its_holder_every_order_then_takes_the_change(store) -
     waiting = service.handle(BOB, "sb ready", {})
     assert "event.spaceblast.time_jump_wait" in keys(waiting)
     jump = next(m for m in service.handle(ANN, "game sheet", {}).messages if m.key == "sb.sheet.jump")
-    assert jump.params["orders"]["Bob"] == "brake missile"
+    assert orders_of(jump)["Bob"] == "brake missile"
     assert "sb.sheet.jump" not in keys(service.handle(BOB, "game sheet", {}))
     done = service.handle(ANN, "sb timejump", {"text": "power timejump left"})
     assert done.ok  # the holder answered: nobody is awaited any more, so the turn resolves at once
     revealed = next(m for m in done.messages if m.key == "event.spaceblast.revealed")
-    assert revealed.params["orders"]["Ann"].split()[0] == "left"  # the changed order is the one played
+    assert orders_of(revealed)["Ann"].split()[0] == "left"  # the changed order is the one played
 
 
 class _Posts:
@@ -212,7 +229,7 @@ def test_sb17_a_time_jump_waits_its_short_deadline_only_then_plays_the_orders_as
     told, post = hooks.posts
     assert [m.key for m in told.messages] == ["turn.your_turn"] and told.mentions == (ANN.user_id,)
     revealed = next(m for m in post.messages if m.key == "event.spaceblast.revealed")
-    assert revealed.params["orders"]["Ann"] == "power timejump"
+    assert orders_of(revealed)["Ann"] == "power timejump"
     after = {t.kind: t for t in game_timers(store, game.id)}["deadline"]
     assert after.due_at >= deadline.due_at + dt.timedelta(hours=23)  # the next turn has its whole length
 

@@ -22,6 +22,8 @@ ANN, BOB, CID = (Context(user_id=20 + n, user_name=name, guild_id=GUILD, channel
                  for n, name in enumerate(("ann", "bob", "cid")))
 EVE = Context(user_id=99, user_name="eve", guild_id=GUILD, channel_id=CHANNEL)
 SECRETS = ("left missile", "brake mine")
+#: the same orders as a French reader reads them
+FRENCH_SECRETS = ("gauche missile", "frein mine")
 
 
 def keys(reply: Reply) -> list[str]:
@@ -33,9 +35,14 @@ def timers(svc: GameService) -> dict[str, TimerRecord]:
     return {t.kind: t for t in game_timers(svc.store, game.id)}
 
 
+def english(value: object) -> str:
+    """A reply's value (an order in words, a list of them) as an English reader reads it."""
+    return translate("sb.order.quoted", "en", {"order": value})
+
+
 def everything(reply: Reply) -> str:
-    """All a reply carries, words and files, as text to search for a leak."""
-    words = [translate(m.key, "en", m.params) for m in (*reply.messages, *reply.aside)]
+    """All a reply carries, words (in both languages) and files, as text to search for a leak."""
+    words = [translate(m.key, language, m.params) for m in (*reply.messages, *reply.aside) for language in ("en", "fr")]
     return "\n".join(words) + repr([m.params for m in (*reply.messages, *reply.aside)]) + "".join(
         f.data.decode("latin-1") for f in reply.files)
 
@@ -74,7 +81,7 @@ def test_an_order_names_its_ship_and_a_bare_one_is_refused_changing_nothing(svc:
     assert svc.complete(ANN, "sb order", "text", "ann 2:")[0].startswith("Ann 2: ")
     one = svc.handle(ANN, "sb orders", {"turn": "left", "missile": 1, "ship": "Ann 1"})
     assert one.visibility is Visibility.PRIVATE and keys(one) == ["event.spaceblast.orders_set"]
-    assert (one.messages[0].params["ship"], one.messages[0].params["text"]) == ("Ann 1", "left missile")
+    assert (one.messages[0].params["ship"], english(one.messages[0].params["text"])) == ("Ann 1", "left missile")
     two = svc.handle(ANN, "sb order", {"text": "2: brake mine"})
     assert [m.params["ship"] for m in two.messages] == ["Ann 2"] and [b.command for b in two.buttons] == ["sb ready"]
 
@@ -86,20 +93,21 @@ def test_nobody_else_reads_anything_of_either_ships_orders_before_the_reveal(
     assert all(r.visibility is Visibility.PRIVATE or not any(s in everything(r) for s in SECRETS) for r in replies)
     own = svc.handle(ANN, "game sheet", {})
     assert own.visibility is Visibility.PRIVATE
-    assert [m.params["orders"] for m in own.messages if m.key == "sb.sheet.orders"] == list(SECRETS)
+    assert [english(m.params["orders"]) for m in own.messages if m.key == "sb.sheet.orders"] == list(SECRETS)
     assert [f.filename for f in own.files] == ["ship-Ann 1.png", "ship-Ann 2.png"]
     for reader in (BOB, CID, EVE, GM):
         for path, options in (("game history", {}), ("game status", {}), ("game board", {}), ("game info", {}),
                               ("game sheet", {"character": "Ann"})):
             reply = svc.handle(reader, path, options)
-            assert not any(secret in everything(reply) for secret in SECRETS), (reader.user_name, path)
+            assert not any(secret in everything(reply) for secret in SECRETS + FRENCH_SECRETS), (reader.user_name, path)
         assert "sb.sheet.orders" not in keys(svc.handle(reader, "game sheet", {"character": "Ann"}))
     export = svc.handle(GM, "gm export", {})
     assert not any(secret in export.files[0].data.decode() for secret in SECRETS)
     assert not any(secret in caplog.text for secret in SECRETS)
     svc.handle(BOB, "sb ready", {})
     revealed = svc.handle(CID, "sb ready", {})  # the last player ready: the turn resolves
-    orders = next(m for m in revealed.messages if m.key == "event.spaceblast.revealed").params["orders"]
+    said = next(m for m in revealed.messages if m.key == "event.spaceblast.revealed").params["orders"]
+    orders = {item.params["ship"]: english(item.params["order"]) for item in said.items}
     assert (orders["Ann 1"], orders["Ann 2"]) == SECRETS and len(orders) == 6
     assert [f.filename for f in revealed.files] == ["arena.png", "resolution.gif"]
     after = json.loads(svc.handle(GM, "gm export", {}).files[0].data)

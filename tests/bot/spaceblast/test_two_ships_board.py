@@ -7,6 +7,7 @@ import io
 
 from PIL import Image
 
+from bot.games.spaceblast.words import picture_labels
 from engine.spaceblast import SPACEBLAST
 from renders import common
 from renders.spaceblast import layout_for, render_board, render_sheet
@@ -40,7 +41,7 @@ def test_the_standard_game_keeps_one_colour_per_ship_and_no_number() -> None:
 
 def test_the_board_paints_both_ships_in_the_players_colour_and_numbers_them() -> None:
     view = started_view()
-    image = Image.open(io.BytesIO(render_board(view, 5))).convert("RGB")
+    image = Image.open(io.BytesIO(render_board(view, 5, labels=picture_labels("en")))).convert("RGB")
     layout = layout_for(5)
     for ident, ship in view["ships"].items():
         player = ["Ann", "Bob", "Cid"].index(ship["player"])
@@ -52,4 +53,5 @@ def test_the_board_paints_both_ships_in_the_players_colour_and_numbers_them() ->
         draw_numbered_ship(canvas, (30, 30), 24, 0.0, styles[ident])
         glyphs.append(canvas.image.tobytes())
     assert glyphs[0] != glyphs[1]  # the number tells them apart
-    assert render_sheet(view, "Ann 1") != render_sheet(view, "Ann 2")
+    english = picture_labels("en")
+    assert render_sheet(view, "Ann 1", labels=english) != render_sheet(view, "Ann 2", labels=english)
