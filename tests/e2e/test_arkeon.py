@@ -5,6 +5,7 @@ declines at once, the board on demand, and a resignation confirmed by its button
 
 from __future__ import annotations
 
+from bot.i18n import ChoiceText
 from tests.e2e.table import REPLY_TIMEOUT, Table
 from tests.fake_discord.payloads import Member
 
@@ -23,7 +24,7 @@ def test_a_game_against_the_computer_by_slash_commands_to_a_resignation(fake, ta
     table.ok(gm, "ak new", name="Duel")
     table.ok(ann, "ak join", name="Ann")
     joined = table.ok(ann, "ak challenge", level="easy")
-    assert table.text("game.computer_joined", name="Computer", level="easy") in joined.content
+    assert table.text("game.computer_joined", name="Computer", level=ChoiceText("level", "easy")) in joined.content
     started = table.ok(gm, "gm start")
     assert [name for name, _ in started.files] == ["arkeon.png"] and started.images()
     # at the start the computer stands level (or ahead, if it placed first): it declines at once
