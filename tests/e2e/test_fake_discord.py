@@ -11,6 +11,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from tests.discord_shapes import ALL_PERMISSIONS, ATTACH_FILES, PIN_MESSAGES, SEND_MESSAGES, VIEW_CHANNEL
 from tests.e2e.table import PNG_SIGNATURE, png_size
 from tests.fake_discord.clock import ManualClock
 from tests.fake_discord.interactions import NotACommand
@@ -474,3 +475,42 @@ def test_a_post_repeating_an_enforced_nonce_returns_the_first_message(server):
     assert again["id"] == first["id"] and len(server.channel_messages(channel)) == 1
     loose = call(server, "POST", f"/channels/{channel.id}/messages", json={**body, "enforce_nonce": False})[2]
     assert loose["id"] != first["id"]
+
+
+def test_the_bot_does_in_a_channel_what_its_permissions_there_allow(server):
+    """Issue 25 point 8: a test takes permissions away per channel; interactions there carry what the bot
+    still has (``app_permissions``), and Discord refuses what it may not do: a post without Send Messages
+    or, with a file, Attach Files, and a pin without Pin Messages (403 / 50013); a channel it cannot see
+    is Missing Access (50001). Other channels keep every permission."""
+    put_commands(server)
+    member = server.add_member("m")
+    shut, other = server.add_channel("shut"), server.guild.channels[0]
+    _, _, posted = call(server, "POST", f"/channels/{shut.id}/messages", json={"content": "status"})
+    server.set_bot_permissions(shut, ALL_PERMISSIONS & ~ATTACH_FILES & ~PIN_MESSAGES)
+    payload = server.slash_payload(member, "sc join", {"name": "x"}, channel=shut)
+    assert int(payload["app_permissions"]) == ALL_PERMISSIONS & ~ATTACH_FILES & ~PIN_MESSAGES
+    assert int(server.slash_payload(member, "sc join", {"name": "x"}, channel=other)["app_permissions"]) == (
+        ALL_PERMISSIONS)
+
+    def upload() -> aiohttp.FormData:
+        form = aiohttp.FormData(quote_fields=False)
+        form.add_field("payload_json", json.dumps({"content": "board", "attachments": [{"id": 0, "filename": "b.png"}]}),
+                       content_type="application/json")
+        form.add_field("files[0]", TINY_PNG, filename="b.png", content_type="image/png")
+        return form
+
+    status, _, error = call(server, "POST", f"/channels/{shut.id}/messages", data=upload())
+    assert (status, error["code"], error["message"]) == (403, 50013, "Missing Permissions")
+    assert call(server, "POST", f"/channels/{shut.id}/messages", json={"content": "text"})[0] == 200
+    assert call(server, "PUT", f"/channels/{shut.id}/messages/pins/{posted['id']}")[2]["code"] == 50013
+    assert call(server, "POST", f"/channels/{other.id}/messages", data=upload())[0] == 200
+
+    server.set_bot_permissions(shut, ALL_PERMISSIONS & ~SEND_MESSAGES)
+    assert call(server, "POST", f"/channels/{shut.id}/messages", json={"content": "text"})[2]["code"] == 50013
+    status, _, _ = call(server, "PATCH", f"/channels/{shut.id}/messages/{posted['id']}", json={"content": "edit"})
+    assert status == 200  # an edit of its own message needs no Send Messages
+    server.set_bot_permissions(shut, ALL_PERMISSIONS & ~VIEW_CHANNEL)
+    status, _, error = call(server, "POST", f"/channels/{shut.id}/messages", json={"content": "text"})
+    assert (status, error["code"]) == (403, 50001)
+    assert [m["content"] for m in server.channel_messages(shut)] == ["edit", "text"]
+    assert server.invalid_answers == []

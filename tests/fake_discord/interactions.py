@@ -14,9 +14,6 @@ from typing import Any
 from tests.discord_shapes import BUTTON, OPTION_TYPES, interaction_json, snowflake
 from tests.fake_discord.payloads import Channel, Guild, Member
 
-#: The bot's own permissions in every channel of the fake server.
-ALL_PERMISSIONS = (1 << 53) - 1
-
 
 class NotACommand(ValueError):
     """The test asked for something a Discord client could not send to this bot."""
@@ -173,15 +170,16 @@ def envelope(
     member: Member,
     locale: str,
     size_limit: int,
+    app_permissions: int,
     message: Mapping[str, Any] | None = None,
     created: float | None = None,
 ) -> dict[str, Any]:
-    """The INTERACTION_CREATE event around `data`: the bot may do anything in the channel, and the
-    token is as unguessable as Discord's (a webhook call with another interaction's token is refused)."""
+    """The INTERACTION_CREATE event around `data`: `app_permissions` are the bot's in the channel, and
+    the token is as unguessable as Discord's (a webhook call with another interaction's token is refused)."""
     payload = interaction_json(
         kind, data, application_id=application_id, guild_id=guild.id, guild_locale=guild.preferred_locale,
         channel=channel.to_json(), member=member.to_json(), locale=locale, token=secrets.token_urlsafe(48),
-        app_permissions=ALL_PERMISSIONS, size_limit=size_limit, created=created,
+        app_permissions=app_permissions, size_limit=size_limit, created=created,
     )
     if message is not None:
         payload["message"] = dict(message)
