@@ -56,8 +56,16 @@ log = logging.getLogger("spacechess.discord")
 
 CONTENT_LIMIT = 2000
 CUSTOM_ID_LIMIT = 100
+#: the channel types of a thread (a forum post is a public thread)
+THREAD_TYPES = (discord.ChannelType.public_thread, discord.ChannelType.private_thread, discord.ChannelType.news_thread)
 #: answer directly when the service is this quick; otherwise defer first (Discord allows 3 s)
 DIRECT_REPLY_SECONDS = 2.0
+
+
+def permission_names(permissions: discord.Permissions) -> frozenset[str]:
+    """Every name a granted permission goes by: the API's (``view_channel``) and discord.py's own
+    (``read_messages``), whose iteration yields only the latter."""
+    return frozenset(name for name in discord.Permissions.VALID_FLAGS if getattr(permissions, name))
 
 
 def context_of(interaction: discord.Interaction) -> Context:
@@ -68,6 +76,7 @@ def context_of(interaction: discord.Interaction) -> Context:
     user = interaction.user
     roles = frozenset(role.id for role in user.roles) if isinstance(user, discord.Member) else frozenset()
     perms = interaction.permissions
+    channel_type = getattr(interaction.channel, "type", None)
     return Context(
         user_id=user.id,
         user_name=user.display_name,
@@ -76,6 +85,9 @@ def context_of(interaction: discord.Interaction) -> Context:
         locale=str(interaction.locale) if interaction.locale else None,
         manage_server=bool(perms.manage_guild or perms.administrator),
         role_ids=roles,
+        # the bot's own permissions here, as Discord resolved them for the interaction: the service decides
+        bot_permissions=permission_names(interaction.app_permissions),
+        in_thread=channel_type in THREAD_TYPES,
     )
 
 
