@@ -116,10 +116,13 @@ def _checked(spec: Mapping[str, Any], value: Any, path: str, focused: str | None
 
 def synced_command(command: Mapping[str, Any], application_id: int, guild_id: int | None) -> dict[str, Any]:
     """A command as Discord stores and returns it after a sync: ids and version given, the defaults
-    of what the bot left out filled in (``integration_types``: installed on servers)."""
+    of what the bot left out filled in (``integration_types``: installed on servers), and its
+    ``default_member_permissions`` a string, as Discord answers every permission set."""
     stored = {key: value for key, value in command.items() if value is not None}
+    permissions = command.get("default_member_permissions")
     stored.update(id=str(snowflake()), application_id=str(application_id), version=str(snowflake()),
-                  type=command.get("type") or 1, default_member_permissions=command.get("default_member_permissions"),
+                  type=command.get("type") or 1,
+                  default_member_permissions=None if permissions is None else str(permissions),
                   integration_types=command.get("integration_types") or [0], nsfw=bool(command.get("nsfw")))
     if guild_id is not None:
         stored["guild_id"] = str(guild_id)
