@@ -278,6 +278,26 @@ def test_autocomplete_answers_within_three_seconds_and_carry_no_message(clocked)
     assert respond(fake, late, token, choices)[1]["code"] == 10062
 
 
+def test_an_autocomplete_answer_of_more_than_25_choices_or_a_long_name_is_refused(clocked):
+    """Discord's limits on suggestions: 25 choices, names and values of 100 characters (400 / 50035,
+    with the error tree; the interaction stays unanswered, so a valid answer may still follow)."""
+    fake, _ = clocked
+    fake_commands = [{**COMMANDS[0], "options": [{**COMMANDS[0]["options"][0], "options": [
+        {"name": "name", "description": "d", "type": 3, "required": True, "autocomplete": True}]}]}]
+    assert call(fake, "PUT", f"/applications/{fake.application_id}/commands", json=fake_commands)[0] == 200
+    member = fake.add_member("m")
+    interaction, token = gateway_interaction(fake, lambda: fake.autocomplete(member, "sc join", "name", "A"))
+    many = [{"name": f"Ann {n}", "value": f"Ann {n}"} for n in range(26)]
+    status, error = respond(fake, interaction, token, {"type": 8, "data": {"choices": many}})
+    assert (status, error["code"]) == (400, 50035) and "_errors" in error["errors"]["data"]["choices"]
+    long = [{"name": "A" * 101, "value": "Ann"}]
+    status, error = respond(fake, interaction, token, {"type": 8, "data": {"choices": long}})
+    assert (status, error["code"]) == (400, 50035) and "name" in error["errors"]["data"]["choices"]["0"]
+    status, _ = respond(fake, interaction, token, {"type": 8, "data": {"choices": many[:25]}})
+    assert status == 200 and fake.acknowledged(interaction) == 8
+    assert fake.invalid_answers == []
+
+
 def test_a_deferred_component_update_lets_patch_original_edit_the_components_message(server):
     put_commands(server)
     channel = server.guild.channels[0]
