@@ -18,9 +18,17 @@ ADMINISTRATOR = 1 << 3
 MANAGE_GUILD = 1 << 5
 VIEW_CHANNEL = 1 << 10
 SEND_MESSAGES = 1 << 11
+MANAGE_MESSAGES = 1 << 13
+EMBED_LINKS = 1 << 14
+ATTACH_FILES = 1 << 15
+READ_MESSAGE_HISTORY = 1 << 16
 USE_APPLICATION_COMMANDS = 1 << 31
+SEND_MESSAGES_IN_THREADS = 1 << 38
+PIN_MESSAGES = 1 << 51
 #: What an ordinary member may do in a game channel.
 MEMBER_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | USE_APPLICATION_COMMANDS
+#: Every permission Discord defines (up to Pin Messages and its neighbours): the bot's unless a test says less.
+ALL_PERMISSIONS = (1 << 53) - 1
 
 #: Message flags.
 EPHEMERAL = 1 << 6

@@ -55,9 +55,19 @@ from bot.timers import TimerRunner, TimerScheduler
 log = logging.getLogger("spacechess.discord")
 
 CONTENT_LIMIT = 2000
+#: Discord's autocomplete answer: at most this many choices, each name and value this long at most
+AUTOCOMPLETE_CHOICES, CHOICE_TEXT = 25, 100
 CUSTOM_ID_LIMIT = 100
+#: the channel types of a thread (a forum post is a public thread)
+THREAD_TYPES = (discord.ChannelType.public_thread, discord.ChannelType.private_thread, discord.ChannelType.news_thread)
 #: answer directly when the service is this quick; otherwise defer first (Discord allows 3 s)
 DIRECT_REPLY_SECONDS = 2.0
+
+
+def permission_names(permissions: discord.Permissions) -> frozenset[str]:
+    """Every name a granted permission goes by: the API's (``view_channel``) and discord.py's own
+    (``read_messages``), whose iteration yields only the latter."""
+    return frozenset(name for name in discord.Permissions.VALID_FLAGS if getattr(permissions, name))
 
 
 def context_of(interaction: discord.Interaction) -> Context:
@@ -68,6 +78,7 @@ def context_of(interaction: discord.Interaction) -> Context:
     user = interaction.user
     roles = frozenset(role.id for role in user.roles) if isinstance(user, discord.Member) else frozenset()
     perms = interaction.permissions
+    channel_type = getattr(interaction.channel, "type", None)
     return Context(
         user_id=user.id,
         user_name=user.display_name,
@@ -76,7 +87,18 @@ def context_of(interaction: discord.Interaction) -> Context:
         locale=str(interaction.locale) if interaction.locale else None,
         manage_server=bool(perms.manage_guild or perms.administrator),
         role_ids=roles,
+        # the bot's own permissions here, as Discord resolved them for the interaction: the service decides
+        bot_permissions=permission_names(interaction.app_permissions),
+        in_thread=channel_type in THREAD_TYPES,
     )
+
+
+def autocomplete_choices(values: list[str]) -> list[app_commands.Choice[str]]:
+    """Suggestions as Discord takes them (it refuses the whole answer otherwise): at most 25, each name
+    and value at most 100 characters. A longer value could not come back intact, so it is left out
+    rather than cut into another value; the name a member reads is the value itself."""
+    fitting = [value for value in values if len(value) <= CHOICE_TEXT][:AUTOCOMPLETE_CHOICES]
+    return [app_commands.Choice(name=value, value=value) for value in fitting]
 
 
 def discord_files(reply: Reply) -> list[discord.File]:
@@ -367,7 +389,7 @@ class GameBot(discord.AutoShardedClient):
         except TimeoutError:
             log.warning("suggestions for /%s %s were too slow: an empty list is answered", path, option)
             return []
-        return [app_commands.Choice(name=v[:100], value=v[:100]) for v in values]
+        return autocomplete_choices(values)
 
     async def _render(self, ctx: Context, reply: Reply) -> Rendered:
         """The reply's text bodies, allowed mentions, and its components and embeds (as send

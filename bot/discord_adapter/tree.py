@@ -130,10 +130,18 @@ def _completer(path: str, option: str, complete: Completer) -> Callable[..., Awa
     return autocomplete
 
 
+#: who sees a group of GM commands only (``/gm``) until a server says otherwise: Manage Server, as
+#: Discord's ``default_member_permissions`` has it; a server grants the group to its GM role in its
+#: integration settings. Who may run each command is still the service's decision (`GameService.is_gm`).
+GM_GROUP_PERMISSIONS = discord.Permissions(manage_guild=True)
+
+
 def build_groups(run: Runner, complete: Completer) -> list[app_commands.Group]:
-    """One group per first word of the table (``/gm``, ``/game``, ``/sc``...), each with its subcommands."""
+    """One group per first word of the table (``/gm``, ``/game``, ``/sc``...), each with its subcommands;
+    a group whose every command is for GMs is hidden from other members by default."""
     groups: dict[str, app_commands.Group] = {}
     commands = table()
+    players: set[str] = {path.split()[0] for path, cmd in commands.items() if not cmd.gm_only}
     for path in sorted(commands):
         cmd = commands[path]
         group_name, _, sub = path.partition(" ")
@@ -142,6 +150,7 @@ def build_groups(run: Runner, complete: Completer) -> list[app_commands.Group]:
             group = groups[group_name] = app_commands.Group(
                 name=name("group", group_name), description=text(f"cmd.{group_name}"),
                 guild_only=True,  # games live in server channels
+                default_permissions=None if group_name in players else GM_GROUP_PERMISSIONS,
             )
         group.add_command(
             app_commands.Command(name=sub_name(group_name, sub), description=text(cmd.description_key),

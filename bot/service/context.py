@@ -21,5 +21,10 @@ class Context:
     #: the member is the only one reading the channel (the console): what the channel is shown is in
     #: their language too, not the server's (`GameService.language`)
     sole_reader: bool = False
+    #: the bot's own permissions in this channel, by name (``"send_messages"``, as Discord's API
+    #: names them, lower case); None: the platform lets the bot do everything (the console)
+    bot_permissions: frozenset[str] | None = None
+    #: the channel is a thread (a forum post): posting there takes Send Messages in Threads
+    in_thread: bool = False
     #: where long work shows how far it is (`bot.service.progress`); None: the adapter shows nothing
     progress: Report | None = field(default=None, compare=False, repr=False)

@@ -34,6 +34,7 @@ from bot.service.computers import computer_inputs, computers_of
 from bot.service.context import Context
 from bot.service.effects import Effects
 from bot.service.game_over import Announcement, game_over
+from bot.service.permissions import require_channel_permissions
 from bot.service.pings import ping_policy, turn_ping
 from bot.service.refusals import names_in, order_refusal, service_refusal, setup_refusal, with_closest_name
 from bot.service.replaying import effective_inputs, public_events, replay_inputs
@@ -151,6 +152,8 @@ class GameService:
             # a game's creator is GM of that game only: never of the server's settings or of a new game
             if cmd.gm_only and not self.is_gm(ctx, None if cmd.server_wide else here):
                 raise ServiceError("error.server_gm_only" if self.is_gm(ctx, here) else "error.gm_only")
+            if cmd.binds_channel:  # before anything is read or built: a game the bot could not post for
+                require_channel_permissions(ctx)
             reply = shown_to_caller(cmd.handler(self, ctx, options), ctx.user_id)
         except ServiceError as err:
             reply = service_refusal(err, path)

@@ -209,7 +209,7 @@ def gm_export(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
 
 
 @command("gm import", Option("file", "attachment", required=True), Option("name", max_length=NAME_MAX),
-         Option("replace", "boolean"), gm_only=True, server_wide=True)
+         Option("replace", "boolean"), gm_only=True, server_wide=True, binds_channel=True)
 def gm_import(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     """Recreate an exported game in this channel: its log is replayed from its setup, and it keeps its
     options, status, seats (`/gm replace` hands a character to a member of this server) and history.

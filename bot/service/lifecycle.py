@@ -76,7 +76,7 @@ def declare_game_commands(entry: GameEntry) -> None:
             *presenter.create_options, *driver.create_options,
             Option("setup", "attachment", max_bytes=SETUP_MAX_BYTES, describe="opt.new.setup"),
             Option("replace", "boolean", describe="opt.new.replace"),
-            server_wide=True)(new)  # the creator of the channel's ended game is not a GM of the server
+            server_wide=True, binds_channel=True)(new)  # the creator of the channel's ended game is not a GM of the server
     command(f"{entry.group} join", Option("name", required=True, max_length=NAME_MAX),
             *presenter.join_options)(join)
     register_order_command(entry.group, entry.kind)

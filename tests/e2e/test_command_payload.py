@@ -49,6 +49,23 @@ def test_the_test_games_commands_are_within_discord_limits_too():
     assert problems(payload) == []
 
 
+def test_only_gm_is_hidden_from_members_without_manage_server(payload):
+    """``/gm`` carries Manage Server (0x20) as its ``default_member_permissions``, so a member without it
+    does not see it until a server grants the group to its GM role; the groups players use carry
+    none. (The request takes it as an integer, as Discord's OpenAPI description says; Discord
+    answers it as a string.)"""
+    hidden = {group["name"]: group.get("default_member_permissions") for group in payload}
+    assert hidden.pop("gm") == 0x20
+    assert hidden and set(hidden.values()) == {None}
+
+
+def test_the_synced_gm_group_is_stored_with_manage_server(fake, bot):
+    (sync,) = [c for c in fake.calls_to("PUT", r"/applications/\d+/commands") if c.status == 200]
+    stored = {command["name"]: command["default_member_permissions"] for command in sync.answer}
+    assert stored.pop("gm") == "32" and set(stored.values()) == {None}
+    assert fake.invalid_answers == []
+
+
 def test_every_description_has_its_french_localisation(payload):
     missing = []
 

@@ -11,6 +11,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from tests.discord_shapes import ALL_PERMISSIONS, ATTACH_FILES, PIN_MESSAGES, SEND_MESSAGES, VIEW_CHANNEL
 from tests.e2e.table import PNG_SIGNATURE, png_size
 from tests.fake_discord.clock import ManualClock
 from tests.fake_discord.interactions import NotACommand
@@ -277,6 +278,26 @@ def test_autocomplete_answers_within_three_seconds_and_carry_no_message(clocked)
     assert respond(fake, late, token, choices)[1]["code"] == 10062
 
 
+def test_an_autocomplete_answer_of_more_than_25_choices_or_a_long_name_is_refused(clocked):
+    """Discord's limits on suggestions: 25 choices, names and values of 100 characters (400 / 50035,
+    with the error tree; the interaction stays unanswered, so a valid answer may still follow)."""
+    fake, _ = clocked
+    fake_commands = [{**COMMANDS[0], "options": [{**COMMANDS[0]["options"][0], "options": [
+        {"name": "name", "description": "d", "type": 3, "required": True, "autocomplete": True}]}]}]
+    assert call(fake, "PUT", f"/applications/{fake.application_id}/commands", json=fake_commands)[0] == 200
+    member = fake.add_member("m")
+    interaction, token = gateway_interaction(fake, lambda: fake.autocomplete(member, "sc join", "name", "A"))
+    many = [{"name": f"Ann {n}", "value": f"Ann {n}"} for n in range(26)]
+    status, error = respond(fake, interaction, token, {"type": 8, "data": {"choices": many}})
+    assert (status, error["code"]) == (400, 50035) and "_errors" in error["errors"]["data"]["choices"]
+    long = [{"name": "A" * 101, "value": "Ann"}]
+    status, error = respond(fake, interaction, token, {"type": 8, "data": {"choices": long}})
+    assert (status, error["code"]) == (400, 50035) and "name" in error["errors"]["data"]["choices"]["0"]
+    status, _ = respond(fake, interaction, token, {"type": 8, "data": {"choices": many[:25]}})
+    assert status == 200 and fake.acknowledged(interaction) == 8
+    assert fake.invalid_answers == []
+
+
 def test_a_deferred_component_update_lets_patch_original_edit_the_components_message(server):
     put_commands(server)
     channel = server.guild.channels[0]
@@ -474,3 +495,42 @@ def test_a_post_repeating_an_enforced_nonce_returns_the_first_message(server):
     assert again["id"] == first["id"] and len(server.channel_messages(channel)) == 1
     loose = call(server, "POST", f"/channels/{channel.id}/messages", json={**body, "enforce_nonce": False})[2]
     assert loose["id"] != first["id"]
+
+
+def test_the_bot_does_in_a_channel_what_its_permissions_there_allow(server):
+    """Issue 25 point 8: a test takes permissions away per channel; interactions there carry what the bot
+    still has (``app_permissions``), and Discord refuses what it may not do: a post without Send Messages
+    or, with a file, Attach Files, and a pin without Pin Messages (403 / 50013); a channel it cannot see
+    is Missing Access (50001). Other channels keep every permission."""
+    put_commands(server)
+    member = server.add_member("m")
+    shut, other = server.add_channel("shut"), server.guild.channels[0]
+    _, _, posted = call(server, "POST", f"/channels/{shut.id}/messages", json={"content": "status"})
+    server.set_bot_permissions(shut, ALL_PERMISSIONS & ~ATTACH_FILES & ~PIN_MESSAGES)
+    payload = server.slash_payload(member, "sc join", {"name": "x"}, channel=shut)
+    assert int(payload["app_permissions"]) == ALL_PERMISSIONS & ~ATTACH_FILES & ~PIN_MESSAGES
+    assert int(server.slash_payload(member, "sc join", {"name": "x"}, channel=other)["app_permissions"]) == (
+        ALL_PERMISSIONS)
+
+    def upload() -> aiohttp.FormData:
+        form = aiohttp.FormData(quote_fields=False)
+        form.add_field("payload_json", json.dumps({"content": "board", "attachments": [{"id": 0, "filename": "b.png"}]}),
+                       content_type="application/json")
+        form.add_field("files[0]", TINY_PNG, filename="b.png", content_type="image/png")
+        return form
+
+    status, _, error = call(server, "POST", f"/channels/{shut.id}/messages", data=upload())
+    assert (status, error["code"], error["message"]) == (403, 50013, "Missing Permissions")
+    assert call(server, "POST", f"/channels/{shut.id}/messages", json={"content": "text"})[0] == 200
+    assert call(server, "PUT", f"/channels/{shut.id}/messages/pins/{posted['id']}")[2]["code"] == 50013
+    assert call(server, "POST", f"/channels/{other.id}/messages", data=upload())[0] == 200
+
+    server.set_bot_permissions(shut, ALL_PERMISSIONS & ~SEND_MESSAGES)
+    assert call(server, "POST", f"/channels/{shut.id}/messages", json={"content": "text"})[2]["code"] == 50013
+    status, _, _ = call(server, "PATCH", f"/channels/{shut.id}/messages/{posted['id']}", json={"content": "edit"})
+    assert status == 200  # an edit of its own message needs no Send Messages
+    server.set_bot_permissions(shut, ALL_PERMISSIONS & ~VIEW_CHANNEL)
+    status, _, error = call(server, "POST", f"/channels/{shut.id}/messages", json={"content": "text"})
+    assert (status, error["code"]) == (403, 50001)
+    assert [m["content"] for m in server.channel_messages(shut)] == ["edit", "text"]
+    assert server.invalid_answers == []

@@ -11,6 +11,9 @@ Discord checks it:
   not state (400 / 50035 with the error tree, tests/fake_discord/openapi.py and limits.py);
 - interaction deadlines: the first response within 3 s of the interaction's creation (else 404 /
   10062 and the token is dead), follow-ups and edits for 15 minutes (then 401 / 50027);
+- what the bot may not do in a channel (`set_bot_permissions`): a post without View Channel (403 /
+  50001), without Send Messages or, with files, Attach Files, and a pin without Pin Messages (403 /
+  50013); each interaction carries the bot's permissions in its channel (``app_permissions``);
 - a second response to one interaction (40060), a callback type the interaction does not take
   (40004), uploads above the size limit (40005), more than 250 pins in a channel (30003), too many
   edits of messages older than an hour (30046), unknown channels, messages and webhooks;
@@ -35,12 +38,17 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from tests.discord_shapes import (
+    ALL_PERMISSIONS,
     APPLICATION_COMMAND,
+    ATTACH_FILES,
     AUTOCOMPLETE,
     EPHEMERAL,
     LOADING,
     MEMBER_PERMISSIONS,
     MESSAGE_COMPONENT,
+    PIN_MESSAGES,
+    SEND_MESSAGES,
+    VIEW_CHANNEL,
     snowflake,
 )
 from tests.fake_discord import interactions, openapi
@@ -141,6 +149,8 @@ class DiscordCore:
         self._faults: list[Fault] = []
         #: (channel id, nonce) -> (message id, when): what `enforce_nonce` answers a repeated post with
         self._nonces: dict[tuple[int, str], tuple[int, float]] = {}
+        #: channel id -> the bot's permissions there, where a test took some away (`set_bot_permissions`)
+        self._bot_permissions: dict[int, int] = {}
         self._cond = threading.Condition()  # re-entrant: a handler may call another locked method
         self._routes = [(method, _compiled(template), handler) for method, template, handler in self._route_table()]
 
@@ -256,6 +266,25 @@ class DiscordCore:
         JSON `code` (a server error: 0)."""
         with self._cond:
             self._faults.append(Fault(method, pattern, status, retry_after, times, scope, code))
+
+    def set_bot_permissions(self, channel: Channel, permissions: int) -> None:
+        """The bot's resolved permissions in `channel` from now on (every permission by default), as a
+        server's roles and the channel's overwrites leave them: what its interactions there carry as
+        ``app_permissions`` and what its REST calls there may do."""
+        with self._cond:
+            self._bot_permissions[channel.id] = permissions
+
+    def bot_permissions(self, channel_id: int) -> int:
+        with self._cond:
+            return self._bot_permissions.get(channel_id, ALL_PERMISSIONS)
+
+    def _require(self, channel_id: int, permission: int) -> None:
+        """Discord's refusal of what the bot may not do in the channel: not seeing it is Missing Access."""
+        granted = self.bot_permissions(channel_id)
+        if not granted & VIEW_CHANNEL:
+            raise ApiError(403, 50001, "Missing Access")
+        if not granted & permission:
+            raise ApiError(403, 50013, "Missing Permissions")
 
     def fill_pins(self, channel: Channel) -> None:
         """The channel already holds Discord's maximum of pinned messages (someone else's): a pin is refused."""
@@ -403,7 +432,7 @@ class DiscordCore:
         payload = interactions.envelope(
             kind, data, application_id=self.application_id, guild=self._guild_of(channel),
             channel=channel, member=member, locale=locale, size_limit=self.size_limit,
-            message=message_data, created=created,
+            app_permissions=self.bot_permissions(channel.id), message=message_data, created=created,
         )
         self.open_interaction(payload, created)
         return payload
@@ -631,6 +660,9 @@ class DiscordCore:
         body = request.body or {}
         with self._cond:
             channel_id = self._channel(request).id
+            self._require(channel_id, SEND_MESSAGES)
+            if request.files:
+                self._require(channel_id, ATTACH_FILES)
             key = (channel_id, str(body["nonce"])) if body.get("enforce_nonce") and "nonce" in body else None
             earlier = self._nonces.get(key) if key is not None else None
             if earlier is not None and self.clock() - earlier[1] <= NONCE_WINDOW and earlier[0] in self.store.messages:
@@ -647,6 +679,8 @@ class DiscordCore:
     def _edit_message(self, request: Request) -> Answer:
         with self._cond:
             message_id = self._channel_message(request)
+            # an edit needs no Send Messages (the message is the bot's), but new files need Attach Files
+            self._require(int(request.params["channel"]), ATTACH_FILES if request.files else VIEW_CHANNEL)
             self._count_old_edit(message_id)
             return ok(self.store.change(message_id, request.body or {}, request.files))
 
@@ -674,6 +708,7 @@ class DiscordCore:
     def _pin(self, request: Request) -> Answer:
         with self._cond:
             message = self.store.messages[self._channel_message(request)]
+            self._require(int(message["channel_id"]), PIN_MESSAGES)
             pinned = sum(1 for m in self.store.messages.values() if m["pinned"] and m["channel_id"] == message["channel_id"])
             if not message["pinned"] and pinned >= PINS_MAX:
                 raise ApiError(400, 30003, f"Maximum number of pins reached ({PINS_MAX})")

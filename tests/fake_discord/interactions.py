@@ -14,9 +14,6 @@ from typing import Any
 from tests.discord_shapes import BUTTON, OPTION_TYPES, interaction_json, snowflake
 from tests.fake_discord.payloads import Channel, Guild, Member
 
-#: The bot's own permissions in every channel of the fake server.
-ALL_PERMISSIONS = (1 << 53) - 1
-
 
 class NotACommand(ValueError):
     """The test asked for something a Discord client could not send to this bot."""
@@ -119,10 +116,13 @@ def _checked(spec: Mapping[str, Any], value: Any, path: str, focused: str | None
 
 def synced_command(command: Mapping[str, Any], application_id: int, guild_id: int | None) -> dict[str, Any]:
     """A command as Discord stores and returns it after a sync: ids and version given, the defaults
-    of what the bot left out filled in (``integration_types``: installed on servers)."""
+    of what the bot left out filled in (``integration_types``: installed on servers), and its
+    ``default_member_permissions`` a string, as Discord answers every permission set."""
     stored = {key: value for key, value in command.items() if value is not None}
+    permissions = command.get("default_member_permissions")
     stored.update(id=str(snowflake()), application_id=str(application_id), version=str(snowflake()),
-                  type=command.get("type") or 1, default_member_permissions=command.get("default_member_permissions"),
+                  type=command.get("type") or 1,
+                  default_member_permissions=None if permissions is None else str(permissions),
                   integration_types=command.get("integration_types") or [0], nsfw=bool(command.get("nsfw")))
     if guild_id is not None:
         stored["guild_id"] = str(guild_id)
@@ -173,15 +173,16 @@ def envelope(
     member: Member,
     locale: str,
     size_limit: int,
+    app_permissions: int,
     message: Mapping[str, Any] | None = None,
     created: float | None = None,
 ) -> dict[str, Any]:
-    """The INTERACTION_CREATE event around `data`: the bot may do anything in the channel, and the
-    token is as unguessable as Discord's (a webhook call with another interaction's token is refused)."""
+    """The INTERACTION_CREATE event around `data`: `app_permissions` are the bot's in the channel, and
+    the token is as unguessable as Discord's (a webhook call with another interaction's token is refused)."""
     payload = interaction_json(
         kind, data, application_id=application_id, guild_id=guild.id, guild_locale=guild.preferred_locale,
         channel=channel.to_json(), member=member.to_json(), locale=locale, token=secrets.token_urlsafe(48),
-        app_permissions=ALL_PERMISSIONS, size_limit=size_limit, created=created,
+        app_permissions=app_permissions, size_limit=size_limit, created=created,
     )
     if message is not None:
         payload["message"] = dict(message)

@@ -169,9 +169,14 @@ def _object(schema: Mapping[str, Any], value: dict[str, Any], where: tuple[str, 
 
 
 def error_tree(problems: list[Problem]) -> dict[str, Any]:
-    """Discord's ``errors`` object: the problems nested by path, each leaf an ``_errors`` list."""
+    """Discord's ``errors`` object: the problems nested by path, each leaf an ``_errors`` list. A node is
+    either errors or children, never both (the spec's ``ErrorDetails``): a field refused whole (26
+    choices) is reported alone, not beside what is wrong inside it."""
     tree: dict[str, Any] = {}
+    whole = {where for where, _, _ in problems}
     for where, code, text in problems:
+        if any(where[:n] in whole for n in range(len(where))):
+            continue  # inside a field already refused whole
         node = tree
         for key in where:
             node = node.setdefault(key, {})

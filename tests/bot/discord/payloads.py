@@ -18,6 +18,7 @@ from typing import Any
 from bot.service.commands import Command, table
 from tests.discord_shapes import (
     ADMINISTRATOR,
+    ALL_PERMISSIONS,
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
     MANAGE_GUILD,
@@ -101,7 +102,7 @@ def _interaction(kind: int, member: Member, data: dict[str, Any], channel_id: in
     return interaction_json(
         kind, data, application_id=APP_ID, guild_id=guild_id, guild_locale="fr",
         channel=channel_json(channel_id, guild_id, "game"), member=member.to_json(), locale=member.locale,
-        token=f"token-{snowflake()}", app_permissions=MEMBER_PERMISSIONS, size_limit=10 * 1024 * 1024,
+        token=f"token-{snowflake()}", app_permissions=ALL_PERMISSIONS, size_limit=10 * 1024 * 1024,
         created=time.time() - age,
     )
 

@@ -121,3 +121,14 @@ async def test_a_setup_is_refused_at_its_own_limit_before_its_download(harness: 
     assert exchange.refused and exchange.text == translate(
         "error.attachment_too_large", "en", {"name": "setup.toml", "size_kb": 65, "limit_kb": 64})
     assert recorder.downloads == [] and harness.bot.service.store.list_games() == []
+
+
+async def test_suggestions_are_capped_at_25_choices_of_100_characters(
+        harness: BotHarness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Discord refuses an autocomplete answer of more than 25 choices, or with a name or value above 100
+    characters (400 / 50035, the fake too): the adapter caps what any completer gives, whatever it is."""
+    values = ["x" * 101, *(f"Ship {n:02}" for n in range(30))]
+    monkeypatch.setattr(harness.bot.service, "complete", lambda *args: values)
+    choices = (await harness.interact(autocomplete("game rules", GM, "game", ""))).choices
+    assert [c["value"] for c in choices] == [f"Ship {n:02}" for n in range(25)]
+    assert all(len(c["name"]) <= 100 for c in choices)

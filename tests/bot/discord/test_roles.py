@@ -47,3 +47,21 @@ async def test_a_role_created_while_the_bot_runs_is_cached_and_grants_gm(harness
     assert (await run(harness, NEW_HOLDER, "sc new", name="Orion")).refused
     await run(harness, GM, "gm settings", gm_role=NEW_ROLE)
     accepted(await run(harness, NEW_HOLDER, "sc new", name="Orion"))
+
+
+async def test_the_context_carries_the_bots_permissions_and_whether_the_channel_is_a_thread(
+        harness: BotHarness) -> None:
+    """The adapter passes the interaction's ``app_permissions`` on by name — the API's (view_channel)
+    as well as discord.py's (read_messages) — and a thread as a thread; the service decides."""
+    data = slash("game info", EVE)
+    data["app_permissions"] = str((1 << 10) | (1 << 11) | (1 << 51))  # View Channel, Send Messages, Pin Messages
+    ctx = context_of(discord.Interaction(data=data, state=harness.bot._connection))
+    assert {"view_channel", "read_messages", "send_messages", "pin_messages"} == ctx.bot_permissions
+    assert not ctx.in_thread
+    thread = str(CHANNEL_ID + 1)  # a forum post of the game channel, which discord.py has not cached
+    data["channel_id"] = thread
+    data["channel"] = {**data["channel"], "id": thread, "type": 11, "parent_id": str(CHANNEL_ID),
+                       "owner_id": str(EVE.id), "message_count": 0, "member_count": 1,
+                       "thread_metadata": {"archived": False, "auto_archive_duration": 10080, "locked": False,
+                                           "archive_timestamp": "2024-01-01T00:00:00+00:00"}}
+    assert context_of(discord.Interaction(data=data, state=harness.bot._connection)).in_thread
