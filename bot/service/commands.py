@@ -263,6 +263,8 @@ def _coerce(opt: Option, value: Any, group: str = "") -> Any:
         raise ServiceError("error.option_too_long", option=opt.name, max=opt.max_length)
     if opt.holds and text and not SHAPES[opt.holds](text):
         raise ServiceError(f"error.option_not_{opt.holds}", option=opt.name, value=text)
+    if opt.holds == "cell":  # one token whatever the spacing: `G 3` is G3, as the rules write it
+        return "".join(text.split())
     return text
 
 

@@ -50,7 +50,7 @@ class Variant:
         if self.max_actions is not None and budget.actions >= self.max_actions:
             raise OrderError("too_many_actions", maximum=self.max_actions)
         if ship_id in budget.activated:
-            raise OrderError("already_used", ship=ship_id)
+            raise OrderError("already_used", ship=ship_id, reason="ship")
 
     def cost(self, ship_type: str, verb: str, cells: int) -> int:
         """Action points an action takes (`cells` entered for a move); only Omega counts them."""

@@ -124,7 +124,7 @@ class DuelTally(TallyGame):
 
     def play(self, state: DuelState, actor: str, orders: Sequence[int]) -> Outcome[DuelState]:
         if self.waiting_on(state) != (actor,):
-            raise OrderError("not_your_turn", name=actor)
+            raise OrderError("not_your_turn", name=actor, to_move=self.waiting_on(state)[0])
         played = super().play(state, actor, orders)
         return Outcome(replace(state, tallies=played.state.tallies, winner=played.state.winner,
                                to_move=(state.to_move + 1) % 2), played.events)
@@ -138,7 +138,7 @@ class DuelTally(TallyGame):
         if kind == "timeout":
             late = str(payload.get("actor"))
             if self.waiting_on(state) != (late,):
-                raise OrderError("not_your_turn", name=late)
+                raise OrderError("not_your_turn", name=late, to_move=self.waiting_on(state)[0])
             other = next(a for a in state.tallies if a != late)
             return Outcome(replace(state, winner=other, forfeit=late), (Event("timed_out", {"actor": late}),))
         return super().apply_input(state, kind, actor, payload)

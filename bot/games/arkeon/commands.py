@@ -60,7 +60,7 @@ def _text(*words: str | None) -> str:
 # the piece, the cell and the direction are suggested from the legal turns (given the options filled
 # before them), so they are free text on Discord: the order's parser refuses a mistyped one in words
 @command("ak place", Option("kind", required=True, max_length=KIND_LENGTH, autocomplete=True),
-         Option("cell", required=True, max_length=4, autocomplete=True),
+         Option("cell", required=True, max_length=4, autocomplete=True, holds="cell"),
          Option("direction", max_length=2, autocomplete=True))
 def ak_place(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     """A piece from the reserve (AK-11/AK-12); basic and triple pieces take a direction."""
@@ -68,7 +68,7 @@ def ak_place(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     return order_handler(KIND)(svc, ctx, {"text": text})
 
 
-@command("ak swap", Option("cell", required=True, max_length=4, autocomplete=True),
+@command("ak swap", Option("cell", required=True, max_length=4, autocomplete=True, holds="cell"),
          Option("kind", required=True, max_length=KIND_LENGTH, autocomplete=True),
          Option("direction", max_length=2, autocomplete=True))
 def ak_swap(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:

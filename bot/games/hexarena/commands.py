@@ -27,7 +27,7 @@ from engine.hexarena.geometry import cell_name
 from engine.hexarena.orders import Turn
 
 KIND = HEXARENA_PRESENTER.kind
-CELL = 3  # the longest cell name: "M13" is not on the board, "G13" is
+CELL = 4  # the longest cell as typed: "G13", or "G 13" with the space the rules allow (HA-1)
 
 
 def _play(*words: str) -> Callable[[GameService, Context, dict[str, Any]], Reply]:
@@ -74,7 +74,8 @@ def _declare(verb: str, *targets: Option) -> None:
     """`/hx <verb> cell: [target]`, its cell and target suggested from the legal one-action turns."""
     handler = _play("cell", *(option.name for option in targets))
     handler.__name__ = verb
-    command(f"hx {verb}", Option("cell", required=True, max_length=CELL, autocomplete=True), *targets)(handler)
+    command(f"hx {verb}", Option("cell", required=True, max_length=CELL, autocomplete=True, holds="cell"),
+            *targets)(handler)
     for option in (Option("cell"), *targets):
         if option.name == "direction":
             completer(f"hx {verb}", option.name)(_directions(verb))
@@ -82,13 +83,13 @@ def _declare(verb: str, *targets: Option) -> None:
             completer(f"hx {verb}", option.name)(legal_values(KIND, _reader(verb, option.name), first_actions))
 
 
-_declare("move", Option("to", required=True, max_length=CELL, autocomplete=True))
+_declare("move", Option("to", required=True, max_length=CELL, autocomplete=True, holds="cell"))
 # directions are typed, not chosen from a list: the order's parser reads English and French letters
 _declare("rotate", Option("direction", required=True, max_length=2, autocomplete=True))
 _declare("fire")
 _declare("ram", Option("direction", required=True, max_length=2, autocomplete=True))
-_declare("board", Option("to", required=True, max_length=CELL, autocomplete=True))
-_declare("leave", Option("to", required=True, max_length=CELL, autocomplete=True))
+_declare("board", Option("to", required=True, max_length=CELL, autocomplete=True, holds="cell"))
+_declare("leave", Option("to", required=True, max_length=CELL, autocomplete=True, holds="cell"))
 _declare("recycle", Option("debris", required=True, max_length=CELL, autocomplete=True))
 
 

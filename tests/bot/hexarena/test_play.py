@@ -11,11 +11,15 @@ from dataclasses import replace
 import pytest
 
 from bot.drivers import timer_handlers
+from bot.games import presenter_for
 from bot.i18n import LANGUAGES, translate
 from bot.service import Context, GameService, Reply
+from bot.service.refusals import order_refusal
 from bot.store.timers import game_timers
 from bot.timers import TimerRunner
 from engine import registry
+from engine.core.errors import OrderError
+from engine.hexarena.variants import Alpha
 
 GUILD, CHANNEL = 10, 120
 GM = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=CHANNEL, manage_server=True)
@@ -109,14 +113,18 @@ def test_refusals_are_worded_and_leave_the_game_as_it_was(svc: GameService) -> N
         (ANN, "hx rotate", {"cell": "G3", "direction": "e"}, "error.not_allowed.same_facing"),
         (ANN, "hx order", {"text": "move G3 G5; move G2 G4"}, "error.too_many_actions"),
     ]
+    worded = {}
     for ctx, path, opts, key in cases:
         reply = svc.handle(ctx, path, opts)
         assert not reply.ok and keys(reply) == [key], (path, opts, reply.messages)
-        texts(reply)
+        worded[key] = texts(reply)
         after = game(svc)
         assert (after.version, after.state) == (before.version, before.state), (path, opts)
     shown = texts(svc.handle(ANN, "hx fire", {"cell": "G2"}))
     assert any("Red fighter 1 cannot destroy Red fighter 2" in line for line in shown)
+    # whose turn it is, said (issue 26 point 7: "It is not your turn" left the player guessing)
+    assert set(worded["error.not_your_turn"]) == {"It is not your turn: Red is to move.",
+                                                  "Ce n’est pas votre tour : c’est à Rouge de jouer."}
 
 
 def test_an_alpha_turn_is_written_out_and_suggested_from_the_legal_turns(svc: GameService) -> None:
@@ -279,3 +287,25 @@ def test_a_third_repetition_ends_the_game_drawn_in_words_and_stops_the_clock(svc
     assert game(svc).status == "finished"
     assert RULES.result(RULES.from_json(game(svc).state)).reason == "repetition"
     assert [t for t in game_timers(svc.store, game(svc).id) if t.kind in ("clock", "clock_half")] == []
+
+
+def test_a_second_action_of_one_ship_names_the_ship() -> None:
+    """Issue 26 point 7: "Already used this turn" did not say which ship (Alpha, Omega: HA-16, HA-17)."""
+    with pytest.raises(OrderError) as caught:
+        Alpha().admit(Alpha().pay(Alpha().new_budget(), "red_fighter2", 0), "red_fighter2")
+    reply = order_refusal(caught.value, presenter_for("hexarena").refusal_params)
+    said = {lang: translate(reply.messages[0].key, lang, reply.messages[0].params) for lang in LANGUAGES}
+    assert said["en"] == "Red fighter 2 has already acted this turn: each ship acts once a turn."
+    assert said["fr"].startswith("Chasseur rouge 2 a déjà agi pendant ce tour")
+
+
+def test_a_cell_is_read_whatever_its_spacing(svc: GameService) -> None:
+    """HA-1: `G7`, `g7` and `G 7` are the same cell; an option typed `G 3` was refused."""
+    started(svc)
+    played = svc.handle(ANN, "hx move", {"cell": "g 3", "to": "G 10"})
+    assert played.ok, played.messages
+    assert any("Red fighter 2 moves G3 → G10" in line for line in texts(played))
+    before = game(svc)
+    refused = svc.handle(BOB, "hx move", {"cell": "G;2", "to": "G10"})  # a cell option holds a cell only
+    assert not refused.ok and keys(refused) == ["error.option_not_cell"]
+    assert game(svc).version == before.version
