@@ -13,7 +13,8 @@ from typing import Any
 
 from engine.arkeon.events import event
 from engine.arkeon.pieces import SIDES
-from engine.arkeon.state import PLACING, ArkeonState
+from engine.arkeon.endings import stuck
+from engine.arkeon.state import PLACING, RUNNING, ArkeonState
 from engine.core.errors import OrderError, SetupError
 from engine.core.names import check_name, name_key
 from engine.core.protocol import Event
@@ -65,6 +66,10 @@ def start(state: ArkeonState, payload: Mapping[str, Any]) -> tuple[ArkeonState, 
     missing = [side for side in SIDES if state.players[side] is None]
     if missing:
         raise OrderError("not_ready", reason="players", missing=missing)
+    if state.starter is not None:  # a lobby on a position (a setup document's): play from it at once
+        begun = replace(state, phase=RUNNING, to_move=state.starter)
+        ended, events = stuck(begun)
+        return ended, [event("started", starter=state.starter, players=dict(state.players)), *events]
     starter = starter_of(state.seed)
     state = replace(state, phase=PLACING, starter=starter, to_move=starter, placed=0)
     return state, [event("started", starter=starter, players=dict(state.players))]

@@ -1,8 +1,11 @@
 """The Arkeon setup document (scenarios.md, AK-10 pinned): a lobby, or a position to play from.
 
-``phase = "setup"`` (what ``/ak new`` makes) opens a lobby on the empty board with the two bases;
-players join, ``start`` draws the starter from the seed, and the setup placements follow. Without
-``phase`` (or with ``phase = "running"``) the document is a position: ``to_move`` (drawn from the
+``phase = "setup"`` alone (what ``/ak new`` makes) opens a lobby on the empty board with the two
+bases; players join, ``start`` draws the starter from the seed, and the setup placements follow.
+With a position besides (``to_move``, ``pieces``, ``reserve``), the lobby is on that position: its
+seats are open to ``join`` (and a computer's challenge), and ``start`` plays from it, the side to
+move first as the document says (else drawn from the seed). Without ``phase`` (or with ``phase =
+"running"``) the document is a position that runs at once: ``to_move`` (drawn from the
 seed when absent), ``[[pieces]]`` (``side, kind, at, facing``; absent = the standard opening after
 the 3+3 placements) and ``reserve`` (``{blue = {basic = N, advanced = [kinds]}, ...}``; a side left
 out holds every basic not on the board and every advanced kind not on it). ``seed`` may be given
@@ -179,14 +182,13 @@ def build_state(document: Mapping[str, Any], seed: int) -> ArkeonState:
     phase = document.get("phase", RUNNING)
     if phase not in ("setup", RUNNING):
         raise SetupError("bad_phase", "phase", value=phase, allowed=["setup", RUNNING])
-    if phase == "setup":
-        for key in _POSITION_KEYS:
-            if key in document:
-                raise SetupError("not_allowed", key, reason="setup_phase")
+    if phase == "setup" and not any(key in document for key in _POSITION_KEYS):
         cells = lobby_board()
         return ArkeonState(cells=cells, reserves=full_reserves(cells), phase=LOBBY, seed=seed)
     cells = _pieces(document["pieces"]) if "pieces" in document else standard_opening()
     reserves = _reserves(cells, document.get("reserve", {}))
     to_move = _side(document["to_move"], "to_move") if "to_move" in document else starter_of(seed)
+    if phase == "setup":  # a position whose seats are open: players join, `start` plays from it
+        return ArkeonState(cells=cells, reserves=reserves, phase=LOBBY, seed=seed, starter=to_move)
     state = ArkeonState(cells=cells, reserves=reserves, phase=RUNNING, to_move=to_move, seed=seed)
     return stuck(state)[0]

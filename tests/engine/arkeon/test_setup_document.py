@@ -45,6 +45,25 @@ def test_the_lobby_document() -> None:
     assert ARKEON.setup({"phase": "setup", "seed": 4}, 4) == state
 
 
+def test_a_lobby_on_a_position_opens_its_seats_then_plays_from_it() -> None:
+    """Issue 26: a position's game started at once and could not be joined; with ``phase = "setup"``
+    its seats are open, and `start` plays from the position, the document's side moving first."""
+    document = {"phase": "setup", "to_move": "red", "pieces": [
+        {"side": "blue", "kind": "base", "at": "C2"}, {"side": "red", "kind": "base", "at": "C6"},
+        {"side": "blue", "kind": "basic", "at": "C3", "facing": "E"}]}
+    state = ARKEON.setup(document, 5)
+    assert ARKEON.view(state)["phase"] == "lobby" and ARKEON.result(state).status == "setup"
+    for name in ("Ann", "Bob"):
+        state = ARKEON.apply_input(state, "join", name, {"id": name}).state
+    started = ARKEON.apply_input(state, "start", None, {})
+    view = ARKEON.view(started.state)
+    assert (view["phase"], view["to_move"], view["players"]) == ("running", "red", {"blue": "Ann", "red": "Bob"})
+    assert view["cells"]["C3"] == {"side": "blue", "kind": "basic", "facing": "E"}  # no setup placements
+    assert [e.kind for e in started.events] == ["started"] and started.events[0].params["starter"] == "red"
+    assert ARKEON.waiting_on(started.state) == ("red",)
+    assert ARKEON.dump_state(started.state) == ARKEON.dump_state(ARKEON.load_state(ARKEON.dump_state(started.state)))
+
+
 def test_a_position_with_bases_anywhere_and_a_reserve() -> None:
     state = position(
         piece("blue", "base", "A1"),
@@ -77,8 +96,8 @@ def test_a_position_whose_side_to_move_cannot_move_is_already_lost() -> None:
         ([], "bad_document", ""),
         ({"map": "x"}, "unknown_key", "map"),
         ({"phase": "later"}, "bad_phase", "phase"),
-        ({"phase": "setup", "to_move": "blue"}, "not_allowed", "to_move"),
-        ({"phase": "setup", "pieces": []}, "not_allowed", "pieces"),
+        ({"phase": "setup", "to_move": "green"}, "bad_side", "to_move"),  # a lobby on a position: checked alike
+        ({"phase": "setup", "pieces": {}}, "bad_piece", "pieces"),
         ({"seed": "x"}, "bad_seed", "seed"),
         ({"seed": 2**70}, "bad_seed", "seed"),
         ({"to_move": "green"}, "bad_side", "to_move"),

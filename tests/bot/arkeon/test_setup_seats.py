@@ -1,0 +1,47 @@
+"""Issue 26 point 6: an Arkeon game made from a setup position opens its seats, as HexArena's does —
+players join (or challenge the computer), then a GM starts it and play goes on from the position."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot.service import Attachment, GameService
+from engine import registry
+from tests.bot.arkeon.test_play import ANN, BOB, CHANNEL, GM, GUILD, keys
+
+RULES = registry.get("arkeon")
+POSITION = {"phase": "setup", "to_move": "blue", "pieces": [
+    {"side": "blue", "kind": "base", "at": "C2"}, {"side": "red", "kind": "base", "at": "C6"},
+    {"side": "red", "kind": "basic", "at": "C5", "facing": "W"}]}
+
+
+@pytest.fixture
+def svc(store) -> GameService:
+    service = GameService(store, seed_source=lambda: 3)
+    setup = Attachment("position.json", json.dumps(POSITION).encode())
+    assert service.handle(GM, "ak new", {"name": "Puzzle", "setup": setup}).ok
+    return service
+
+
+def game(svc: GameService):
+    return svc.store.game_in_channel(GUILD, CHANNEL)
+
+
+def test_its_seats_are_open_to_join_then_it_plays_from_the_position(svc: GameService) -> None:
+    assert game(svc).status == "setup"
+    assert svc.handle(ANN, "ak join", {"name": "Ann"}).ok
+    assert svc.handle(BOB, "ak join", {"name": "Bob"}).ok
+    started = svc.handle(GM, "gm start", {})
+    assert started.ok and game(svc).status == "running", started.messages
+    view = RULES.view(RULES.from_json(game(svc).state))
+    assert (view["phase"], view["to_move"]) == ("running", "blue")  # no setup placements: the position's move
+    assert svc.handle(ANN, "ak place", {"kind": "basic", "cell": "C3", "direction": "e"}).ok  # blue, as set
+
+
+def test_a_computer_may_take_the_other_seat(svc: GameService) -> None:
+    assert svc.handle(ANN, "ak join", {"name": "Ann"}).ok
+    challenged = svc.handle(ANN, "ak challenge", {"level": "easy"})
+    assert keys(challenged)[0] == "game.computer_joined", challenged.messages
+    assert svc.handle(GM, "gm start", {}).ok and game(svc).status == "running"
