@@ -11,9 +11,9 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from engine.arkeon.endings import stuck
 from engine.arkeon.events import event
 from engine.arkeon.pieces import SIDES
-from engine.arkeon.endings import stuck
 from engine.arkeon.state import PLACING, RUNNING, ArkeonState
 from engine.core.errors import OrderError, SetupError
 from engine.core.names import check_name, name_key
