@@ -5,17 +5,21 @@ change nothing; also in the console."""
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 from pathlib import Path
 
 import pytest
 
 from bot.console import Console
+from bot.drivers import timer_handlers
 from bot.i18n import translate
 from bot.outbox import flush
 from bot.service import Context, GameService, Reply, Visibility
 from bot.store import MemberSettingsRecord
 from bot.store.repo import GameRecord
+from bot.store.timers import game_timers
+from bot.timers import TimerRunner
 
 ONE, TWO = 10, 20  # two servers
 GM = Context(user_id=1, user_name="gm", guild_id=ONE, channel_id=100, manage_server=True)
@@ -192,6 +196,22 @@ def test_a_draw_offer_does_not_ping_a_muted_opponent(svc: GameService) -> None:
     assert svc.handle(BOB, "game settings", {"pings": "off"}).ok
     offered = svc.handle(ctx[ANN], "game offer-draw", {})
     assert offered.ok and "game.draw_offer.ping" not in keys(offered) and pinged(svc, offered) == []
+
+
+def test_a_deadline_reminder_pings_only_those_who_let_it(store) -> None:
+    now = [dt.datetime(2026, 12, 1, 18, 0, tzinfo=dt.UTC)]
+    svc = GameService(store, seed_source=lambda: 3, clock=lambda: now[0])
+    assert svc.handle(GM, "ts new", {"name": "Bids", "turn_hours": 24, "reminders": "6"}).ok
+    assert svc.handle(ANN, "ts join", {"name": "Ann"}).ok
+    assert svc.handle(BOB, "ts join", {"name": "Bob"}).ok
+    flush(svc.store, Hooks())
+    assert svc.handle(at(ANN, TWO, 999), "game settings", {"pings": "off"}).ok  # from another server
+    game = svc.store.game_in_channel(ONE, 100)
+    reminder = next(t for t in game_timers(svc.store, game.id) if t.kind == "reminder1")
+    now[0] = reminder.due_at
+    hooks = Hooks()
+    TimerRunner(svc.store, timer_handlers(svc, hooks), clock=lambda: now[0]).run_due(reminder.due_at)
+    assert [post.mentions for post in hooks.posts] == [(BOB.user_id,)]
 
 
 # -- the console -------------------------------------------------------------------------------------
