@@ -395,7 +395,7 @@ class GameBot(discord.AutoShardedClient):
         """The reply's text bodies, allowed mentions, and its components and embeds (as send
         keywords), all in its readers' language: the server's for a reply the channel reads, the
         member's own for an ephemeral one (`GameService.language`)."""
-        language = await asyncio.to_thread(self.service.language, ctx, reply.visibility)
+        language = reply.language or await asyncio.to_thread(self.service.language, ctx, reply.visibility)
         bodies = chunks([translate(m.key, language, m.params) for m in reply.messages])
         mentions = discord.AllowedMentions(users=[discord.Object(id=u) for u in reply.mentions], everyone=False,
                                            roles=False)
@@ -449,7 +449,7 @@ class GameBot(discord.AutoShardedClient):
         for body in bodies[1:]:
             await interaction.followup.send(body, ephemeral=private, allowed_mentions=mentions)
         if reply.aside:  # what only this member may read comes after the channel's answer, privately
-            language = await asyncio.to_thread(self.service.language, ctx)
+            language = reply.aside_language or await asyncio.to_thread(self.service.language, ctx)
             for body in chunks([translate(m.key, language, m.params) for m in reply.aside]):
                 await interaction.followup.send(body, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 

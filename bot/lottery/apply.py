@@ -32,6 +32,7 @@ from bot.lottery import is_lottery_game
 from bot.lottery.turn_post import build_turn_post, later_drawing, next_draw
 from bot.outbox import Drawing, announce, post_language, post_of
 from bot.service.core import Applied, GameService, derive_status
+from bot.service.pings import muted_members
 from bot.service.replaying import Step, public_events
 from bot.service.replies import Reply
 from bot.service.scene import scene_of
@@ -246,8 +247,9 @@ class DrawApplier:
         pending = Step(-1, "draw", None, tuple(public_events(applied.outcome.events)), applied.outcome.state)
         scene = scene_of(self.service, game, language or post_language(self.hooks), pending=(pending,))
         drawing = later_drawing(applied, scene, next_draw(self.schedule, self.service.clock())) if later else None
+        muted = facts.muted(game.id) if policy != "none" else frozenset()
         reply = build_turn_post(applied, draw, seats=facts.seats(game.id), ping_policy=policy, scene=scene,
-                                pictures=drawing is None)
+                                pictures=drawing is None, muted=muted)
         return reply, drawing
 
     def apply_pending(
@@ -323,7 +325,7 @@ class DrawApplier:
 
 class DrawFacts:
     """What deciding and posting a game's draws reads: when it started, the draws it got, the game
-    master's entries for it and its seats. Read per game on demand, or for a whole batch of games in a
+    master's entries for it, its seats and which of their members turned pings off. Read per game on demand, or for a whole batch of games in a
     few statements (`preload`), so that a pass over thousands of games costs a few reads per batch
     and one commit per game. The automatic draws since a date are read once for the whole pass: most
     games wait for the same draws."""
@@ -336,6 +338,7 @@ class DrawFacts:
         self._applied: dict[int, list[tuple[dt.date, int]]] = {}
         self._manual: dict[int, list[Draw]] = {}
         self._seats: dict[int, list[SeatRecord]] = {}
+        self._muted: frozenset[int] | None = None  # of the batch's members, once they are read
 
     def preload(self, games: Sequence[GameRecord]) -> None:
         """Read what `games` need at once; what an earlier batch read is dropped (memory stays one batch)."""
@@ -343,6 +346,7 @@ class DrawFacts:
         self._started = started_at_of(self.store, games)
         self._applied = applied_evenings_of(self.store, ids)
         self._seats = self.store.seats_of(ids)
+        self._muted = None  # read for the whole batch by the first post that pings
         owners = {manual_source(str(game_id)): game_id for game_id in ids}
         self._manual = {game_id: [] for game_id in ids}
         for draw in stored_draws(self.store, sources=list(owners)):
@@ -371,6 +375,15 @@ class DrawFacts:
     def seats(self, game_id: int) -> list[SeatRecord]:
         found = self._seats.get(game_id)
         return found if found is not None else self.store.seats(game_id)
+
+    def muted(self, game_id: int) -> frozenset[int]:
+        """The members seated in `game_id` who turned pings off everywhere: for a preloaded game,
+        read once for every member of its batch."""
+        if game_id not in self._seats:
+            return muted_members(self.store, self.seats(game_id))
+        if self._muted is None:
+            self._muted = muted_members(self.store, (seat for seats in self._seats.values() for seat in seats))
+        return self._muted
 
 
 _APPLIERS: weakref.WeakKeyDictionary[GameService, DrawApplier] = weakref.WeakKeyDictionary()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, TextIO
 
 from bot.games import presenter_for
@@ -18,6 +18,7 @@ from bot.outbox import Drawing
 from bot.service.computers import computers_of
 from bot.service.core import Applied
 from bot.service.game_over import game_over
+from bot.service.pings import may_ping
 from bot.service.replaying import public_events
 from bot.service.replies import Message, Reply
 from bot.service.scene import Scene
@@ -50,14 +51,16 @@ class PrintedHooks:
         self._print(game, reply)
 
 
-def ping_targets(policy: str, seats: Sequence[SeatRecord], breakdown: Sequence[Mapping[str, Any]]) -> tuple[int, ...]:
+def ping_targets(policy: str, seats: Sequence[SeatRecord], breakdown: Sequence[Mapping[str, Any]],
+                 muted: Collection[int] = frozenset()) -> tuple[int, ...]:
     """Who the post may ping: "none" nobody, "all" every seated player, "players" the players whose
-    character gained AP; a player who muted pings never is (PRODUCT.md, Discord conventions)."""
+    character gained AP; a player who muted pings — their seat, or everywhere (`muted`) — never is
+    (PRODUCT.md, Discord conventions; `bot.service.pings.may_ping`)."""
     if policy == "none":
         return ()
     gained = {row["id"] for row in breakdown if row.get("award", 0) > 0}
     return tuple(
-        seat.user_id for seat in seats if not seat.mute_pings and (policy == "all" or seat.actor in gained)
+        seat.user_id for seat in seats if may_ping(seat, muted) and (policy == "all" or seat.actor in gained)
     )
 
 
@@ -71,7 +74,7 @@ def draw_header(draw: Draw) -> Message:
 
 def build_turn_post(
     applied: Applied, draw: Draw, *, seats: Sequence[SeatRecord], ping_policy: str, scene: Scene | None = None,
-    pictures: bool = True,
+    pictures: bool = True, muted: Collection[int] = frozenset(),
 ) -> Reply:
     """Header, one line per character (the engine's own breakdown), then anything else the draw caused
     (an ending), the board image (unless `pictures` is false: `later_drawing` draws it when the post
@@ -89,10 +92,10 @@ def build_turn_post(
             messages.extend(award_lines(breakdown))
         else:
             messages.extend(presenter.describe(applied.rules, [event]))
-    mentions = ping_targets(ping_policy, seats, breakdown)
+    mentions = ping_targets(ping_policy, seats, breakdown, muted)
     # a draw that ends the game (its time limit) names the winners and pings them, once
     end = game_over(presenter, applied.rules, applied.outcome.state, seats, computers_of(game.options),
-                    pings=ping_policy)
+                    pings=ping_policy, muted=muted)
     messages.extend(end.messages)
     gainers = tuple(user for user in mentions if user not in end.mentions)  # the winners' line names them
     if gainers:

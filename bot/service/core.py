@@ -35,7 +35,7 @@ from bot.service.context import Context
 from bot.service.effects import Effects
 from bot.service.game_over import Announcement, game_over
 from bot.service.permissions import require_channel_permissions
-from bot.service.pings import ping_policy, turn_ping
+from bot.service.pings import muted_members, ping_policy, turn_ping
 from bot.service.refusals import names_in, order_refusal, service_refusal, setup_refusal, with_closest_name
 from bot.service.replaying import effective_inputs, public_events, replay_inputs
 from bot.service.replies import Message, Reply, ServiceError, Visibility
@@ -131,6 +131,10 @@ class GameService:
         kind: str | None = None
         with self.store.request():  # one connection for the whole command, each record read once
             reply, game_id, kind = self._handle(ctx, path, raw_options, shown_to)
+            # its readers' language, decided here with what the command read (the member's settings
+            # among them): the adapter renders it without reading them again (`Reply.language`)
+            reply = replace(reply, language=self.language(ctx, reply.visibility),
+                            aside_language=self.language(ctx) if reply.aside else None)
         elapsed = (time.perf_counter() - started) * 1000
         outcome = "ok" if reply.ok else f"refused:{reply.messages[0].key}"
         log.info("game=%s user=%s command=%r outcome=%s ms=%.1f", game_id, ctx.user_id, path, outcome, elapsed)
@@ -186,14 +190,18 @@ class GameService:
     # -- helpers for handlers -----------------------------------------------------------------
     def language(self, ctx: Context, visibility: Visibility = Visibility.PRIVATE) -> str:
         """The language of what `ctx`'s member is answered, as Discord's idiom has it: what only they
-        read (an ephemeral reply, an aside, a private image) in their client's language, else the
-        server's; what the channel reads (a public reply and its images) in the server's language
-        whoever asked, so one channel never mixes languages — but for a member who is the channel's
-        only reader (the console), who reads everything in theirs."""
-        server = self.server_language(ctx.guild_id)
+        read (an ephemeral reply, an aside, a private image) in the language they chose
+        (`/game settings language:`), else their client's, else the server's; what the channel
+        reads (a public reply and its images) in the server's language whoever asked, so one
+        channel never mixes languages — but for a member who is the channel's only reader (the
+        console), who reads everything in theirs. A public reply reads no member's settings; a
+        private one reads them once per command (`Store.member_settings`, remembered by the request)."""
         if visibility is Visibility.PUBLIC and not ctx.sole_reader:
-            return server
-        return language_of(ctx.locale, server)
+            return self.server_language(ctx.guild_id)
+        chosen = self.store.member_settings(ctx.user_id).language
+        if chosen is not None:
+            return chosen
+        return language_of(ctx.locale, self.server_language(ctx.guild_id))
 
     def channel_language(self, ctx: Context) -> str:
         """The language of what `ctx`'s channel reads: a public reply, its images (`language`)."""
@@ -420,8 +428,10 @@ class GameService:
         """The winners by name, pinged once, when `applied` ended its game (`bot.service.game_over`)."""
         game = applied.game
         pings = ping_policy(self.store, game)
-        return game_over(presenter_for(game.kind), applied.rules, applied.outcome.state, self.store.seats(game.id),
-                         computers_of(game.options), pings=pings)
+        seats = self.store.seats(game.id)
+        muted = muted_members(self.store, seats) if pings != "none" else frozenset()
+        return game_over(presenter_for(game.kind), applied.rules, applied.outcome.state, seats,
+                         computers_of(game.options), pings=pings, muted=muted)
 
 
 def seats_after(seats: Sequence[SeatRecord], seated: Sequence[SeatRecord], removed: Sequence[str]) -> list[SeatRecord]:

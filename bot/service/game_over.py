@@ -7,12 +7,13 @@ accepted input (a finished game takes no more), so the post of that input is the
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from bot.games import Presenter
 from bot.i18n import Listing
+from bot.service.pings import may_ping
 from bot.service.replies import Message
 from bot.store.repo import SeatRecord
 from engine.core.protocol import GameRules
@@ -38,10 +39,12 @@ def on_side(rules: GameRules, state: Any, actor: str, side: Any) -> bool:
 
 
 def game_over(presenter: Presenter, rules: GameRules, state: Any, seats: Sequence[SeatRecord],
-              computers: Mapping[str, Any] | None = None, *, pings: str = "players") -> Announcement:
+              computers: Mapping[str, Any] | None = None, *, pings: str = "players",
+              muted: Collection[int] = frozenset()) -> Announcement:
     """The announcement when `state` is finished (none otherwise): the winning side's name and its
     players — members as mentions, computers by name — or that nobody won. Pings follow the
-    server's policy (``none`` pings nobody) and each player's own choice to mute them."""
+    server's policy (``none`` pings nobody) and each player's own choice to mute them: their seat's,
+    or their own settings' (`muted`: `bot.service.pings.muted_members`)."""
     result = rules.result(state)
     if not result.finished:
         return Announcement()
@@ -53,5 +56,5 @@ def game_over(presenter: Presenter, rules: GameRules, state: Any, seats: Sequenc
                 if on_side(rules, state, actor, result.winner)]
     side = presenter.side_name(rules, result.winner)
     line = Message("game.over.winners", {"side": side, "players": Listing(tuple(players), conjunction=True)})
-    mentions = () if pings == "none" else tuple(dict.fromkeys(s.user_id for s in won if not s.mute_pings))
+    mentions = () if pings == "none" else tuple(dict.fromkeys(s.user_id for s in won if may_ping(s, muted)))
     return Announcement((line,), mentions)

@@ -2,16 +2,18 @@
 
 A moment concerns actors — the player to move, the ships not ready yet, the side a draw is offered
 to — and the bot pings the members seated as them (or as the side they play): never a computer
-(it holds no seat, and an actor a computer plays is skipped), never a member who muted pings, and
-nobody where the server's ``pings`` setting (`/gm settings pings:`) is ``none``. Every ping of a
-game's moment comes from here: the turn handed over (`turn_ping`, posted by the pipeline with the
-change that handed it, `GameService._posts`), the reminders of the clock and the deadline, a draw
-offer.
+(it holds no seat, and an actor a computer plays is skipped), never a member who muted pings —
+their seat's own mute, or their own settings' pings off (`/game settings pings:off`), which holds in
+every game on every server (`may_ping`) — and nobody where the server's ``pings`` setting
+(`/gm settings pings:`) is ``none``. Every ping of a game's moment comes from here: the turn handed
+over (`turn_ping`, posted by the pipeline with the change that handed it, `GameService._posts`), the
+reminders of the clock and the deadline, a draw offer; the game-over winners
+(`bot.service.game_over`) and the Space Chess turn posts (`bot.lottery.turn_post`) ask `may_ping`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from bot.drivers import plays_as
@@ -25,6 +27,17 @@ def ping_policy(store: Store, game: GameRecord) -> str:
     return store.guild_settings(game.guild_id).ping_policy if game.guild_id is not None else "players"
 
 
+def muted_members(store: Store, seats: Iterable[SeatRecord]) -> frozenset[int]:
+    """The members of `seats` who turned pings off in their own settings: one read, none without seats."""
+    return store.muted_members({seat.user_id for seat in seats})
+
+
+def may_ping(seat: SeatRecord, muted: Collection[int]) -> bool:
+    """Whether the member holding `seat` may be pinged: neither the seat nor the member (`muted`, as
+    `muted_members` read it) turned pings off. The server's policy is the caller's to apply."""
+    return not seat.mute_pings and seat.user_id not in muted
+
+
 def members_for(store: Store, game: GameRecord, rules: Any, state: Any, actors: Iterable[str], *,
                 seats: Sequence[SeatRecord] | None = None) -> tuple[int, ...]:
     """The members to ping for `actors`, each once, in seat order (see the module's docstring):
@@ -33,10 +46,11 @@ def members_for(store: Store, game: GameRecord, rules: Any, state: Any, actors: 
     if not actors or ping_policy(store, game) == "none":
         return ()
     computers = computers_of(game.options)
-    return tuple(dict.fromkeys(
-        seat.user_id for seat in (store.seats(game.id) if seats is None else seats)
-        if not seat.mute_pings and seat.actor not in computers
-        and any(plays_as(rules, state, seat.actor, actor) for actor in actors)))
+    concerned = [seat for seat in (store.seats(game.id) if seats is None else seats)
+                 if not seat.mute_pings and seat.actor not in computers
+                 and any(plays_as(rules, state, seat.actor, actor) for actor in actors)]
+    muted = muted_members(store, concerned)
+    return tuple(dict.fromkeys(seat.user_id for seat in concerned if may_ping(seat, muted)))
 
 
 def mentions(users: Sequence[int]) -> str:

@@ -92,6 +92,12 @@ class Reply:
     #: what only the member who ran the command may read (their secret orders, what their character
     #: alone learns): sent privately after a public reply (ephemeral on Discord)
     aside: tuple[Message, ...] = ()
+    #: the language its reader reads it in — the server's for the channel, the member's own for
+    #: them alone — as `GameService.handle` decided it; None (a reply built elsewhere): the adapter
+    #: asks `GameService.language`
+    language: str | None = None
+    #: the same for its `aside`, which only the member reads
+    aside_language: str | None = None
 
     @classmethod
     def say(cls, key: str, /, **params: Any) -> Reply:

@@ -30,6 +30,8 @@ from sqlmodel import Field, SQLModel
 
 GAME_STATUSES = ("setup", "running", "paused", "finished")
 PING_POLICIES = ("players", "none", "all")
+#: the languages a member may choose for their private replies (as `bot.i18n.LANGUAGES`)
+LANGUAGES = ("fr", "en")
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -71,6 +73,20 @@ class GuildSettings(SQLModel, table=True):
     language: str = _column(String(8))
     gm_role_id: int | None = _column(BigInteger, nullable=True)
     ping_policy: str = _column(String(16))
+    updated_at: datetime = _column(UTCDateTime)
+
+
+class MemberSettings(SQLModel, table=True):
+    """A member's own settings, across every game and every server: pings off (they are pinged in no
+    game), the language of what only they read (none: their Discord client's)."""
+
+    __tablename__ = "member_settings"
+    __table_args__ = (CheckConstraint("language IS NULL OR " + _in("language", LANGUAGES),
+                                      name="ck_member_settings_language"),)
+
+    user_id: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
+    mute_pings: bool = _column(Boolean, default=False)
+    language: str | None = _column(String(8), nullable=True)
     updated_at: datetime = _column(UTCDateTime)
 
 

@@ -47,6 +47,7 @@ from sqlmodel import col
 from bot.store.db import BEGIN_MODE, make_engine, upgrade
 from bot.store.models import (
     GAME_STATUSES,
+    LANGUAGES,
     PING_POLICIES,
     BotKey,
     Claim,
@@ -54,13 +55,12 @@ from bot.store.models import (
     GameRow,
     GuildSettings,
     LogEntry,
+    MemberSettings,
     Seat,
     StatusMessage,
 )
 from bot.store.outbox import NewPost, insert_posts
 from bot.store.timer_rows import TimerPlan, write_plans
-
-LANGUAGES = ("fr", "en")
 
 
 @dataclass(frozen=True)
@@ -116,6 +116,16 @@ class GuildSettingsRecord:
     language: str = "fr"
     gm_role_id: int | None = None
     ping_policy: str = "players"
+    updated_at: datetime | None = None  # None: defaults, never stored
+
+
+@dataclass(frozen=True)
+class MemberSettingsRecord:
+    """A member's own settings, the same in every game and on every server."""
+
+    user_id: int
+    mute_pings: bool = False  # pinged in no game (their seats' own mute aside)
+    language: str | None = None  # their private replies' language; None: their Discord client's
     updated_at: datetime | None = None  # None: defaults, never stored
 
 
@@ -269,6 +279,8 @@ _GAME_BY_ID = select(_GAMES).where(_GAMES.c.id == bindparam("game_id"))
 _SEAT_OF_USER = select(_SEATS).where(_SEATS.c.game_id == bindparam("game_id"), _SEATS.c.user_id == bindparam("user_id"))
 _SETTINGS = GuildSettings.__table__  # type: ignore[attr-defined]
 _SETTINGS_OF = select(_SETTINGS).where(_SETTINGS.c.guild_id == bindparam("guild_id"))
+_MEMBERS = MemberSettings.__table__  # type: ignore[attr-defined]
+_MEMBER_OF = select(_MEMBERS).where(_MEMBERS.c.user_id == bindparam("user_id"))
 _GAME_IN_CHANNEL = {
     (no_guild, no_channel): select(_GAMES)
     .where(_GAMES.c.guild_id.is_(None) if no_guild else _GAMES.c.guild_id == bindparam("guild_id"))
@@ -810,6 +822,50 @@ class Store:
             upsert = self._dialect_insert(GuildSettings).values(**row)
             connection.execute(upsert.on_conflict_do_update(index_elements=["guild_id"], set_=changes))
         return self.guild_settings(guild_id)
+
+    # --- member settings --------------------------------------------------------------------------
+
+    def member_settings(self, user_id: int) -> MemberSettingsRecord:
+        """A member's own settings (the defaults when they never set any): read once per request."""
+        def read() -> MemberSettingsRecord:
+            rows = self._fetch(_MEMBER_OF, {"user_id": user_id})
+            if not rows:
+                return MemberSettingsRecord(user_id)
+            row = rows[0]
+            return MemberSettingsRecord(row.user_id, bool(row.mute_pings), row.language, _utc(row.updated_at))
+
+        return self._remember(("member", user_id), read)
+
+    def set_member_settings(self, user_id: int, **fields: Any) -> MemberSettingsRecord:
+        """Change some of a member's settings (mute_pings, language: None follows their Discord client);
+        the others keep their value."""
+        unknown = set(fields) - {"mute_pings", "language"}
+        if unknown:
+            raise TypeError(f"unknown member settings: {', '.join(sorted(unknown))}")
+        if fields.get("language") is not None and fields["language"] not in LANGUAGES:
+            raise ValueError(f"unknown language {fields['language']!r} (one of {', '.join(LANGUAGES)}, or None)")
+        if "mute_pings" in fields and not isinstance(fields["mute_pings"], bool):
+            raise TypeError(f"mute_pings must be a bool, not {type(fields['mute_pings']).__name__}")
+        changes = {**fields, "updated_at": _now()}
+        defaults = MemberSettingsRecord(user_id)
+        row = {"user_id": user_id, "mute_pings": defaults.mute_pings, "language": defaults.language, **changes}
+        self._forget("member")
+        with self._tx(write=True) as connection:
+            upsert = self._dialect_insert(MemberSettings).values(**row)
+            connection.execute(upsert.on_conflict_do_update(index_elements=["user_id"], set_=changes))
+        return self.member_settings(user_id)
+
+    def muted_members(self, user_ids: Collection[int]) -> frozenset[int]:
+        """Those of `user_ids` who turned pings off for every game, in one statement (none asked: none read)."""
+        users = sorted(set(user_ids))
+        if not users:
+            return frozenset()
+
+        def read() -> frozenset[int]:
+            query = select(_MEMBERS.c.user_id).where(_MEMBERS.c.user_id.in_(users), _MEMBERS.c.mute_pings)
+            return frozenset(row.user_id for row in self._fetch(query))
+
+        return self._remember(("member", "muted", tuple(users)), read)
 
     def _dialect_insert(self, model: Any) -> Any:
         """INSERT with the backend's ON CONFLICT clauses."""

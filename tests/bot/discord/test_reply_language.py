@@ -47,3 +47,21 @@ def test_the_service_picks_the_language_by_who_reads(sqlite_store) -> None:
     assert svc.language(english, Visibility.PUBLIC) == "fr" == svc.channel_language(english)
     # the console's one reader reads the channel too: everything in their language
     assert svc.channel_language(replace(english, sole_reader=True)) == "en"
+
+
+async def test_a_member_who_chose_french_reads_their_own_replies_in_french_and_the_channel_in_english(
+        harness: BotHarness) -> None:
+    """Issue 26, point 3: Ann's client is English, she chose French (`/game settings language:fr`):
+    what only she reads is French, what the channel reads stays the server's (English)."""
+    chosen = await run(harness, ANN, "game settings", language="fr")
+    assert chosen.calls[0].ephemeral and "C’est noté. **Vos réglages**" in chosen.text, chosen.text
+    created = accepted(await run(harness, GM, "sc new", name="Orion"))
+    assert "Game **Orion**" in created.text
+    joined = accepted(await run(harness, ANN, "sc join", name="Ann", team="1", role="general"))
+    assert not joined.calls[0].ephemeral and "joins the game" in joined.text and "rejoint" not in joined.text, joined.text
+    refused = await run(harness, ANN, "sc join", name="Ann2", team="1", role="general")
+    assert refused.refused and refused.calls[0].ephemeral and "Vous" in refused.text, refused.text
+    back = await run(harness, ANN, "game settings", language="discord")
+    assert back.calls[0].ephemeral and "Saved. **Your settings**" in back.text, back.text
+    again = await run(harness, ANN, "sc join", name="Ann2", team="1", role="general")
+    assert again.refused and "You" in again.text and "Vous" not in again.text, again.text

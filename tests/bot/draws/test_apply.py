@@ -111,6 +111,30 @@ def test_ping_policies_and_muted_players(store: Store, service: GameService, pol
     assert pings == ([Message("turn.pings", {"users": " ".join(f"<@{u}>" for u in pinged)})] if pinged else [])
 
 
+@pytest.mark.parametrize(("policy", "pinged"), [("players", (3,)), ("all", (1, 3))])
+def test_members_who_turned_pings_off_are_pinged_by_no_turn_post(store: Store, service: GameService, policy: str,
+                                                                  pinged: tuple[int, ...]) -> None:
+    """Issue 26, point 3: a member's own pings off (`/game settings pings:off`) holds in every game,
+    whatever their seats say: two games of a batch, the same members."""
+    games = [make_running_game(store, channel, seats=False) for channel in (21, 22)]
+    for game in games:
+        seats = [SeatRecord(game.id, 1, "g1"), SeatRecord(game.id, 2, "s11"),
+                 SeatRecord(game.id, 3, "s12"), SeatRecord(game.id, 4, "s13")]
+        store.commit(game.id, game.version, state=game.state, entries=[], seats_set=seats)
+    store.set_guild_settings(GUILD, ping_policy=policy)
+    store.set_member_settings(2, mute_pings=True)
+    store.set_member_settings(4, mute_pings=True, language="en")
+    store.set_member_settings(3, language="fr")  # a language of one's own mutes nothing
+    # 12 hits card 2 (s11: cards 2 and 5), 43-46 card 7 (s13: cards 4 and 7), 17 card 3 (s12: cards 3 and 6)
+    save_draws(store, [draw("2024-03-04", (12, 17, 43, 44, 45))])
+    posts = DrawApplier(service).apply_all()
+    assert len(posts) == 2
+    for post in posts:
+        assert post.reply.mentions == pinged
+        pings = [m for m in post.reply.messages if m.key == "turn.pings"]
+        assert pings == [Message("turn.pings", {"users": " ".join(f"<@{u}>" for u in pinged)})]
+
+
 def interfere(store: Store, monkeypatch: pytest.MonkeyPatch, kind: str, *, times: int) -> None:
     """A busy game: the next `times` commits writing a `kind` entry each find that another write (a
     player's order) landed just before them, so they fail as stale."""
@@ -282,6 +306,27 @@ def test_sc31_the_draw_that_reaches_the_time_limit_ends_the_game_on_hp(store: St
     assert [e.kind for e in store.log(game.id)][-1] == "limit_reached"
     assert "event.spacechess.game_over" in [m.key for m in posts[-1].reply.messages]
     assert draw_log(store, game.id) == ["2024-03-06", "2024-03-09"]  # nothing after the end
+
+
+def test_the_draw_that_ends_a_game_pings_no_winner_who_turned_pings_off(store: Store, service: GameService) -> None:
+    """SC-31's end through the bot: team 1 ahead on HP wins at the game's last draw; its players are
+    named in the post, and pinged only if they let it (the same members play both games)."""
+    ended = []
+    for channel in (23, 24):
+        game = make_running_game(store, channel, options={"limit_draws": 1})
+        state = dict(game.state, state=dict(game.state["state"], characters=[
+            dict(c, hp=1) if c["team"] == 2 else c for c in game.state["state"]["characters"]]))
+        ended.append(store.commit(game.id, game.version, state=state, entries=[]))
+    save_draws(store, [draw("2024-03-06", (12, 17, 43, 44, 45))])
+    loud = DrawApplier(service).apply_pending(store.get_game(ended[0].id))[-1].reply
+    assert "game.over.winners" in [m.key for m in loud.messages], [m.key for m in loud.messages]
+    winners = {seat.user_id for seat in store.seats(ended[0].id) if seat.actor in ("g1", "s11", "s12", "s13")}
+    assert winners <= set(loud.mentions)
+    for user in winners:
+        store.set_member_settings(user, mute_pings=True)
+    quiet = DrawApplier(service).apply_pending(store.get_game(ended[1].id))[-1].reply
+    assert "game.over.winners" in [m.key for m in quiet.messages]
+    assert not winners & set(quiet.mentions) and set(quiet.mentions) == set(loud.mentions) - winners
 
 
 def test_a_manual_game_ignores_the_automatic_draws(store: Store, service: GameService) -> None:
