@@ -41,3 +41,31 @@ def test_a_shown_document_opens_a_lobby_that_plays_from_its_position(guide: str,
         state = rules.apply_input(state, "join", name, {"id": name}).state
     started = rules.apply_input(state, "start", None, {}).state
     assert rules.result(started).status == "running" and rules.waiting_on(started) == (document["to_move"],)
+
+
+@pytest.mark.parametrize("guide", ["player-guide.fr.md", "gm-guide.fr.md"])
+def test_the_french_guides_name_commands_as_a_french_discord_shows_them(guide: str) -> None:
+    """Issue 24: both guides show the French names; only a line that speaks of the English ones
+    (« avec Discord en anglais… ») names English commands."""
+    from bot.compose import game_service
+    from bot.i18n import command_name
+    from bot.service.commands import table
+    from bot.store.repo import Store
+
+    store = Store("sqlite://")
+    try:
+        game_service(store)  # every game's commands in the table
+        french = {"/" + command_name(path, "fr") for path in table()}
+    finally:
+        store.close()
+    groups = {name.split()[0] for name in french}
+    wrong = []
+    for line in (DOCS / guide).read_text(encoding="utf-8").splitlines():
+        if "anglais" in line:
+            continue
+        for span in re.findall(r"`(/[^`]+)`", line):
+            words = span.split()
+            named = " ".join(words[:2])
+            if not (named in french or (len(words) == 1 and words[0] in groups)):
+                wrong.append(span)
+    assert wrong == []
