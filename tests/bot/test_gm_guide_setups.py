@@ -43,7 +43,8 @@ def test_a_shown_document_opens_a_lobby_that_plays_from_its_position(guide: str,
     assert rules.result(started).status == "running" and rules.waiting_on(started) == (document["to_move"],)
 
 
-@pytest.mark.parametrize("guide", ["player-guide.fr.md", "gm-guide.fr.md"])
+@pytest.mark.parametrize("guide", ["player-guide.fr.md", "gm-guide.fr.md", "rules/arkeon.fr.md",
+                                   "rules/hexarena.fr.md", "rules/spaceblast.fr.md", "rules/spacechess.fr.md"])
 def test_the_french_guides_name_commands_as_a_french_discord_shows_them(guide: str) -> None:
     """Issue 24: both guides show the French names; only a line that speaks of the English ones
     (« avec Discord en anglais… ») names English commands."""
