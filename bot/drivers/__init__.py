@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from bot.service.commands import Option
     from bot.service.core import Applied, GameService
     from bot.store.repo import GameRecord, LogRecord
+    from bot.store.timer_rows import TimerPlan
     from bot.store.timers import TimerRecord
 
 #: what a timer does when it falls due (`bot.timers.TimerRunner` calls it with the current time)
@@ -68,8 +69,10 @@ class TurnDriver:
         """What comes next and when (the next draw, the deadline, the clock), for the status header."""
         return None
 
-    def on_created(self, svc: GameService, game: GameRecord) -> None:
-        """A new game (created or imported): plan what it waits for from the start."""
+    def created_timers(self, svc: GameService, game: GameRecord) -> tuple[TimerPlan, ...]:
+        """What a new game (created or imported) waits for from the start, as data: written in the
+        transaction that creates it (`Store.create_game`), as a change's timers are with the change."""
+        return ()
 
     def effects(self, svc: GameService, change: Applied) -> Effects:
         """What a change is about to cause, as data (`change.game` is the record as the commit will

@@ -22,7 +22,7 @@ from bot.service.replies import Message, Reply
 from bot.service.status import discord_time
 from bot.store.repo import AlreadyClaimed, GameRecord
 from bot.store.timer_rows import TimerPlan
-from bot.store.timers import TimerRecord, game_timers, plan_timers
+from bot.store.timers import TimerRecord, game_timers
 from engine import registry
 from engine.core.errors import OrderError
 
@@ -90,14 +90,12 @@ class ClockDriver(TurnDriver):
     def stopped() -> tuple[TimerPlan, ...]:
         return TimerPlan.cancel(CLOCK), TimerPlan.cancel(HALF)
 
-    def on_created(self, svc: GameService, game: GameRecord) -> None:
-        """An imported game mid-play: its player to move gets a whole clock."""
+    def created_timers(self, svc: GameService, game: GameRecord) -> tuple[TimerPlan, ...]:
+        """A game running from its creation (an import mid-play, a position): its player to move
+        gets a whole clock."""
         rules = registry.get(game.kind)
         movers = rules.waiting_on(rules.from_json(game.state)) if game.status == "running" else ()
-        if movers:
-            plan_timers(svc.store, game.id, self.started(svc, movers[0], svc.clock() + dt.timedelta(
-                hours=clock_hours(game))))
-            svc.timers_changed()
+        return self.started(svc, movers[0], svc.clock() + dt.timedelta(hours=clock_hours(game))) if movers else ()
 
     def forfeit(self, svc: GameService, game: GameRecord, actor: str, *, claim: str | None,
                 post: bool = False) -> Reply | None:

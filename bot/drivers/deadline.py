@@ -25,7 +25,7 @@ from bot.service.replies import Message, Reply, ServiceError
 from bot.service.status import discord_time
 from bot.store.repo import AlreadyClaimed, GameRecord
 from bot.store.timer_rows import TimerPlan
-from bot.store.timers import TimerRecord, game_timers, plan_timers
+from bot.store.timers import TimerRecord, game_timers
 from engine import registry
 
 log = logging.getLogger("spacechess.deadlines")
@@ -98,10 +98,9 @@ class DeadlineDriver(TurnDriver):
         timer = next((t for t in game_timers(svc.store, game.id) if t.kind == DEADLINE), None)
         return Message("status.next_deadline", {"when": discord_time(timer.due_at)}) if timer else None
 
-    def on_created(self, svc: GameService, game: GameRecord) -> None:
-        if game.status == "running":
-            plan_timers(svc.store, game.id, self.planned(game, svc.clock()))
-            svc.timers_changed()
+    def created_timers(self, svc: GameService, game: GameRecord) -> tuple[TimerPlan, ...]:
+        """A game running from its creation: its first turn's deadline and reminders."""
+        return self.planned(game, svc.clock()) if game.status == "running" else ()
 
     def effects(self, svc: GameService, change: Applied) -> Effects:
         """The first deadline when the game starts running; the next one after each resolution (a

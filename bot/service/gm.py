@@ -237,9 +237,9 @@ def _import(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         entries=[*export.log, NewEntry("import", None, ctx.user_id, {"file": file.filename, "name": name})],
         seats=[(s.user_id, s.actor, s.mute_pings) for s in export.seats],
         claims=lambda game_id: driver_of(export.kind).claims_of_log(game_id, export.log),
+        timers=lambda record: driver_of(export.kind).created_timers(svc, record),
     )
-    if game.status == "running":
-        driver_of(game.kind).on_created(svc, game)
+    svc.timers_changed()
     imported = Message("gm.imported", {"name": game.name, "inputs": len(inputs)})
     if replaced is None:
         return Reply((imported,))

@@ -150,8 +150,9 @@ def create_game(svc: GameService, ctx: Context, kind: str, opts: dict[str, Any])
         status=rules.result(state).status,
         entries=[NewEntry("create", None, ctx.user_id, {"name": name, "kind": rules.name, "options": options})],
         options=options,
+        timers=lambda record: driver_named(entry_for(kind).driver).created_timers(svc, record),
     )
-    driver_named(entry_for(kind).driver).on_created(svc, game)
+    svc.timers_changed()
     created = Message("game.created", {"name": game.name, "kind": rules.name, "id": game.id})
     if replaced is None:
         return Reply((created,))

@@ -511,8 +511,11 @@ class Store:
         options: dict[str, Any] | None = None,
         seats: Sequence[tuple[int, str, bool]] = (),
         claims: Callable[[int], Sequence[str]] = lambda _game_id: (),
+        timers: Callable[[GameRecord], Sequence[TimerPlan]] = lambda _game: (),
     ) -> GameRecord:
         """A new game at version 1; `entries` (usually the creation itself) open its log at seq 1.
+        `timers` plans what the new record waits for from the start (its turn driver's call, as data),
+        written in the same transaction: a game never exists without its first deadline or clock.
 
         An imported game comes with its seats (user, actor, mute) and the claims of the effects it
         already had (`claims` maps the new game's id to their keys: the draws it got), all in the
@@ -533,7 +536,9 @@ class Store:
             self._append(connection, row.id, entries, payloads, now, first_seq=1)
             self._replace_seats(connection, row.id, [SeatRecord(row.id, *seat) for seat in seats], ())
             self._take_claims(connection, row.id, None, claims(row.id), now)
-        return _game_record(row)
+            record = _game_record(row)
+            write_plans(connection, row.id, timers(record))
+        return record
 
     def get_game(self, game_id: int) -> GameRecord | None:
         rows = self._fetch(_GAME_BY_ID, {"game_id": game_id})

@@ -16,7 +16,6 @@ ever claimed.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,13 +63,6 @@ def set_timer(
     with writer(store.engine).begin() as connection:
         (row,) = write_plans(connection, game_id, [TimerPlan(kind, due_at, payload or {})])
     return _record(row)
-
-
-def plan_timers(store: Store, game_id: int, plans: Sequence[TimerPlan]) -> None:
-    """Write timer plans in a transaction of their own: for a game just created or imported, whose
-    first timers come with no change of it."""
-    with writer(store.engine).begin() as connection:
-        write_plans(connection, game_id, plans)
 
 
 def cancel_timer(store: Store, game_id: int, kind: str) -> bool:

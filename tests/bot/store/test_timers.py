@@ -12,6 +12,7 @@ from sqlalchemy import text
 
 from bot.store import GameRecord, NewEntry, Store, current_revision, upgrade
 from bot.store.db import head_revision
+from bot.store.timer_rows import TimerPlan
 from bot.store.timers import (
     TimerRecord,
     cancel_timer,
@@ -26,6 +27,26 @@ from bot.store.timers import (
 MakeGame = Callable[..., GameRecord]
 NOON = dt.datetime(2024, 3, 6, 12, 0, tzinfo=dt.UTC)
 HOUR = dt.timedelta(hours=1)
+
+
+def test_a_new_games_first_timers_are_written_with_it_or_not_at_all(store: Store, make_game: MakeGame) -> None:
+    """Issue 22: a created or imported game's first deadline or clock comes in its creation's
+    transaction, planned from the new record (its turn driver's `created_timers`)."""
+    seen: list[GameRecord] = []
+
+    def plans(record: GameRecord) -> list[TimerPlan]:
+        seen.append(record)
+        return [TimerPlan("deadline", NOON + HOUR, {"turn": 1})]
+
+    game = make_game(store, timers=plans)
+    assert seen == [game] and [(t.kind, t.due_at) for t in game_timers(store, game.id)] == [("deadline", NOON + HOUR)]
+
+    def failing(record: GameRecord) -> list[TimerPlan]:
+        raise RuntimeError("the driver failed")
+
+    with pytest.raises(RuntimeError):
+        make_game(store, name="Lyra", channel_id=1, timers=failing)
+    assert [g.name for g in store.list_games()] == [game.name]  # no game without its timers
 
 
 def test_set_timer_creates_then_moves_with_a_new_generation(store: Store, make_game: MakeGame) -> None:
