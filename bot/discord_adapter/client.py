@@ -425,6 +425,16 @@ class GameBot(discord.AutoShardedClient):
         edit = interaction.edit_original_response if deferred else interaction.response.edit_message
         await edit(content=bodies[0], attachments=discord_files(reply), allowed_mentions=mentions,
                    view=extra.get("view"), embeds=extra.get("embeds", []))
+        await self._notify(interaction, reply, mentions)
+
+    @staticmethod
+    async def _notify(interaction: discord.Interaction, reply: Reply, mentions: discord.AllowedMentions) -> None:
+        """After an answer that edited a message: Discord notifies nobody a message edit mentions, so
+        the members the reply pings (a draw offer's opponent, a game's winners) are named again in
+        a message of their own, which notifies them."""
+        if reply.mentions:
+            await interaction.followup.send(" ".join(f"<@{user}>" for user in reply.mentions),
+                                            allowed_mentions=mentions)
 
     async def send_reply(self, interaction: discord.Interaction, ctx: Context, reply: Reply, deferred: bool,
                          *, placeholder: bool = True, rendered: Rendered | None = None) -> None:
@@ -446,6 +456,7 @@ class GameBot(discord.AutoShardedClient):
         else:
             await interaction.edit_original_response(content=bodies[0], attachments=files, allowed_mentions=mentions,
                                                      **extra)
+            await self._notify(interaction, reply, mentions)
         for body in bodies[1:]:
             await interaction.followup.send(body, ephemeral=private, allowed_mentions=mentions)
         if reply.aside:  # what only this member may read comes after the channel's answer, privately

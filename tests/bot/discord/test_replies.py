@@ -10,6 +10,7 @@ import asyncio
 import re
 import threading
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from bot.service import Context, GameService, Reply
@@ -268,3 +269,28 @@ async def test_a_secret_order_answers_the_channel_then_its_owner_alone(harness: 
     public, private = exchange.messages
     assert not public.ephemeral and "Ann" in (public.content or "") and "4" not in (public.content or "")
     assert private.ephemeral and "Ann: 4" in (private.content or "")
+
+
+class PingingService(HeldService):
+    """`game board` answers with a ping, as a draw offer or a game's end does."""
+
+    def handle(self, ctx: Context, path: str, raw_options: Mapping[str, Any] | None = None, *,
+               shown_to: int | None = None) -> Reply:
+        reply = super().handle(ctx, path, raw_options, shown_to=shown_to)
+        return replace(reply, mentions=(BOB.id,)) if path == "game board" else reply
+
+
+async def test_a_deferred_answer_that_pings_names_them_again_in_a_message_of_its_own(
+        sqlite_store: Store, recorder: DiscordRecorder) -> None:
+    """Issue 26: Discord notifies nobody an edited message mentions, and a deferred answer is an edit."""
+    service = PingingService(sqlite_store, recorder)
+    async with BotHarness(service, recorder) as harness:
+        await running(harness)
+        quick = await run(harness, ANN, "game board")
+        assert quick.kinds() == ["callback:4"]  # a direct answer is a new message: it notifies already
+        harness.bot.direct_reply_seconds = 0.01
+        service.holding = True
+        board = await run(harness, ANN, "game board")
+    assert board.kinds() == ["callback:5", "PATCH @original", "followup"]
+    ping = board.calls[-1]
+    assert ping.content == f"<@{BOB.id}>" and mentions_of(ping)["users"] == [BOB.id] and not ping.ephemeral
