@@ -154,3 +154,13 @@ def sqlite_store(sqlite_url: str, request: pytest.FixtureRequest) -> Iterator[St
     opened = Store(_migrated(sqlite_url, request))
     yield opened
     opened.close()
+
+
+@pytest.fixture
+def drawn() -> Iterator[list[str]]:
+    """Every string drawn in an image while the test runs, the renders' cached drawings (backgrounds,
+    keys) drawn again so their words are in it (`renders.common.recording_text`)."""
+    from renders.common import recording_text
+
+    with recording_text() as texts:
+        yield texts

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -33,20 +32,6 @@ FOREIGN = {
                      r"PV|PA\b|bilan|Dégâts|infligés|subis|gagnés|Moments|tire|viseur|moyenne|légère|"
                      r"général|soldat| à \d+ h)"),
 }
-
-
-@pytest.fixture
-def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """Every string drawn in an image while the test runs."""
-    texts: list[str] = []
-    original = common.Canvas.text
-
-    def spy(self: common.Canvas, xy: tuple[int, int], text: str, *args: object, **kwargs: object) -> None:
-        texts.append(text)
-        original(self, xy, text, *args, **kwargs)
-
-    monkeypatch.setattr(common.Canvas, "text", spy)
-    yield texts
 
 
 def campaign(tmp_path: Path, language: str) -> Console:

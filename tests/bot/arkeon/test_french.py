@@ -16,8 +16,6 @@ from bot.games.arkeon.commands import KINDS, kind_named
 from bot.i18n import LANGUAGES, catalog, translate
 from bot.service import Context, GameService
 from engine import registry
-from renders import common
-from renders.arkeon import board as arkeon_board
 
 GUILD = 10
 RULES = registry.get("arkeon")
@@ -27,21 +25,6 @@ ENGLISH = re.compile(r"\b(?:blue|red|disconnected|attack|pacifier|cw|ccw|repulso
                      r"pièce base|avancées : aucun\b")
 DRAWN_ENGLISH = re.compile(r"\b(?:Turn|to move|basic|in reserve|advanced|Pieces|rotator|pacifier|repulsor|"
                            r"last move|wins|Blue|Red)\b")
-
-
-@pytest.fixture
-def drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Every string the boards hand to Canvas.text, the key's too (its cached background cleared)."""
-    texts: list[str] = []
-    original = common.Canvas.text
-
-    def spy(self: common.Canvas, xy: tuple[int, int], text: str, *args: object, **kwargs: object) -> None:
-        texts.append(text)
-        original(self, xy, text, *args, **kwargs)  # type: ignore[arg-type]
-
-    arkeon_board._background.cache_clear()
-    monkeypatch.setattr(common.Canvas, "text", spy)
-    return texts
 
 
 def test_the_french_demo_reads_and_draws_french_only(tmp_path: Path, capsys: pytest.CaptureFixture[str],

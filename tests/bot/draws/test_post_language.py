@@ -5,7 +5,6 @@ answer's for `/gm draw` — never in the language of the moment the draw was app
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
@@ -17,22 +16,7 @@ from bot.service import Context, GameService
 from bot.store import Store
 from bot.store.draws import save_draws
 from bot.store.outbox import unsent
-from renders import common
 from tests.bot.draws.games import GUILD, RecordingHooks, draw, make_running_game
-
-
-@pytest.fixture
-def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """Every string drawn in an image while the test runs (a spy on `Canvas.text`)."""
-    texts: list[str] = []
-    original = common.Canvas.text
-
-    def spy(self: common.Canvas, xy: tuple[int, int], text: str, *args: object, **kwargs: object) -> None:
-        texts.append(text)
-        original(self, xy, text, *args, **kwargs)
-
-    monkeypatch.setattr(common.Canvas, "text", spy)
-    yield texts
 
 
 @dataclass

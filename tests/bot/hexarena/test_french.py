@@ -17,8 +17,6 @@ from bot.i18n import translate
 from bot.service import Context, GameService
 from engine import registry
 from engine.core.protocol import Event
-from renders import common
-from renders.hexarena import board as hexarena_board
 
 GUILD, CHANNEL = 10, 130
 GM = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=CHANNEL, manage_server=True)
@@ -33,21 +31,6 @@ ENGLISH = re.compile(r"\b(?:red|blue|fighter|patrol|admiral|NW|SW|W)\b|\((?:Roug
 #: English words the boards drew before
 DRAWN_ENGLISH = re.compile(r"\b(?:Turn|to move|Debris|reserve|graveyard|Ships|fighter|patrol|admiral|here|"
                            r"aboard|last move|wins|Red|Blue|reconstructed rules)\b")
-
-
-@pytest.fixture
-def drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Every string the boards hand to Canvas.text, the key's too (its cached background cleared)."""
-    texts: list[str] = []
-    original = common.Canvas.text
-
-    def spy(self: common.Canvas, xy: tuple[int, int], text: str, *args: object, **kwargs: object) -> None:
-        texts.append(text)
-        original(self, xy, text, *args, **kwargs)  # type: ignore[arg-type]
-
-    hexarena_board._background.cache_clear()
-    monkeypatch.setattr(common.Canvas, "text", spy)
-    return texts
 
 
 def test_the_french_demo_reads_and_draws_french_only(tmp_path: Path, capsys: pytest.CaptureFixture[str],

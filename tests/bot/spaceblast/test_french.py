@@ -20,8 +20,6 @@ from bot.service import Context, GameService, Reply
 from engine import registry
 from engine.core.protocol import Event
 from engine.spaceblast.orders import parse_orders
-from renders import common
-from renders.spaceblast import board as spaceblast_board
 
 GUILD, CHANNEL = 10, 140
 GM = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=CHANNEL, manage_server=True)
@@ -42,21 +40,6 @@ DRAWN_ENGLISH = re.compile(r"\b(?:Turn|turn|facing|disqualified|eliminated|aster
 
 def said(reply: Reply, language: str = "fr") -> list[str]:
     return [translate(m.key, language, m.params) for m in reply.messages]
-
-
-@pytest.fixture
-def drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Every string the pictures hand to Canvas.text, the grid's too (its cached background cleared)."""
-    texts: list[str] = []
-    original = common.Canvas.text
-
-    def spy(self: common.Canvas, xy: tuple[int, int], text: str, *args: object, **kwargs: object) -> None:
-        texts.append(text)
-        original(self, xy, text, *args, **kwargs)  # type: ignore[arg-type]
-
-    spaceblast_board._background.cache_clear()
-    monkeypatch.setattr(common.Canvas, "text", spy)
-    return texts
 
 
 def test_the_french_demo_reads_and_draws_french_only(tmp_path: Path, capsys: pytest.CaptureFixture[str],
