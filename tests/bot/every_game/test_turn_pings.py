@@ -9,8 +9,6 @@ On the test games: the duel's move clock (alternating: the next player), the sea
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 
 from bot.drivers import timer_handlers
@@ -19,21 +17,13 @@ from bot.service import Context, GameService, Reply
 from bot.store.repo import GameRecord, SeatRecord
 from bot.store.timers import game_timers
 from bot.timers import TimerRunner
+from tests.support.clock import Clock
 
 GUILD, CHANNEL = 10, 81
 GM = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=CHANNEL, manage_server=True)
 ANN = Context(user_id=2, user_name="ann", guild_id=GUILD, channel_id=CHANNEL)
 BOB = Context(user_id=3, user_name="bob", guild_id=GUILD, channel_id=CHANNEL)
-NOW = dt.datetime(2026, 12, 1, 18, 0, tzinfo=dt.UTC)
 YOUR_TURN = "turn.your_turn"
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = NOW
-
-    def __call__(self) -> dt.datetime:
-        return self.now
 
 
 class Hooks:

@@ -20,21 +20,13 @@ from bot.timers import TimerRunner
 from engine import registry
 from engine.core.errors import OrderError
 from engine.hexarena.variants import Alpha
+from tests.support.clock import NOW, Clock
 
 GUILD, CHANNEL = 10, 120
 GM = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=CHANNEL, manage_server=True)
 ANN = Context(user_id=2, user_name="ann", guild_id=GUILD, channel_id=CHANNEL)
 BOB = Context(user_id=3, user_name="bob", guild_id=GUILD, channel_id=CHANNEL)
-NOW = dt.datetime(2026, 12, 1, 18, 0, tzinfo=dt.UTC)
 RULES = registry.get("hexarena")
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = NOW
-
-    def __call__(self) -> dt.datetime:
-        return self.now
 
 
 class Hooks:
