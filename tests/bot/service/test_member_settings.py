@@ -17,9 +17,9 @@ from bot.i18n import translate
 from bot.outbox import flush
 from bot.service import Context, GameService, Reply, Visibility
 from bot.store import MemberSettingsRecord
-from bot.store.repo import GameRecord
 from bot.store.timers import game_timers
 from bot.timers import TimerRunner
+from tests.bot.every_game.test_turn_pings import Hooks
 
 ONE, TWO = 10, 20  # two servers
 GM = Context(user_id=1, user_name="gm", guild_id=ONE, channel_id=100, manage_server=True)
@@ -39,17 +39,6 @@ def text(reply: Reply, language: str) -> str:
 def at(ctx: Context, guild: int, channel: int) -> Context:
     return Context(user_id=ctx.user_id, user_name=ctx.user_name, guild_id=guild, channel_id=channel,
                    locale=ctx.locale, manage_server=ctx.manage_server)
-
-
-class Hooks:
-    def __init__(self) -> None:
-        self.posts: list[Reply] = []
-
-    def on_turn_post(self, game: GameRecord, reply: Reply) -> None:
-        self.posts.append(reply)
-
-    def on_gm_alert(self, game: GameRecord, reply: Reply) -> None:
-        self.posts.append(reply)
 
 
 def pinged(svc: GameService, reply: Reply) -> list[int]:
