@@ -12,7 +12,7 @@ north-west); the order's parser reads both languages' letters.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from bot.games.hexarena import HEXARENA_PRESENTER
@@ -41,12 +41,13 @@ def _play(*words: str) -> Callable[[GameService, Context, dict[str, Any]], Reply
     return handle
 
 
-def _reader(verb: str, part: str) -> Callable[[Turn], Iterable[str]]:
-    """What a suggestion reads off a one-action turn of `verb`: the acting cell, or its target."""
+def _reader(verb: str, part: str, cell: str | None = None) -> Callable[[Turn], Iterable[str]]:
+    """What a suggestion reads off a one-action turn of `verb`: the acting cell, or its target — of
+    the ship on `cell` only, when the command's `cell:` is typed already."""
 
     def pick(turn: Turn) -> Iterable[str]:
         action = turn.actions[0]
-        if action.verb != verb:
+        if action.verb != verb or (cell is not None and part != "cell" and cell_name(action.at) != cell):
             return ()
         if part == "cell":
             return (cell_name(action.at),)
@@ -57,14 +58,30 @@ def _reader(verb: str, part: str) -> Callable[[Turn], Iterable[str]]:
     return pick
 
 
-def _directions(verb: str) -> Callable[[GameService, Context, str], list[str]]:
-    """The directions of the caller's legal `verb` turns, as the reader writes them (``NO``), those
-    starting with what was typed."""
-    legal = legal_values(KIND, _reader(verb, "direction"), first_actions)
+def _typed_cell(filled: Mapping[str, Any]) -> str | None:
+    """The `cell:` option as typed so far (``g 3`` is G3), None when it is not typed yet."""
+    cell = "".join(str(filled.get("cell") or "").split()).upper()
+    return cell or None
 
-    def complete(svc: GameService, ctx: Context, current: str) -> list[str]:
+
+def _targets(verb: str, part: str) -> Callable[[GameService, Context, str, Mapping[str, Any]], list[str]]:
+    """A target option's suggestions: the legal ones of the ship `cell:` names (every ship's before
+    it is typed), so `/hx move cell:F1 to:` offers F1's moves, not the fleet's."""
+
+    def complete(svc: GameService, ctx: Context, current: str, filled: Mapping[str, Any]) -> list[str]:
+        return legal_values(KIND, _reader(verb, part, _typed_cell(filled)), first_actions)(svc, ctx, current)
+
+    return complete
+
+
+def _directions(verb: str) -> Callable[[GameService, Context, str, Mapping[str, Any]], list[str]]:
+    """The directions of the caller's legal `verb` turns of the ship `cell:` names, as the reader
+    writes them (``NO``), those starting with what was typed."""
+    legal = _targets(verb, "direction")
+
+    def complete(svc: GameService, ctx: Context, current: str, filled: Mapping[str, Any]) -> list[str]:
         language, typed = svc.language(ctx), current.strip().lower()
-        named = (translate(f"word.choice.direction.{name}", language) for name in legal(svc, ctx, ""))
+        named = (translate(f"word.choice.direction.{name}", language) for name in legal(svc, ctx, "", filled))
         return [name for name in named if name.lower().startswith(typed)]
 
     return complete
@@ -76,11 +93,12 @@ def _declare(verb: str, *targets: Option) -> None:
     handler.__name__ = verb
     command(f"hx {verb}", Option("cell", required=True, max_length=CELL, autocomplete=True, holds="cell"),
             *targets)(handler)
-    for option in (Option("cell"), *targets):
+    completer(f"hx {verb}", "cell")(legal_values(KIND, _reader(verb, "cell"), first_actions))
+    for option in targets:
         if option.name == "direction":
-            completer(f"hx {verb}", option.name)(_directions(verb))
-        elif option.name == "cell" or option.autocomplete:
-            completer(f"hx {verb}", option.name)(legal_values(KIND, _reader(verb, option.name), first_actions))
+            completer(f"hx {verb}", option.name, filled=True)(_directions(verb))
+        elif option.autocomplete:
+            completer(f"hx {verb}", option.name, filled=True)(_targets(verb, option.name))
 
 
 _declare("move", Option("to", required=True, max_length=CELL, autocomplete=True, holds="cell"))

@@ -301,3 +301,14 @@ def test_a_cell_is_read_whatever_its_spacing(svc: GameService) -> None:
     refused = svc.handle(BOB, "hx move", {"cell": "G;2", "to": "G10"})  # a cell option holds a cell only
     assert not refused.ok and keys(refused) == ["error.option_not_cell"]
     assert game(svc).version == before.version
+
+
+def test_a_targets_suggestions_are_those_of_the_ship_cell_names(svc: GameService) -> None:
+    """Issue 26 point 6: `/hx move to:` offered the whole fleet's 17 cells whatever ship `cell:` named."""
+    started(svc)
+    fleet = svc.complete(ANN, "hx move", "to", "")
+    assert svc.complete(ANN, "hx move", "to", "", {"cell": "G3"}) == ["G4", "G5", "G6", "G7", "G8", "G9", "G10"]
+    assert svc.complete(ANN, "hx move", "to", "", {"cell": "g 3"}) == ["G4", "G5", "G6", "G7", "G8", "G9", "G10"]
+    assert set(svc.complete(ANN, "hx move", "to", "", {"cell": "F1"})) < set(fleet)
+    assert svc.complete(ANN, "hx move", "to", "", {"cell": "G1"}) == []  # the boxed-in admiral
+    assert "E" not in svc.complete(ANN, "hx rotate", "direction", "", {"cell": "G3"})  # it faces E already
