@@ -152,7 +152,7 @@ def mover_words(game: GameRecord, actor: Any) -> Any:
     game's presenter says it."""
     from bot.games import presenter_for  # the game list imports the drivers
 
-    return presenter_for(game.kind).side_name(registry.get(game.kind), actor) if isinstance(actor, str) else actor
+    return presenter_for(game.kind).actor_name(registry.get(game.kind), actor) if isinstance(actor, str) else actor
 
 
 def clock_hours(game: GameRecord) -> int:

@@ -113,6 +113,12 @@ class Presenter:
                 return Message(key, params)
         return Message("history.input", {"author": author, "kind": entry.kind, "details": details(entry.payload)})
 
+    def actor_name(self, rules: GameRules, actor: str) -> Any:
+        """An actor as a sentence names it: a side in its words (``word.side.<side>``: Bleu), a
+        character or a ship by its name."""
+        key = f"word.side.{actor}"
+        return Message(key) if key in catalog("en") else actor
+
     def side_name(self, rules: GameRules, side: str | int) -> Any:
         """A side or team as the game-over line names it: ``word.side.<side>`` where the catalog has
         it (Blue, Red), else the side as it is (a ship's name)."""

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.games import driver_of, presenter_for
-from bot.i18n import ChoiceText, choice_name
+from bot.i18n import LANGUAGES, ChoiceText, choice_name, translate
 from bot.service.commands import Option, choice_named, command, completer
 from bot.service.computers import computer_module, computers_of, with_computer
 from bot.service.confirm import confirmation, confirmed
@@ -160,7 +160,12 @@ def gm_replace(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     game = svc.channel_game(ctx)
     require_not_finished(game)
     rules = registry.get(game.kind)
-    actors = {name_key(a): a for a in rules.actors(rules.from_json(game.state))}  # any case, any accents
+    presenter = presenter_for(game.kind)
+    actors = {}  # by any case, any accents, a side by its words in either language too (Bleu)
+    for a in rules.actors(rules.from_json(game.state)):
+        named = presenter.actor_name(rules, a)
+        words = {translate(named.key, lang) for lang in LANGUAGES} if isinstance(named, Message) else set()
+        actors.update({name_key(name): a for name in (a, *words)})
     actor = actors.get(name_key(opts["character"]))
     if actor is None:
         raise ServiceError("error.unknown_character", name=opts["character"])
@@ -176,7 +181,7 @@ def gm_replace(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
                     options=(lambda fresh: with_computer(fresh.options, actor, None))
                     if actor in computers_of(game.options) else None,
                     stale="error.stale_confirmation" if themself else "error.conflict")
-    return Reply.say("gm.replaced", user=opts["user"], name=actor)
+    return Reply.say("gm.replaced", user=opts["user"], name=presenter.actor_name(rules, actor))
 
 
 @command("gm export", gm_only=True)

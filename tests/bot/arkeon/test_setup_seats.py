@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from bot.i18n import translate
 from bot.service import Attachment, GameService
 from engine import registry
 from tests.bot.arkeon.test_play import ANN, BOB, CHANNEL, GM, GUILD, keys
@@ -45,3 +46,16 @@ def test_a_computer_may_take_the_other_seat(svc: GameService) -> None:
     challenged = svc.handle(ANN, "ak challenge", {"level": "easy"})
     assert keys(challenged)[0] == "game.computer_joined", challenged.messages
     assert svc.handle(GM, "gm start", {}).ok and game(svc).status == "running"
+
+
+def test_a_gm_hands_a_side_of_a_running_position_named_in_words(store) -> None:
+    """Without `phase = "setup"` the position runs at once; `/gm replace` seats a member, and the
+    reply names the side in words (it read `<@5> now plays blue.`)."""
+    svc = GameService(store, seed_source=lambda: 3)
+    running = {key: value for key, value in POSITION.items() if key != "phase"}
+    assert svc.handle(GM, "ak new", {"name": "Puzzle", "setup": Attachment("p.json", json.dumps(running).encode())}).ok
+    assert game(svc).status == "running"
+    reply = svc.handle(GM, "gm replace", {"character": "bleu", "user": ANN.user_id})
+    said = {lang: translate(reply.messages[0].key, lang, reply.messages[0].params) for lang in ("en", "fr")}
+    assert said["en"] == f"<@{ANN.user_id}> now plays Blue.", said
+    assert "Bleu" in said["fr"] and "blue" not in said["fr"], said
