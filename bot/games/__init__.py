@@ -143,14 +143,15 @@ class Presenter:
         return Message(key) if key in catalog("en") else rules.name
 
     def image_description(self, rules: GameRules, state: Any, scene: Scene,
-                          events: Sequence[Event] = ()) -> Message:
+                          events: Sequence[Event] = (), shows: Message | None = None) -> Message:
         """The alt text every image of the game gets unless its presenter gave it one: the game and
         its name, the turn, what comes next (whose move, the next draw) or that it is over, what just
         happened (the first `alt_events` public `events`) and who is where (the first `alt_lines`
         status lines: places, HP, ships left). `state` None (a recap drawn from the history alone):
-        the game and its name only."""
+        the game and its name only. `shows` says first what kind of picture it is (``alt.shows.*``:
+        an animation, charts), where it is no plain board."""
         params: dict[str, Any] = {"game": self.game_word(rules), "name": scene.name, "turn": "", "next": "",
-                                  "happened": "", "pieces": ""}
+                                  "happened": "", "pieces": "", "shows": shows or ""}
         if state is None:
             return Message("alt.image", params)
         turn = rules.view(state).get("turn") or rules.turn_number(state)
