@@ -148,7 +148,8 @@ class Drawing:
         next_text = (plain_times(translate(upcoming.key, language, upcoming.params), language)
                      if upcoming is not None and language != self.language else self.next)
         scene = Scene(self.name, language, next_text)
-        return tuple(presenter_for(self.kind).images_for(rules, rules.from_json(self.state), events, scene))
+        presenter, state = presenter_for(self.kind), rules.from_json(self.state)
+        return presenter.described(presenter.images_for(rules, state, events, scene), rules, state, scene, events)
 
 
 def post_language(hooks: Any) -> str | None:
@@ -158,6 +159,20 @@ def post_language(hooks: Any) -> str | None:
     return language if isinstance(language, str) else None
 
 
+def _encode_file(file: Attachment) -> dict[str, Any]:
+    data: dict[str, Any] = {"filename": file.filename, "data": base64.b64encode(file.data).decode("ascii")}
+    if file.description is not None:
+        data["description"] = _encode(file.description)
+    return data
+
+
+def _decode_file(data: Mapping[str, Any]) -> Attachment:
+    """A stored file; one stored before images had alt text has no ``description`` and still reads."""
+    description = data.get("description")
+    return Attachment(data["filename"], base64.b64decode(data["data"]),
+                      _decode(description) if description is not None else None)
+
+
 def encode_reply(reply: Reply, drawing: Drawing | None = None) -> dict[str, Any]:
     """What a post needs to be sent later by any process: its messages (catalog keys, so it is said
     in the server's language of the moment it is sent), who it may ping, its images rendered, and
@@ -165,7 +180,7 @@ def encode_reply(reply: Reply, drawing: Drawing | None = None) -> dict[str, Any]
     payload = {
         "messages": [_encode(message) for message in reply.messages],
         "mentions": list(reply.mentions),
-        "files": [{"filename": f.filename, "data": base64.b64encode(f.data).decode("ascii")} for f in reply.files],
+        "files": [_encode_file(f) for f in reply.files],
     }
     if drawing is not None:
         payload["drawing"] = drawing.to_json()
@@ -176,7 +191,7 @@ def decode_reply(payload: Mapping[str, Any], language: str | None = None) -> Rep
     """The post as it is sent: a `drawing` is drawn now, in the `language` its text is read in, its
     pictures after the rendered ones."""
     messages = tuple(_decode(message) for message in payload.get("messages", []))
-    files = tuple(Attachment(f["filename"], base64.b64decode(f["data"])) for f in payload.get("files", []))
+    files = tuple(_decode_file(f) for f in payload.get("files", []))
     if payload.get("drawing") is not None:
         files += Drawing.from_json(payload["drawing"]).render(language)
     return Reply(messages, files=files, mentions=tuple(int(u) for u in payload.get("mentions", [])))

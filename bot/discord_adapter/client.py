@@ -11,6 +11,7 @@ import dataclasses
 import io
 import logging
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -31,10 +32,11 @@ from bot.discord_adapter.posts import ChannelPoster, chunks
 from bot.discord_adapter.status import StatusBoard
 from bot.discord_adapter.sync import sync_commands
 from bot.drivers import timer_handlers
-from bot.i18n import translate
+from bot.i18n import alt_text, translate
 from bot.lottery.scheduler import DrawScheduler
 from bot.outbox import BOT_BURST, GM_ALERT, TURN_POST, RateLimiter, post_of, process_rate
 from bot.service import (
+    Attachment,
     Button,
     Choice,
     Context,
@@ -101,13 +103,17 @@ def autocomplete_choices(values: list[str]) -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=value, value=value) for value in fitting]
 
 
-def discord_files(reply: Reply) -> list[discord.File]:
-    """Fresh file objects for one send: discord.py reads them, so they are never reused."""
-    return [discord.File(io.BytesIO(f.data), filename=f.filename) for f in reply.files]
+def discord_files(files: Sequence[Attachment], language: str) -> list[discord.File]:
+    """Fresh file objects for one send (discord.py reads them, so they are never reused), each with
+    its alt text in `language`, the language of the text it goes with."""
+    return [discord.File(io.BytesIO(f.data), filename=f.filename,
+                         description=alt_text(f.description, language) if f.description is not None else None)
+            for f in files]
 
 
-#: A reply ready to send: its text bodies, allowed mentions, and send keywords (view, embeds).
-Rendered = tuple[list[str], discord.AllowedMentions, dict[str, Any]]
+#: A reply ready to send: its text bodies, allowed mentions, send keywords (view, embeds), and the
+#: language it is read in (its images' alt text is said in it).
+Rendered = tuple[list[str], discord.AllowedMentions, dict[str, Any], str]
 
 _BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 
@@ -411,7 +417,7 @@ class GameBot(discord.AutoShardedClient):
             extra["view"] = view
         if reply.embeds:
             extra["embeds"] = [to_discord_embed(embed, language) for embed in reply.embeds]
-        return bodies, mentions, extra
+        return bodies, mentions, extra, language
 
     async def send_component_reply(self, interaction: discord.Interaction, ctx: Context, reply: Reply,
                                    deferred: bool, rendered: Rendered | None = None) -> None:
@@ -421,9 +427,9 @@ class GameBot(discord.AutoShardedClient):
             # a component's deferral left no placeholder message: the answer is a follow-up
             await self.send_reply(interaction, ctx, reply, deferred, placeholder=False, rendered=rendered)
             return
-        bodies, mentions, extra = rendered or await self._render(ctx, reply)
+        bodies, mentions, extra, language = rendered or await self._render(ctx, reply)
         edit = interaction.edit_original_response if deferred else interaction.response.edit_message
-        await edit(content=bodies[0], attachments=discord_files(reply), allowed_mentions=mentions,
+        await edit(content=bodies[0], attachments=discord_files(reply.files, language), allowed_mentions=mentions,
                    view=extra.get("view"), embeds=extra.get("embeds", []))
         await self._notify(interaction, reply, mentions)
 
@@ -440,9 +446,9 @@ class GameBot(discord.AutoShardedClient):
                          *, placeholder: bool = True, rendered: Rendered | None = None) -> None:
         """Answer an interaction: directly, or after a deferral — replacing its "thinking"
         `placeholder` when there is one — then the rest of a long text as follow-ups."""
-        bodies, mentions, extra = rendered or await self._render(ctx, reply)
+        bodies, mentions, extra, language = rendered or await self._render(ctx, reply)
         private = reply.visibility is Visibility.PRIVATE
-        files = discord_files(reply)
+        files = discord_files(reply.files, language)
         if not deferred:
             await interaction.response.send_message(bodies[0], ephemeral=private, files=files,
                                                     allowed_mentions=mentions, **extra)

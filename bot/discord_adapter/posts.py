@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.i18n import translate
+from bot.i18n import alt_text, translate
 from bot.outbox import GM_ALERT, Failure, OutboxSender, RateLimiter, decode_reply
 from bot.service.core import GameService
 from bot.service.replies import Attachment
@@ -34,6 +34,8 @@ class PostPart:
     content: str
     mentions: discord.AllowedMentions
     files: tuple[Attachment, ...] = ()
+    #: each file's alt text, in the language of the post's text (None: the file has none)
+    alt: tuple[str | None, ...] = ()
 
 
 def chunks(lines: list[str], limit: int = CONTENT_LIMIT) -> list[str]:
@@ -99,7 +101,8 @@ class ChannelPoster:
         mentions = discord.AllowedMentions(users=[discord.Object(id=u) for u in reply.mentions], roles=roles or False,
                                            everyone=False)
         bodies = chunks(lines)
-        return [PostPart(body, mentions, reply.files if index == len(bodies) - 1 else ())
+        alt = tuple(alt_text(f.description, language) if f.description is not None else None for f in reply.files)
+        return [PostPart(body, mentions, reply.files, alt) if index == len(bodies) - 1 else PostPart(body, mentions)
                 for index, body in enumerate(bodies)]
 
     async def send_part(self, post: OutboxRecord, index: int, part: PostPart) -> int:
@@ -108,7 +111,8 @@ class ChannelPoster:
         channel = self.client.get_channel(post.channel_id) or self.client.get_partial_messageable(
             post.channel_id, guild_id=post.guild_id)
         assert isinstance(channel, discord.abc.Messageable)
-        files = [discord.File(io.BytesIO(f.data), filename=f.filename) for f in part.files]
+        files = [discord.File(io.BytesIO(f.data), filename=f.filename, description=part.alt[i] if i < len(part.alt) else None)
+                 for i, f in enumerate(part.files)]
         message = await channel.send(part.content, files=files, allowed_mentions=part.mentions,
                                      nonce=post.nonce(index))
         return message.id

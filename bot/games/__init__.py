@@ -16,12 +16,12 @@ import importlib
 import importlib.util
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from bot.drivers import TurnDriver, driver_named
-from bot.i18n import add_strings_folder, catalog
+from bot.i18n import Count, Listing, add_strings_folder, catalog
 from bot.service.history import details, payload_words
 from bot.service.replies import Attachment, Button, Message, Reply, ServiceError, Visibility
 from engine import registry
@@ -137,6 +137,57 @@ class Presenter:
             raise ServiceError("error.board_around_unsupported")
         return self.board(rules, state)
 
+    # -- alt text: what each image shows, for whoever cannot see it
+    #: at most this many of the status lines (who is where, HP, ships) and of the events an image's
+    #: alt text lists: a screen reader reads it whole, and Discord takes 1,024 characters
+    alt_lines: ClassVar[int] = 8
+    alt_events: ClassVar[int] = 3
+
+    def game_word(self, rules: GameRules) -> Any:
+        """The game's name as a sentence names it (``alt.game.<game>``: "Space Chess"), else its kind."""
+        key = f"alt.game.{rules.name}"
+        return Message(key) if key in catalog("en") else rules.name
+
+    def image_description(self, rules: GameRules, state: Any, scene: Scene,
+                          events: Sequence[Event] = (), shows: Message | None = None) -> Message:
+        """The alt text every image of the game gets unless its presenter gave it one: the game and
+        its name, the turn, what comes next (whose move, the next draw) or that it is over, what just
+        happened (the first `alt_events` public `events`) and who is where (the first `alt_lines`
+        status lines: places, HP, ships left). `state` None (a recap drawn from the history alone):
+        the game and its name only. `shows` says first what kind of picture it is (``alt.shows.*``:
+        an animation, charts), where it is no plain board."""
+        params: dict[str, Any] = {"game": self.game_word(rules), "name": scene.name, "turn": "", "next": "",
+                                  "happened": "", "pieces": "", "shows": shows or ""}
+        if state is None:
+            return Message("alt.image", params)
+        turn = rules.view(state).get("turn") or rules.turn_number(state)
+        if turn:
+            params["turn"] = Message("alt.turn", {"turn": turn})
+        if rules.result(state).finished:
+            params["next"] = Message("alt.over")
+        elif scene.next:
+            params["next"] = Message("alt.next", {"next": scene.next[:1].upper() + scene.next[1:]})
+        said = self.describe(rules, events)
+        if said:
+            params["happened"] = Message("alt.happened", {"events": Listing(tuple(said[:self.alt_events]), separator=" "),
+                                                          "more": _more(len(said) - self.alt_events, "events")})
+        lines = self.status_lines(rules, state)
+        if lines:
+            params["pieces"] = Message("alt.pieces", {"lines": Listing(tuple(lines[:self.alt_lines]), separator=". "),
+                                                      "more": _more(len(lines) - self.alt_lines, "lines")})
+        return Message("alt.image", params)
+
+    def described(self, files: Iterable[Attachment], rules: GameRules, state: Any, scene: Scene,
+                  events: Sequence[Event] = ()) -> tuple[Attachment, ...]:
+        """`files` with alt text: each picture without its own gets `image_description` (worked out
+        once, and only when one lacks it); a file that is no picture (a saved game) stays as it is."""
+        files = tuple(files)
+        if not any(is_picture(f) and f.description is None for f in files):
+            return files
+        default = self.image_description(rules, state, scene, events)
+        return tuple(replace(f, description=default) if is_picture(f) and f.description is None else f
+                     for f in files)
+
     def recap(self, rules: GameRules, scene: Scene) -> Reply:
         """``/game recap`` and the end-of-game post: charts of the game from `scene.history`."""
         return Reply((Message("game.recap.none", {"name": scene.name}),), visibility=Visibility.PRIVATE)
@@ -145,6 +196,19 @@ class Presenter:
         """``/game replay``: the game so far as an animation, from `scene.history`; a game that draws
         one tells `progress` each frame drawn (done, total), for the member waiting on it."""
         return Reply((Message("game.replay.none", {"name": scene.name}),), visibility=Visibility.PRIVATE)
+
+
+#: the files a presenter draws: these get alt text (`Presenter.described`)
+PICTURE_SUFFIXES = (".png", ".gif", ".jpg", ".jpeg", ".webp")
+
+
+def is_picture(file: Attachment) -> bool:
+    return file.filename.lower().endswith(PICTURE_SUFFIXES)
+
+
+def _more(hidden: int, what: str) -> Any:
+    """"And 3 more events." after a list of `what` cut short, nothing after a whole one."""
+    return Message(f"alt.more_{what}", {"count": Count(hidden, f"alt.count.{what}")}) if hidden > 0 else ""
 
 
 class GameSetupError(RuntimeError):

@@ -401,3 +401,22 @@ def _display(value: Any, language: str) -> Any:
     if isinstance(value, bool):
         return catalog(language)["word.yes" if value else "word.no"]
     return value
+
+
+#: Discord's limit for an attachment's ``description`` (`bot.service.replies.ALT_TEXT_LIMIT`)
+ALT_TEXT_LIMIT = 1024
+#: chat markup a screen reader would read out as symbols: bold, strike-through, code, spoilers
+_MARKUP = re.compile(r"\*\*|~~|`|\|\||__")
+
+
+def alt_text(description: Any, language: str, limit: int = ALT_TEXT_LIMIT) -> str:
+    """An image's alt text (a catalog message, see `bot.service.replies.Attachment`) as plain words in
+    `language`: its markup dropped, one space between words, and cut to `limit` characters (Discord's
+    1,024) at a word, with "…", should a long list of pieces run past it."""
+    text = translate(description.key, language, description.params) if hasattr(description, "key") \
+        else str(description)
+    text = " ".join(_MARKUP.sub("", text).split())
+    if len(text) <= limit:
+        return text
+    cut = text[:limit - 1]
+    return (cut.rsplit(" ", 1)[0] if " " in cut else cut) + "…"

@@ -102,8 +102,10 @@ def build_turn_post(
         messages.append(Message("turn.pings", {"users": " ".join(f"<@{user}>" for user in gainers)}))
     mentions = gainers + end.mentions
     # the board says which game, which turn, the draw's numbers and the next draw (`scene`)
-    files = tuple(presenter.images_for(applied.rules, applied.outcome.state, public_events(applied.outcome.events),
-                                       scene or Scene(game.name))) if pictures else ()
+    scene = scene or Scene(game.name)
+    public, state = public_events(applied.outcome.events), applied.outcome.state
+    files = presenter.described(presenter.images_for(applied.rules, state, public, scene), applied.rules, state,
+                                scene, public) if pictures else ()
     return Reply(tuple(messages), files=files, mentions=mentions)
 
 

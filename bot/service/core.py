@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot.games import driver_of, entry_for, games, presenter_for
+from bot.games import driver_of, entry_for, games, is_picture, presenter_for
 from bot.i18n import CommandText, language_of
 from bot.outbox import post_of
 from bot.service.checkpoints import Checkpoints
@@ -135,10 +135,25 @@ class GameService:
             # among them): the adapter renders it without reading them again (`Reply.language`)
             reply = replace(reply, language=self.language(ctx, reply.visibility),
                             aside_language=self.language(ctx) if reply.aside else None)
+            reply = self._with_alt_text(ctx, reply)
         elapsed = (time.perf_counter() - started) * 1000
         outcome = "ok" if reply.ok else f"refused:{reply.messages[0].key}"
         log.info("game=%s user=%s command=%r outcome=%s ms=%.1f", game_id, ctx.user_id, path, outcome, elapsed)
         return reply
+
+    def _with_alt_text(self, ctx: Context, reply: Reply) -> Reply:
+        """`reply` with alt text on each of its pictures that its presenter did not describe: the
+        game of the channel as it stands now (its name, turn, whose move, who is where), in the
+        reply's language. Every picture a command answers with gets one, whichever command drew it."""
+        if not any(is_picture(f) and f.description is None for f in reply.files):
+            return reply
+        game = self.store.game_in_channel(ctx.guild_id, ctx.channel_id)
+        if game is None:
+            return reply
+        rules = registry.get(game.kind)
+        state = rules.from_json(game.state)
+        files = presenter_for(game.kind).described(reply.files, rules, state, scene_of(self, game, reply.language))
+        return replace(reply, files=files)
 
     def _handle(self, ctx: Context, path: str, raw_options: Mapping[str, Any] | None,
                 shown_to: int | None) -> tuple[Reply, int | None, str | None]:
@@ -399,7 +414,8 @@ class GameService:
         messages = tuple(presenter.describe(rules, public))
         aside = tuple(presenter.describe(rules, own))
         language = self.channel_language(ctx) if ctx is not None else None  # the images are the channel's
-        files = tuple(presenter.images_for(rules, state, public, scene_of(self, applied.game, language)))
+        scene = scene_of(self, applied.game, language)
+        files = presenter.described(presenter.images_for(rules, state, public, scene), rules, state, scene, public)
         end = self.announce_end(applied) if rules.result(state).finished else Announcement()
         messages += end.messages
         mentions = end.mentions

@@ -25,10 +25,18 @@ class Visibility(Enum):
     PRIVATE = "private"  # ephemeral on Discord: only the user who ran the command sees it
 
 
+#: Discord's limit for an attachment's ``description`` (its alt text)
+ALT_TEXT_LIMIT = 1024
+
+
 @dataclass(frozen=True)
 class Attachment:
     filename: str
     data: bytes
+    #: the alt text: what the image shows, said to whoever cannot see it (a screen reader), as a catalog
+    #: message the adapter renders in the language of the text it goes with (`bot.i18n.alt_text`);
+    #: None for a file that is no picture (a saved game) or one uploaded by a member
+    description: Message | None = None
 
 
 @dataclass(frozen=True)

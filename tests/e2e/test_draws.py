@@ -70,6 +70,9 @@ def test_sc13_a_draw_published_while_the_bot_was_down_is_posted_at_its_start(cam
     post = wait_turn_post(fake, table, draw)
     ((name, data),) = [(f.filename, f.data) for f in post.files]
     assert name.endswith(".png") and min(png_size(data)) >= 200
+    # its alt text, sent as the attachment's description, in the post's language (issue 25 point 6)
+    (sent,) = post.json["attachments"]
+    assert "Orion" in sent["description"] and "tour" in sent["description"] and len(sent["description"]) <= 1024
     assert mentioned(post) == gainers(players, draw.numbers)
     expected = after_draw(before, draw.numbers)
     assert sheets(table, gm) == expected

@@ -66,6 +66,10 @@ def test_a_game_from_lobby_to_a_confirmed_move_with_boards(fake, table, gm):
     board = table.ok(players["Ann"], "game board")
     ((width, height),) = board.images()
     assert width >= 200 and height >= 200
+    # each picture says what it shows (its alt text), in the reply's language, as Discord keeps it
+    for reply in (started, board):
+        (attachment,) = reply.message["attachments"]
+        assert attachment["description"].startswith("Partie de Space Chess « Orion »"), attachment
 
     table.ok(gm, "sc set", character="Cid", ap=9, reason="test")
     preview = table.run(players["Cid"], "sc move", to="L6")

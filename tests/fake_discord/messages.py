@@ -23,15 +23,16 @@ class MessageStore:
         self.messages: dict[int, dict[str, Any]] = {}
         self.files: dict[int, bytes] = {}
 
-    def host(self, filename: str, data: bytes, content_type: str) -> dict[str, Any]:
-        """Keep a file on the CDN; its attachment object."""
+    def host(self, filename: str, data: bytes, content_type: str, description: str | None = None) -> dict[str, Any]:
+        """Keep a file on the CDN; its attachment object (with its alt text, when it has one)."""
         attachment_id = snowflake()
         self.files[attachment_id] = data
         return attachment(attachment_id, filename, data, f"{self.base_url()}/attachments/{attachment_id}/{filename}",
-                          content_type)
+                          content_type, description)
 
     def _uploads(self, body: Mapping[str, Any], files: Sequence[UploadedFile]) -> list[dict[str, Any]]:
-        """New attachments: ``files[n]`` parts, named by the body's ``attachments`` entries of id n."""
+        """New attachments: ``files[n]`` parts, named and described (alt text) by the body's
+        ``attachments`` entries of id n."""
         names = {str(a.get("id")): a for a in body.get("attachments") or ()}
         uploaded = []
         for file in files:
@@ -39,7 +40,7 @@ class MessageStore:
                 raise ApiError(413, 40005, "Request entity too large")
             index = file.field.removeprefix("files[").removesuffix("]")
             filename = names.get(index, {}).get("filename") or file.filename
-            uploaded.append(self.host(filename, file.data, file.content_type))
+            uploaded.append(self.host(filename, file.data, file.content_type, names.get(index, {}).get("description")))
         return uploaded
 
     @staticmethod

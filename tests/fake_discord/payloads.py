@@ -158,11 +158,13 @@ def _with_ids(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [number(c) for c in components]
 
 
-def attachment(attachment_id: int, filename: str, data: bytes, url: str, content_type: str | None) -> dict[str, Any]:
+def attachment(attachment_id: int, filename: str, data: bytes, url: str, content_type: str | None,
+               description: str | None = None) -> dict[str, Any]:
     """An attachment as Discord returns it: its CDN `url`, and a media proxy URL that serves the same
-    file (discord.py's ``Attachment.read`` fetches `url`)."""
+    file (discord.py's ``Attachment.read`` fetches `url`); its `description` (alt text) when it was
+    sent one, as Discord keeps it."""
     proxy = url.replace("cdn.discordapp.com", "media.discordapp.net")
-    return {
+    found = {
         "id": str(attachment_id),
         "filename": filename,
         "size": len(data),
@@ -170,6 +172,9 @@ def attachment(attachment_id: int, filename: str, data: bytes, url: str, content
         "proxy_url": proxy,
         "content_type": content_type or "application/octet-stream",
     }
+    if description:
+        found["description"] = description
+    return found
 
 
 def buttons(message_data: Mapping[str, Any]) -> list[dict[str, Any]]:

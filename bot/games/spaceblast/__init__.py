@@ -122,7 +122,8 @@ class SpaceBlastPresenter(Presenter):
             captioned = [{**frame, "caption": _caption(frame.get("frame"), scene.language)} for frame in frames]
             files.append(Attachment("resolution.gif", render_turn_gif(
                 captioned, view["radius"], title=_title(scene.language, scene.name),
-                labels=words.picture_labels(scene.language))))
+                labels=words.picture_labels(scene.language)),
+                self.image_description(rules, state, scene, events, shows=Message("alt.shows.turn"))))
         return files
 
     def board_for(self, rules: GameRules, state: Any, scene: Scene, around: str | None = None) -> list[Attachment]:
@@ -143,11 +144,13 @@ class SpaceBlastPresenter(Presenter):
 
         for ident in ships:
             ship, own = view["ships"][ident], view.get("fleet", {}).get(ident, {})
+            line = Message("sb.sheet", {"id": ident, "hits": ship["hits"], "score": ship["score"],
+                                        "turns": ship["turns"], "brakes": ship["brakes"],
+                                        "missiles": ship["missiles"], "mines": ship["mines"]})
             cards.append(Attachment(f"ship-{ident}.png", render_sheet(
-                view, ident, labels=words.picture_labels(language), powers=own.get("powers", ()))))
-            lines.append(Message("sb.sheet", {"id": ident, "hits": ship["hits"], "score": ship["score"],
-                                              "turns": ship["turns"], "brakes": ship["brakes"],
-                                              "missiles": ship["missiles"], "mines": ship["mines"]}))
+                view, ident, labels=words.picture_labels(language), powers=own.get("powers", ())),
+                Message("alt.sheet", {"id": ident, "game": self.game_word(rules), "line": line})))
+            lines.append(line)
             if "orders" in own:
                 lines.append(Message("sb.sheet.orders", {"orders": words.order_words(own["orders"] or "none")}))
             if "jump" in own:  # a time jump's holder sees what everyone plays, and may change its own

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from bot.games import Presenter, register_presenter
@@ -208,14 +209,23 @@ class SpaceChessPresenter(Presenter):
         return Reply((Message(key, found),), files=(picture,))
 
     def recap(self, rules: GameRules, scene: Scene) -> Reply:
-        return recap_reply(rules, scene)
+        reply = recap_reply(rules, scene)
+        return replace(reply, files=self._shown(reply.files, rules, scene, "alt.shows.recap"))
 
     def replay(self, rules: GameRules, scene: Scene, progress: Progress | None = None) -> Reply:
         made = boards.replay_gif(rules, scene, self._describer(rules), progress=progress)
         if made is None:
             return Reply((Message("game.replay.empty", {"name": scene.name}),), visibility=Visibility.PRIVATE)
         picture, held = made
-        return Reply((Message("game.replay.done", {"name": scene.name, **held}),), files=(picture,))
+        return Reply((Message("game.replay.done", {"name": scene.name, **held}),),
+                     files=self._shown((picture,), rules, scene, "alt.shows.replay"))
+
+    def _shown(self, files: Sequence[Attachment], rules: GameRules, scene: Scene, shows: str) -> tuple[Attachment, ...]:
+        """Charts or an animation of the history, their alt text saying so, then the game where it stands."""
+        steps = scene.history() if scene.history is not None else ()
+        state = steps[-1].state if steps else None
+        description = self.image_description(rules, state, scene, shows=Message(shows))
+        return tuple(replace(f, description=description) for f in files)
 
     def _describer(self, rules: GameRules) -> Any:
         return lambda events: self.describe(rules, events)
@@ -229,6 +239,7 @@ class SpaceChessPresenter(Presenter):
         if data.get("armour"):  # "medium armour", as the status and the loadout say it
             shown["armour"] = Message("sc.gear.armour", {"armour": shown["armour"]})
         line = Message("game.sheet", {"id": actor, **shown})
+        card = replace(card, description=Message("alt.sheet", {"id": actor, "game": self.game_word(rules), "line": line}))
         frame = Embed(Message("game.sheet.title", {"id": actor}), colour=TEAM_COLOURS.get(data.get("team")),
                       image=card.filename)
         return Reply((line,), files=(card,), embeds=(frame,))

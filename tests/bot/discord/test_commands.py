@@ -167,6 +167,11 @@ async def test_game_board_sends_a_png(harness: BotHarness) -> None:
     (name, data), = board.files
     assert name.endswith(".png") and data.startswith(PNG_SIGNATURE)
     assert board.calls[0].body["data"]["attachments"][0]["filename"] == name
+    # its alt text (issue 25 point 6): the game and its name (no turn before the first draw), the next
+    # draw, who is where
+    described = board.calls[0].body["data"]["attachments"][0]["description"]
+    assert described.startswith("Space Chess game “Orion”.") and "Cid (soldier)" in described, described
+    assert "Next draw" in described and len(described) <= 1024 and "**" not in described
 
 
 async def test_game_sheet_shows_a_card_and_refuses_unknown_characters(harness: BotHarness) -> None:
@@ -174,6 +179,8 @@ async def test_game_sheet_shows_a_card_and_refuses_unknown_characters(harness: B
     sheet = accepted(await run(harness, ANN, "game sheet", character="cid"))
     assert sheet.files[0][0] == "sheet-Cid.png" and sheet.files[0][1].startswith(PNG_SIGNATURE)
     assert "sniper" in sheet.text
+    described = sheet.calls[0].body["data"]["attachments"][0]["description"]
+    assert described.startswith("Sheet of Cid (Space Chess): Cid — team") and "sniper" in described, described
     refused(await run(harness, ANN, "game sheet", character="Zed"), "Zed")
     refused(await run(harness, EVE, "game sheet"), "not playing")
 

@@ -88,8 +88,9 @@ def test_a_turn_posts_board_drawn_at_delivery_is_the_board_of_the_draw(store: St
     drawing = Drawing.from_json(row.payload["drawing"])
     scene = Scene(drawing.name, drawing.language, drawing.next)
     events = [Event(e["kind"], e["params"]) for e in drawing.events]
-    expected = presenter_for(game.kind).images_for(rules, rules.from_json(after_draw.state), events, scene)
-    assert [board] == expected
+    presenter, drawn = presenter_for(game.kind), rules.from_json(after_draw.state)
+    expected = presenter.described(presenter.images_for(rules, drawn, events, scene), rules, drawn, scene, events)
+    assert (board,) == expected  # its alt text too: said of the draw's state, not of the one stored since
     assert board.data != presenter_for(game.kind).board(rules, rules.setup(game.setup, game.seed))[0].data
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from bot.i18n import format_day, format_moment, translate
+from bot.i18n import alt_text, format_day, format_moment, translate
 from bot.lottery.apply import DrawApplier
 from bot.outbox import decode_reply
 from bot.service import Context, GameService
@@ -45,6 +45,8 @@ def test_an_outboxed_board_is_drawn_in_the_language_the_post_is_sent_in(store: S
         assert board.data.startswith(b"\x89PNG")
         said = words_of(drawn)
         assert legend in said and next_draw in said and other not in said, said
+        # its alt text, drawn with it, says the next draw in the same language
+        assert next_draw in alt_text(board.description, language), alt_text(board.description, language)
 
 
 def test_the_console_shows_a_post_and_its_board_in_its_own_language(store: Store, service: GameService,

@@ -44,6 +44,16 @@ def test_a_reply_survives_the_round_trip_through_json() -> None:
     assert decode_reply(encode_reply(REPLY)) == REPLY
 
 
+def test_an_images_alt_text_survives_the_round_trip_and_an_older_row_without_one_still_reads() -> None:
+    described = Reply((Message("turn.draw"),), files=(
+        Attachment("board.png", b"\x89PNG...", Message("alt.image", {"game": Message("alt.game.spacechess"),
+                                                                    "name": "Orion", "turn": 3})),))
+    payload = encode_reply(described)
+    assert decode_reply(payload) == described
+    older = {**payload, "files": [{k: v for k, v in f.items() if k != "description"} for f in payload["files"]]}
+    assert decode_reply(older).files == (Attachment("board.png", b"\x89PNG..."),)
+
+
 def test_a_post_is_written_with_its_commit_and_never_without(store: Store, make_game: MakeGame) -> None:
     game = make_game(store)
     store.commit(game.id, game.version, state={"turn": 1}, entries=[NewEntry("draw", None, None, {})],
