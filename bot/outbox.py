@@ -305,8 +305,12 @@ class OutboxSender(Generic[Part]):
         on_sent: Callable[[OutboxRecord], None] = lambda _post: None,
         limiter: RateLimiter | None = None,
         clock: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.UTC),
+        on_gone: Callable[[int], bool] = lambda _game_id: True,
     ) -> None:
         self.store = store
+        #: the post's channel is gone: pause its game (run in a thread); whether it was paused now — the
+        #: GMs are told then, once, not at each of the game's posts given up after
+        self.on_gone = on_gone
         self.render = render
         self.send_part = send_part
         self.classify = classify
@@ -397,7 +401,11 @@ class OutboxSender(Generic[Part]):
             return True
         if failure.kind == FINAL:
             log.error("post %s in channel %s given up: %s", post.id, post.channel_id, err)
-            alert = await asyncio.to_thread(self._alert, post, failure.cause)
+            # paused before the post is given up: a crash in between sends it again, and pauses then
+            paused = (failure.cause == "unknown_channel" and post.game_id is not None
+                      and await asyncio.to_thread(self.on_gone, post.game_id))
+            alert = (await asyncio.to_thread(self._alert, post, failure.cause)
+                     if paused or failure.cause != "unknown_channel" else None)
             await asyncio.to_thread(rows.give_up, self.store, post, repr(err), cause=failure.cause, alert=alert)
             return True
         wait = backoff(post.attempts, failure.retry_after)

@@ -137,17 +137,20 @@ async def test_a_file_too_large_is_sent_again_without_its_images_saying_so(refus
     assert "**Orion**" in alert["content"]
 
 
-async def test_a_deleted_channel_gives_the_post_up_and_logs_the_alert(
+async def test_a_deleted_channel_pauses_the_game_gives_its_posts_up_and_logs_the_alert(
     refusal: Refusal, caplog: pytest.LogCaptureFixture
 ) -> None:
+    assert refusal.game.status == "running"
     refusal.core.delete_channel(refusal.channel)
-    post = refusal.turn_post()
+    post, later = refusal.turn_post(), refusal.turn_post(image=False)
     with caplog.at_level(logging.ERROR, logger="spacechess.outbox"):
         await refusal.drain()
-    given_up = refusal.post(post)
-    assert given_up.sent_at is not None and given_up.last_error.startswith("gave up")
-    assert given_up.refused == "unknown_channel"
-    [alert] = refusal.alerts()
+    for given_up in (refusal.post(post), refusal.post(later)):
+        assert given_up.sent_at is not None and given_up.last_error.startswith("gave up")
+    assert refusal.post(post).refused == "unknown_channel"
+    game = refusal.service.store.get_game(refusal.game.id)
+    assert game.status == "paused" and game.version == refusal.game.version + 1, "paused as by /gm pause"
+    [alert] = refusal.alerts()  # once, for the game: not for each post given up
     assert alert.sent_at is not None and "unknown_channel" in str(alert.payload[rows.ABOUT_REFUSAL])
     assert [r for r in caplog.records if "cannot be posted" in r.getMessage()]
 
