@@ -255,13 +255,54 @@ class RateLimiter:
                 await asyncio.sleep((1 - self._tokens) / self.rate)
 
 
+#: how a failed send is handled: tried again later; kept until someone fixes what Discord refused
+#: it for (tried again meanwhile); given up (it never will be taken)
+TRANSIENT, FIXABLE, FINAL = "transient", "fixable", "final"
+#: why Discord refused a post (`Failure.cause`), and the GM alert that says what to fix
+REFUSALS = {
+    "missing_permissions": "gm.post_refused.missing_permissions",
+    "missing_access": "gm.post_refused.missing_access",
+    "thread_locked": "gm.post_refused.thread_locked",
+    "file_too_large": "gm.post_refused.file_too_large",
+    "unknown_channel": "gm.post_refused.unknown_channel",
+}
+#: the line a post sent again without its images (refused as too large) ends with
+IMAGES_LEFT_OUT = "gm.post_refused.images_left_out"
+
+
 @dataclass(frozen=True)
 class Failure:
-    """How a failed send is handled: tried again (after `retry_after` seconds if Discord said so),
-    or, when `permanent`, given up so the channel's later posts can go."""
+    """How a failed send is handled (`kind`): TRANSIENT, tried again (after `retry_after` seconds if
+    Discord said so); FIXABLE, kept and tried again, the GMs told once what to fix; FINAL, given up
+    so the channel's later posts can go. `cause`: why Discord refused it (a key of `REFUSALS`), where
+    the GMs can be told (None: a refusal of the bot's own making, logged only)."""
 
-    permanent: bool = False
+    kind: str = TRANSIENT
     retry_after: float | None = None
+    cause: str | None = None
+
+    @property
+    def permanent(self) -> bool:
+        return self.kind == FINAL
+
+
+def refusal_alert(game: GameRecord, post: OutboxRecord, cause: str) -> NewPost:
+    """The GM alert telling `game`'s GMs that Discord refused one of its posts for `cause`, and what to
+    fix, in the game's channel; in a lane of its own there (`rows.ABOUT_REFUSAL`)."""
+    reply = Reply((Message(REFUSALS[cause], {"name": game.name, "post": post.id}),))
+    alert = post_of(game, reply, GM_ALERT)
+    return NewPost(channel_id=post.channel_id if post.channel_id is not None else game.channel_id, kind=GM_ALERT,
+                   payload={**alert.payload, rows.ABOUT_REFUSAL: {"post": post.id, "cause": cause}},
+                   game_id=game.id, guild_id=game.guild_id)
+
+
+def without_images(payload: Mapping[str, Any]) -> dict[str, Any]:
+    """A post's payload sent again without its images (Discord found them too large), its text saying so."""
+    kept = {key: value for key, value in payload.items() if key not in ("files", "drawing")}
+    messages = list(kept.get("messages", []))
+    if not any(isinstance(m, dict) and m.get("$msg") == IMAGES_LEFT_OUT for m in messages):
+        messages.append(_encode(Message(IMAGES_LEFT_OUT)))
+    return {**kept, "messages": messages}
 
 
 class OutboxSender(Generic[Part]):
@@ -279,8 +320,12 @@ class OutboxSender(Generic[Part]):
         on_sent: Callable[[OutboxRecord], None] = lambda _post: None,
         limiter: RateLimiter | None = None,
         clock: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.UTC),
+        on_gone: Callable[[int], bool] = lambda _game_id: True,
     ) -> None:
         self.store = store
+        #: the post's channel is gone: pause its game (run in a thread); whether it was paused now — the
+        #: GMs are told then, once, not at each of the game's posts given up after
+        self.on_gone = on_gone
         self.render = render
         self.send_part = send_part
         self.classify = classify
@@ -363,16 +408,44 @@ class OutboxSender(Generic[Part]):
 
     async def _failed(self, post: OutboxRecord, err: Exception) -> bool:
         failure = self.classify(err)
-        if failure.permanent:
-            log.error("post %s in channel %s given up: %s", post.id, post.channel_id, err)
+        if failure.kind != TRANSIENT and rows.ABOUT_REFUSAL in post.payload:
+            # the GMs cannot be told in the game's channel either: only the log knows
+            log.error("GM alert %s about a refused post (%s) cannot be posted in channel %s either, given up: %s",
+                      post.id, post.payload[rows.ABOUT_REFUSAL], post.channel_id, err)
             await asyncio.to_thread(rows.give_up, self.store, post, repr(err))
             return True
+        if failure.kind == FINAL:
+            log.error("post %s in channel %s given up: %s", post.id, post.channel_id, err)
+            # paused before the post is given up: a crash in between sends it again, and pauses then
+            paused = (failure.cause == "unknown_channel" and post.game_id is not None
+                      and await asyncio.to_thread(self.on_gone, post.game_id))
+            alert = (await asyncio.to_thread(self._alert, post, failure.cause)
+                     if paused or failure.cause != "unknown_channel" else None)
+            await asyncio.to_thread(rows.give_up, self.store, post, repr(err), cause=failure.cause, alert=alert)
+            return True
         wait = backoff(post.attempts, failure.retry_after)
+        until = self.clock() + dt.timedelta(seconds=wait)
+        if failure.kind == FIXABLE and failure.cause is not None:
+            log.warning("post %s in channel %s refused (%s, attempt %d): %s; kept, next try in %.1f s", post.id,
+                        post.channel_id, failure.cause, post.attempts + 1, err, wait)
+            alert = await asyncio.to_thread(self._alert, post, failure.cause)
+            payload = without_images(post.payload) if failure.cause == "file_too_large" else None
+            if payload is not None:
+                until = self.clock()  # sent again at once, without what Discord refused
+            await asyncio.to_thread(rows.refuse, self.store, post, until, repr(err), failure.cause, alert=alert,
+                                    payload=payload)
+            return payload is not None or alert is not None  # both are due now: another look
         log.warning("post %s in channel %s failed (attempt %d): %s; next try in %.1f s", post.id, post.channel_id,
                     post.attempts + 1, err, wait)
-        until = self.clock() + dt.timedelta(seconds=wait)
         await asyncio.to_thread(rows.put_off, self.store, post, until, repr(err))
         return False
+
+    def _alert(self, post: OutboxRecord, cause: str | None) -> NewPost | None:
+        """The GM alert of a refusal, where there is a game whose GMs can be told (not yet told of it)."""
+        if cause is None or cause == post.refused or post.game_id is None:
+            return None
+        game = self.store.get_game(post.game_id)
+        return refusal_alert(game, post, cause) if game is not None else None
 
     async def _prune(self) -> None:
         now = self.clock()

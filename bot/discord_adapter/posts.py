@@ -17,8 +17,9 @@ from dataclasses import dataclass
 import discord
 
 from bot.i18n import alt_text, translate
-from bot.outbox import GM_ALERT, Failure, OutboxSender, RateLimiter, decode_reply
+from bot.outbox import FINAL, FIXABLE, GM_ALERT, Failure, OutboxSender, RateLimiter, decode_reply
 from bot.service.core import GameService
+from bot.service.gm import pause_channel_gone
 from bot.service.replies import Attachment
 from bot.store.outbox import OutboxRecord
 
@@ -54,16 +55,29 @@ def chunks(lines: list[str], limit: int = CONTENT_LIMIT) -> list[str]:
     return bodies
 
 
+#: Discord's JSON error codes of a refused post someone can fix (the post is kept), and of a channel
+#: gone (the post is given up), as `bot.outbox.REFUSALS` names them
+FIXABLE_CODES = {50013: "missing_permissions", 50001: "missing_access", 50083: "thread_locked",
+                 40005: "file_too_large"}
+FINAL_CODES = {10003: "unknown_channel"}
+
+
 def classify(err: Exception) -> Failure:
-    """Discord refusing the post itself (no access, unknown channel, invalid body) will refuse it
-    again: given up. Rate limits, server errors and the network: tried again later."""
+    """Rate limits, server errors, the network and a 401 (the token being reset): tried again later.
+    A missing permission or access, an archived or locked thread, a file too large: kept, the GMs
+    told what to fix. An unknown channel: given up, the GMs told. Any other refusal (an invalid body:
+    the bot's own fault) is given up and logged."""
     if isinstance(err, discord.RateLimited):
         return Failure(retry_after=err.retry_after)
     if isinstance(err, discord.HTTPException):
         if err.status == 429:
             return Failure(retry_after=_retry_after(err))
-        if 400 <= err.status < 500:
-            return Failure(permanent=True)
+        if err.code in FIXABLE_CODES:
+            return Failure(FIXABLE, cause=FIXABLE_CODES[err.code])
+        if err.code in FINAL_CODES:
+            return Failure(FINAL, cause=FINAL_CODES[err.code])
+        if 400 <= err.status < 500 and err.status != 401:
+            return Failure(FINAL)
     return Failure()
 
 
@@ -85,6 +99,7 @@ class ChannelPoster:
         self.sender: OutboxSender[PostPart] = OutboxSender(
             service.store, render=self.render, send_part=self.send_part, classify=classify,
             on_sent=on_sent or (lambda _post: None), limiter=limiter,
+            on_gone=lambda game_id: pause_channel_gone(service, game_id),
         )
 
     async def render(self, post: OutboxRecord) -> list[PostPart]:

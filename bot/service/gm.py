@@ -87,6 +87,25 @@ def gm_pause(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     return Reply.say("gm.paused", name=game.name)
 
 
+def pause_channel_gone(svc: GameService, game_id: int) -> bool:
+    """The game's channel is gone (Discord refused a post with 10003): the game is paused as by
+    `/gm pause`, through the same path, so no deadline or clock runs out on players who cannot see it.
+    Whether it was paused now (False: it was not running, or another process paused it first)."""
+
+    def running(current: GameRecord) -> None:
+        if current.status != "running":
+            raise ServiceError("error.not_running", status=Message(f"status.value.{current.status}"))
+
+    game = svc.store.get_game(game_id)
+    if game is None or game.status != "running":
+        return False
+    try:
+        svc.apply_input(None, game, "pause", None, {}, status="paused", check=running)
+    except ServiceError:
+        return False
+    return True
+
+
 @command("gm resume", gm_only=True)
 def gm_resume(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     game = svc.channel_game(ctx)

@@ -252,6 +252,8 @@ class OutboxRow(SQLModel, table=True):
     message_ids: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False, server_default="[]"))
     sent_at: datetime | None = _column(UTCDateTime, nullable=True)
     last_error: str | None = _column(String, nullable=True)
+    #: the cause of the refusal the game's GMs were told of (`bot.outbox.REFUSALS`): told once, not at each retry
+    refused: str | None = _column(String(32), nullable=True)
 
 
 class StatusDirty(SQLModel, table=True):

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, and_, delete, insert, select, update
+from sqlalchemy import Connection, and_, delete, insert, or_, select, update
 
 from bot.store.db import writer
 from bot.store.models import OUTBOX_KINDS, OutboxRow
@@ -57,6 +57,8 @@ class OutboxRecord:
     message_ids: list[int] = field(default_factory=list)
     sent_at: dt.datetime | None = None
     last_error: str | None = None
+    #: the cause of a refusal the game's GMs were told of (once per cause)
+    refused: str | None = None
 
     def nonce(self, part: int) -> str:
         """Discord's message nonce of one part (at most 25 characters): the same for every attempt,
@@ -69,6 +71,7 @@ def _record(row: Any) -> OutboxRecord:
         id=row.id, game_id=row.game_id, guild_id=row.guild_id, channel_id=row.channel_id, kind=row.kind,
         payload=dict(row.payload), attempts=row.attempts, next_attempt_at=row.next_attempt_at,
         message_ids=[int(m) for m in row.message_ids or []], sent_at=row.sent_at, last_error=row.last_error,
+        refused=row.refused,
     )
 
 
@@ -87,7 +90,8 @@ def insert_posts(connection: Connection, posts: Sequence[NewPost], now: dt.datet
     connection.execute(insert(_OUTBOX), [
         {"game_id": post.game_id, "guild_id": post.guild_id, "channel_id": post.channel_id, "kind": post.kind,
          "payload": post.payload, "created_at": moment, "attempts": 0, "next_attempt_at": moment,
-         "message_ids": [], "sent_at": None, "last_error": None}
+         "message_ids": [], "sent_at": None, "last_error": None,
+         "refused": None}
         for post in posts
     ])
 
@@ -98,15 +102,21 @@ def enqueue(store: Store, posts: Sequence[NewPost]) -> None:
         insert_posts(connection, posts)
 
 
+#: the payload key of a GM alert telling of a refused post: such an alert does not wait behind the
+#: refused post it is about (it goes in a lane of its own in its channel), and its own refusal is logged
+ABOUT_REFUSAL = "about_refusal"
+
+
 def heads(store: Store, *, limit: int = 500) -> list[OutboxRecord]:
     """The oldest unsent post of each channel (sent or not yet due ones included: the caller checks
-    `next_attempt_at`), in id order. A channel's later posts wait for its head, so they keep their order."""
+    `next_attempt_at`), in id order. A channel's later posts wait for its head, so they keep their order;
+    the alerts about a refused post have a lane of their own, so they do not wait for it to be fixed."""
     query = select(_OUTBOX).where(_OUTBOX.c.sent_at.is_(None)).order_by(_OUTBOX.c.id).limit(limit)
-    seen: dict[int | None, OutboxRecord] = {}
+    seen: dict[tuple[int | None, bool], OutboxRecord] = {}
     with store.engine.connect() as connection:
         for row in connection.execute(query):
-            seen.setdefault(row.channel_id, _record(row))
-    return list(seen.values())
+            seen.setdefault((row.channel_id, ABOUT_REFUSAL in (row.payload or {})), _record(row))
+    return sorted(seen.values(), key=lambda post: post.id)
 
 
 def unsent(store: Store) -> list[OutboxRecord]:
@@ -167,9 +177,35 @@ def prune(store: Store, before: dt.datetime) -> int:
         return int(result.rowcount or 0)
 
 
-def give_up(store: Store, post: OutboxRecord, error: str) -> None:
-    """A post Discord will never take (the channel is gone, the bot may not write there): done with,
-    its error kept, so that the channel's later posts are not held behind it forever."""
+def give_up(store: Store, post: OutboxRecord, error: str, *, cause: str | None = None,
+            alert: NewPost | None = None) -> None:
+    """A post Discord will never take (the channel is gone): done with, its error kept, so that the
+    channel's later posts are not held behind it forever; the GMs' `alert` of its `cause` written with it."""
     with writer(store.engine).begin() as connection:
+        if cause is not None:
+            _tell_once(connection, post, cause, alert)
         connection.execute(update(_OUTBOX).where(_OUTBOX.c.id == post.id).values(
             attempts=_OUTBOX.c.attempts + 1, sent_at=_now(), last_error=f"gave up: {error}"[:ERROR_MAX]))
+
+
+def refuse(store: Store, post: OutboxRecord, until: dt.datetime, error: str, cause: str, *,
+           alert: NewPost | None = None, payload: dict[str, Any] | None = None) -> None:
+    """Discord refused the post for a `cause` someone can fix: kept and tried again from `until`, the
+    GMs' `alert` written in the same transaction the first time this cause refuses it (not at every
+    retry), and its `payload` replaced where the post is sent otherwise (without its images)."""
+    with writer(store.engine).begin() as connection:
+        _tell_once(connection, post, cause, alert)
+        values: dict[str, Any] = {"attempts": _OUTBOX.c.attempts + 1, "next_attempt_at": until,
+                                  "last_error": error[:ERROR_MAX]}
+        if payload is not None:
+            values["payload"] = payload
+        connection.execute(update(_OUTBOX).where(_OUTBOX.c.id == post.id).values(**values))
+
+
+def _tell_once(connection: Connection, post: OutboxRecord, cause: str, alert: NewPost | None) -> None:
+    """Record that the GMs are told of `cause`, and write their alert, unless they were already told."""
+    told = connection.execute(update(_OUTBOX).where(
+        _OUTBOX.c.id == post.id, or_(_OUTBOX.c.refused.is_(None), _OUTBOX.c.refused != cause),
+    ).values(refused=cause)).rowcount
+    if told and alert is not None:
+        insert_posts(connection, [alert])

@@ -11,6 +11,7 @@ Discord checks it:
   not state (400 / 50035 with the error tree, tests/fake_discord/openapi.py and limits.py);
 - interaction deadlines: the first response within 3 s of the interaction's creation (else 404 /
   10062 and the token is dead), follow-ups and edits for 15 minutes (then 401 / 50027);
+- a deleted channel (`delete_channel`: 404 / 10003), a server's upload limit (`set_upload_limit`);
 - what the bot may not do in a channel (`set_bot_permissions`): a post without View Channel (403 /
   50001), without Send Messages or, with files, Attach Files, and a pin without Pin Messages (403 /
   50013); each interaction carries the bot's permissions in its channel (``app_permissions``);
@@ -285,6 +286,23 @@ class DiscordCore:
             raise ApiError(403, 50001, "Missing Access")
         if not granted & permission:
             raise ApiError(403, 50013, "Missing Permissions")
+
+    def set_upload_limit(self, size: int) -> None:
+        """The server's upload limit from now on (a server that lost its boosts): a message with a larger
+        file is refused (413 / 40005)."""
+        with self._cond:
+            self.size_limit = size
+            self.store.size_limit = size
+
+    def delete_channel(self, channel: Channel) -> None:
+        """A moderator deleted `channel`: every later request about it is refused (404 / 10003), its
+        messages gone with it."""
+        with self._cond:
+            guild = self._guild_of(channel)
+            guild.channels[:] = [c for c in guild.channels if c.id != channel.id]
+            for message_id in [m for m, message in self.store.messages.items()
+                               if message["channel_id"] == str(channel.id)]:
+                del self.store.messages[message_id]
 
     def fill_pins(self, channel: Channel) -> None:
         """The channel already holds Discord's maximum of pinned messages (someone else's): a pin is refused."""

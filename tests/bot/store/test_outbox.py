@@ -15,6 +15,7 @@ from bot.i18n import Listing
 from bot.outbox import (
     BACKOFF_FIRST,
     BOT_RATE_PER_SECOND,
+    FINAL,
     Failure,
     OutboxSender,
     RateLimiter,
@@ -129,7 +130,7 @@ class Limited(Exception):
 
 
 def classify(err: Exception) -> Failure:
-    return {Refused: Failure(permanent=True), Limited: Failure(retry_after=42.0)}.get(type(err), Failure())
+    return {Refused: Failure(FINAL), Limited: Failure(retry_after=42.0)}.get(type(err), Failure())
 
 
 def sender(store: Store, channels: FakeChannels, now: list[dt.datetime]) -> OutboxSender[Any]:
