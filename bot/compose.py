@@ -34,6 +34,7 @@ COMMAND_MODULES = (
     "bot.service.draw_offers",
     "bot.service.recap",
     "bot.service.mine",
+    "bot.service.away",
     "bot.service.member",
 )
 

@@ -12,14 +12,14 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
-from bot.drivers import TimerHandler, TurnDriver, TurnHooks
+from bot.drivers import TimerHandler, TurnDriver, TurnHooks, plays_as
 from bot.outbox import GM_ALERT, announce, post_of
+from bot.service import away
 from bot.service.commands import Option
 from bot.service.core import Applied, GameService
 from bot.service.effects import Effects
 from bot.service.pings import members_for, mentions
-from bot.service.replies import Message, Reply
-from bot.service.status import discord_time
+from bot.service.replies import Message, Reply, discord_time
 from bot.store.repo import AlreadyClaimed, GameRecord
 from bot.store.timer_rows import TimerPlan
 from bot.store.timers import TimerRecord, game_timers
@@ -42,6 +42,7 @@ class ClockDriver(TurnDriver):
     create_options = (
         Option("clock_hours", "integer", min_value=1, max_value=720, describe="opt.clock.clock_hours"),
         Option("timeout", choices=("alert", "forfeit"), describe="opt.clock.timeout"),
+        away.AWAY_OPTION,
     )
 
     def missing(self, rules: Any) -> list[str]:
@@ -49,7 +50,12 @@ class ClockDriver(TurnDriver):
         return [] if rules.timeout_input in rules.input_kinds else ["timeout_input"]
 
     def game_options(self, svc: GameService, opts: Mapping[str, Any]) -> dict[str, Any]:
-        return {"clock_hours": opts.get("clock_hours", DEFAULT_CLOCK_HOURS), "timeout": opts.get("timeout", "alert")}
+        return {"clock_hours": opts.get("clock_hours", DEFAULT_CLOCK_HOURS), "timeout": opts.get("timeout", "alert"),
+                **({away.BUDGET: opts[away.BUDGET]} if away.BUDGET in opts else {})}
+
+    def option_fault(self, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        """The away periods are the `/game away` declarations: checked as such."""
+        return super().option_fault({k: v for k, v in options.items() if k != away.AWAY}) or away.option_fault(options)
 
     def info(self, game: GameRecord) -> list[Message]:
         return [Message("game.info.clock", {"hours": clock_hours(game),
@@ -66,24 +72,38 @@ class ClockDriver(TurnDriver):
         """The clock restarts for whoever is to move now and stops when nobody is (paused, ended);
         after a resume or an undo the player to move gets a whole clock again. A clock started for
         another player than the stopped or running one hands them the turn: they are told at once
-        (`Effects.turn`), once — a player's several inputs in one move, or a computer's, keep it."""
+        (`Effects.turn`), once — a player's several inputs in one move, or a computer's, keep it.
+        A player away (`bot.service.away`) has their clock start when they are back, and one
+        running for them as they declare it ends that many days later."""
         game, rules, state = change.game, change.rules, change.outcome.state
         movers = rules.waiting_on(state) if game.status == "running" else ()
         current = next((t for t in game_timers(svc.store, game.id) if t.kind == CLOCK), None)
         if not movers:
             return Effects(timers=self.stopped()) if current is not None else Effects()
+        if change.kind in (away.DECLARE, away.SET_BUDGET):  # the same player's clock, waiting if theirs
+            mover_away = change.kind == away.DECLARE and plays_as(rules, state, change.payload["seat"], movers[0])
+            if current is None or current.payload.get("actor") != movers[0] or not mover_away:
+                return Effects()
+            due = current.due_at + dt.timedelta(days=change.payload["days"])
+            return Effects(timers=self.started(svc, movers[0], due, dt.datetime.fromisoformat(change.payload["until"])))
         handed = current is None or current.payload.get("actor") != movers[0]
         if change.kind == EXTEND:  # the GM's new end of the same player's clock
             return Effects(timers=self.started(svc, movers[0], dt.datetime.fromisoformat(change.payload["until"])))
         if handed or change.kind in FRESH_CLOCK:
-            return Effects(timers=self.started(svc, movers[0], svc.clock() + dt.timedelta(hours=clock_hours(game))),
-                           turn=(movers[0],) if handed else ())
+            return Effects(timers=self.whole(svc, game, rules, state, movers[0]), turn=(movers[0],) if handed else ())
         return Effects()
 
-    def started(self, svc: GameService, actor: str, due: dt.datetime) -> tuple[TimerPlan, ...]:
-        """The clock of `actor` until `due`, with its half-time reminder."""
-        now = svc.clock()
-        half = now + (due - now) / 2
+    def whole(self, svc: GameService, game: GameRecord, rules: Any, state: Any, actor: str) -> tuple[TimerPlan, ...]:
+        """A whole clock for `actor`, from now or from when they are back from away days."""
+        start = away.start_of(game, rules, state, (actor,), svc.clock())
+        return self.started(svc, actor, start + dt.timedelta(hours=clock_hours(game)), start)
+
+    def started(self, svc: GameService, actor: str, due: dt.datetime,
+                start: dt.datetime | None = None) -> tuple[TimerPlan, ...]:
+        """The clock of `actor` until `due`, with its half-time reminder halfway from `start` (now,
+        or when the player is back from away days)."""
+        start = max(start or svc.clock(), svc.clock())
+        half = start + (due - start) / 2
         return (TimerPlan(CLOCK, due, {"actor": actor}), TimerPlan(HALF, half, {"actor": actor, "ends": due.isoformat()}))
 
     @staticmethod
@@ -94,8 +114,9 @@ class ClockDriver(TurnDriver):
         """A game running from its creation (an import mid-play, a position): its player to move
         gets a whole clock."""
         rules = registry.get(game.kind)
-        movers = rules.waiting_on(rules.from_json(game.state)) if game.status == "running" else ()
-        return self.started(svc, movers[0], svc.clock() + dt.timedelta(hours=clock_hours(game))) if movers else ()
+        state = rules.from_json(game.state)
+        movers = rules.waiting_on(state) if game.status == "running" else ()
+        return self.whole(svc, game, rules, state, movers[0]) if movers else ()
 
     def forfeit(self, svc: GameService, game: GameRecord, actor: str, *, claim: str | None,
                 post: bool = False) -> Reply | None:
@@ -110,15 +131,16 @@ class ClockDriver(TurnDriver):
         return svc.describe(applied)
 
     def timer_handlers(self, svc: GameService, hooks: TurnHooks) -> dict[str, TimerHandler]:
-        def mover_seats(game: GameRecord, actor: str) -> tuple[int, ...]:
+        def mover_seats(game: GameRecord, actor: str, now: dt.datetime) -> tuple[int, ...]:
             rules = registry.get(game.kind)
-            return members_for(svc.store, game, rules, rules.from_json(game.state), (actor,))
+            return members_for(svc.store, game, rules, rules.from_json(game.state), (actor,),
+                               away=away.away_seats(game, now))
 
         def on_half(timer: TimerRecord, now: dt.datetime) -> None:
             game = svc.store.get_game(timer.game_id)
             if game is None or game.status != "running":
                 return
-            users = mover_seats(game, timer.payload["actor"])
+            users = mover_seats(game, timer.payload["actor"], now)
             post = post_of(game, Reply((Message("turn.clock_half", {
                 "actor": mover_words(game, timer.payload["actor"]), "users": mentions(users),
                 "when": discord_time(dt.datetime.fromisoformat(timer.payload["ends"]))}),),

@@ -15,14 +15,14 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from bot.drivers import TimerHandler, TurnDriver, TurnHooks
+from bot.drivers import TimerHandler, TurnDriver, TurnHooks, plays_as
 from bot.outbox import announce, post_of
+from bot.service import away
 from bot.service.commands import Option
 from bot.service.core import Applied, GameService
 from bot.service.effects import Effects, FollowUp
 from bot.service.pings import members_for, mentions
-from bot.service.replies import Message, Reply, ServiceError
-from bot.service.status import discord_time
+from bot.service.replies import Message, Reply, ServiceError, discord_time
 from bot.store.repo import AlreadyClaimed, GameRecord
 from bot.store.timer_rows import TimerPlan
 from bot.store.timers import TimerRecord, game_timers
@@ -64,6 +64,7 @@ class DeadlineDriver(TurnDriver):
         Option("turn_hours", "integer", min_value=1, max_value=336, describe="opt.deadline.turn_hours"),
         Option("reminders", max_length=20, describe="opt.deadline.reminders"),
         Option("interlude_minutes", "integer", min_value=5, max_value=1440, describe="opt.deadline.interlude_minutes"),
+        away.AWAY_OPTION,
     )
 
     def missing(self, rules: Any) -> list[str]:
@@ -75,12 +76,14 @@ class DeadlineDriver(TurnDriver):
         reminders = parse_reminders(opts["reminders"], turn) if "reminders" in opts else tuple(
             h for h in DEFAULT_REMINDERS if h < turn)
         return {"turn_hours": turn, "reminders": list(reminders),
-                "interlude_minutes": opts.get("interlude_minutes", DEFAULT_INTERLUDE_MINUTES)}
+                "interlude_minutes": opts.get("interlude_minutes", DEFAULT_INTERLUDE_MINUTES),
+                **({away.BUDGET: opts[away.BUDGET]} if away.BUDGET in opts else {})}
 
     def option_fault(self, options: Mapping[str, Any]) -> tuple[str, str] | None:
-        """Stored reminders are the list `new` made of the text option: checked as such."""
-        fault = super().option_fault({k: v for k, v in options.items() if k != "reminders"})
-        if fault is not None:
+        """Stored reminders are the list `new` made of the text option, the away periods the `/game
+        away` declarations: checked as such."""
+        fault = super().option_fault({k: v for k, v in options.items() if k not in ("reminders", away.AWAY)})
+        if fault is not None or (fault := away.option_fault(options)) is not None:
             return fault
         reminders = options.get("reminders", [])
         turn = options.get("turn_hours", DEFAULT_TURN_HOURS)
@@ -106,7 +109,9 @@ class DeadlineDriver(TurnDriver):
         """The first deadline when the game starts running; the next one after each resolution (a
         short one when the resolution stopped for an interlude: a time jump's answer); a whole turn
         again after a resume or an undo (the pause or the undo stopped the turn's clock); the
-        resolution as a follow-up when nobody is left to wait for; nothing left once it ends."""
+        resolution as a follow-up when nobody is left to wait for; nothing left once it ends. A turn
+        waiting on a player who declares away days (`bot.service.away`) waits that many days more,
+        and a turn begun while one is away runs from their return."""
         game, rules, state = change.game, change.rules, change.outcome.state
         timers = game_timers(svc.store, game.id)
         if game.status == "finished":
@@ -115,11 +120,20 @@ class DeadlineDriver(TurnDriver):
             return Effects()
         if change.kind == MOVE:  # the same turn, its deadline and reminders where the GM put them
             return Effects(timers=self.planned(game, svc.clock(), due=dt.datetime.fromisoformat(change.payload["until"])))
+        deadline = next((t for t in timers if t.kind == DEADLINE), None)
+        if change.kind in (away.DECLARE, away.SET_BUDGET):
+            waited = change.kind == away.DECLARE and any(
+                plays_as(rules, state, change.payload["seat"], actor) for actor in rules.waiting_on(state))
+            if deadline is None or not waited:
+                return Effects()
+            return Effects(timers=self.planned(game, svc.clock(),
+                                               due=deadline.due_at + dt.timedelta(days=change.payload["days"])))
         turn_step = change.kind in rules.deadline_kinds | rules.reveal_kinds | FRESH_TURN
-        if turn_step or not any(t.kind == DEADLINE for t in timers):
+        if turn_step or deadline is None:
             now = svc.clock()
+            start = away.start_of(game, rules, state, rules.waiting_on(state), now)
             short = now + dt.timedelta(minutes=interlude_minutes(game)) if rules.interlude(state) else None
-            plans = self.planned(game, now, short)
+            plans = self.planned(game, now, short or start + dt.timedelta(hours=turn_hours(game)))
             # a wait too short for any reminder (a time jump's, a turn within the reminders' hours) is
             # near its deadline from the start: those it waits on are told now, the reminders' one ping
             reminded = any(p.kind != DEADLINE and p.due_at is not None for p in plans)
@@ -167,7 +181,8 @@ class DeadlineDriver(TurnDriver):
                 return
             rules = registry.get(game.kind)
             state = rules.from_json(game.state)
-            users = members_for(svc.store, game, rules, state, rules.waiting_on(state))
+            users = members_for(svc.store, game, rules, state, rules.waiting_on(state),
+                                away=away.away_seats(game, now))
             posts = [post_of(game, Reply((Message("turn.deadline_reminder", {
                 "hours": timer.payload.get("hours"), "users": mentions(users)}),),
                 mentions=users))] if users else []

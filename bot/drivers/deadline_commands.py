@@ -11,8 +11,7 @@ from bot.service.commands import Option, command
 from bot.service.confirm import confirmation, confirmed
 from bot.service.context import Context
 from bot.service.core import GameService
-from bot.service.replies import Message, Reply, ServiceError, Visibility
-from bot.service.status import discord_time
+from bot.service.replies import Message, Reply, ServiceError, Visibility, discord_time
 from bot.store.timers import game_timers
 
 

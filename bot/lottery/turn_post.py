@@ -20,9 +20,8 @@ from bot.service.core import Applied
 from bot.service.game_over import game_over
 from bot.service.pings import may_ping
 from bot.service.replaying import public_events
-from bot.service.replies import Message, Reply
+from bot.service.replies import Message, Reply, discord_time
 from bot.service.scene import Scene
-from bot.service.status import discord_time
 from bot.store.repo import GameRecord, SeatRecord
 from draws import Draw, DrawSchedule, game_numbers
 from draws.calendar import next_expected_draw

@@ -39,15 +39,16 @@ def may_ping(seat: SeatRecord, muted: Collection[int]) -> bool:
 
 
 def members_for(store: Store, game: GameRecord, rules: Any, state: Any, actors: Iterable[str], *,
-                seats: Sequence[SeatRecord] | None = None) -> tuple[int, ...]:
+                seats: Sequence[SeatRecord] | None = None, away: Collection[str] = ()) -> tuple[int, ...]:
     """The members to ping for `actors`, each once, in seat order (see the module's docstring):
-    among the game's stored seats, or `seats` (as a change about to be committed leaves them)."""
+    among the game's stored seats, or `seats` (as a change about to be committed leaves them);
+    a reminder leaves out the seats `away` (on declared away days, `bot.service.away`)."""
     actors = tuple(actors)
     if not actors or ping_policy(store, game) == "none":
         return ()
     computers = computers_of(game.options)
     concerned = [seat for seat in (store.seats(game.id) if seats is None else seats)
-                 if not seat.mute_pings and seat.actor not in computers
+                 if not seat.mute_pings and seat.actor not in computers and seat.actor not in away
                  and any(plays_as(rules, state, seat.actor, actor) for actor in actors)]
     muted = muted_members(store, concerned)
     return tuple(dict.fromkeys(seat.user_id for seat in concerned if may_ping(seat, muted)))

@@ -8,6 +8,7 @@ state in memory, and act for that member only.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
@@ -128,3 +129,9 @@ class ServiceError(Exception):
         super().__init__(key)
         self.key = key
         self.params = params
+
+
+def discord_time(moment: dt.datetime) -> str:
+    """A Discord timestamp: each reader sees it in their own time zone, with a relative hint."""
+    stamp = int(moment.timestamp())
+    return f"<t:{stamp}:F> (<t:{stamp}:R>)"

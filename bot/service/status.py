@@ -10,6 +10,7 @@ import datetime as dt
 from typing import Any
 
 from bot.games import driver_of, presenter_for
+from bot.service.away import status_lines as away_lines
 from bot.service.commands import command
 from bot.service.context import Context
 from bot.service.core import GameService
@@ -19,18 +20,12 @@ from bot.store.repo import GameRecord
 from engine import registry
 
 
-def discord_time(moment: dt.datetime) -> str:
-    """A Discord timestamp: each reader sees it in their own time zone, with a relative hint."""
-    stamp = int(moment.timestamp())
-    return f"<t:{stamp}:F> (<t:{stamp}:R>)"
-
-
 def status_messages(svc: GameService, game: GameRecord, now: dt.datetime | None = None) -> tuple[Message, ...]:
     """The header (name, state, turn, and what comes next per the game's turn driver), then the
     game's own lines of its public state: nothing here can hold a secret."""
     rules = registry.get(game.kind)
     state = rules.from_json(game.state)
-    now = now or dt.datetime.now(dt.UTC)
+    now = now or svc.clock()
     header: dict[str, Any] = {"name": game.name, "status": Message(f"status.value.{game.status}"),
                               "turn": rules.view(state).get("turn", 0)}
     upcoming = driver_of(game.kind).next_moment(svc, game, now) if game.status == "running" else None
@@ -38,6 +33,8 @@ def status_messages(svc: GameService, game: GameRecord, now: dt.datetime | None 
         lines = [Message("status.header_next", {**header, "next": upcoming})]
     else:
         lines = [Message("status.header", header)]
+    if game.status == "running":
+        lines += away_lines(game, now)
     return (*lines, *presenter_for(game.kind).status_lines(rules, state), *draw_status_lines(rules, state))
 
 
