@@ -92,6 +92,7 @@ def context_of(interaction: discord.Interaction) -> Context:
         # the bot's own permissions here, as Discord resolved them for the interaction: the service decides
         bot_permissions=permission_names(interaction.app_permissions),
         in_thread=channel_type in THREAD_TYPES,
+        interaction_id=interaction.id,
     )
 
 
@@ -327,16 +328,29 @@ class GameBot(discord.AutoShardedClient):
                                      lambda: self.service.channel_language(plain), self.progress_seconds)
             ctx = dataclasses.replace(ctx, progress=progress.report)
         reply: Reply | None = None
+        deferred = False
+        if seconds_left(interaction, self.direct_reply_seconds) <= 0:
+            # late already: deferred before any work, so that if Discord has let the interaction go
+            # (10062: the member saw "did not respond" and may try again) nothing is done for it
+            try:
+                await interaction.response.defer(thinking=not component)
+            except discord.NotFound:
+                log.warning("%r by user %s arrived too late to be answered: not run", path, ctx.user_id)
+                return
+            deferred = True
         try:
             task = asyncio.ensure_future(self._prepared(ctx, path, options, shown_to))
-            try:
-                reply, rendered = await asyncio.wait_for(
-                    asyncio.shield(task), timeout=seconds_left(interaction, self.direct_reply_seconds))
-                deferred = bool(reply.files) and seconds_left(interaction, self.direct_reply_seconds) < UPLOAD_SECONDS
-            except TimeoutError:
-                deferred = True
+            if not deferred:
+                try:
+                    reply, rendered = await asyncio.wait_for(
+                        asyncio.shield(task), timeout=seconds_left(interaction, self.direct_reply_seconds))
+                    defer = bool(reply.files) and seconds_left(interaction, self.direct_reply_seconds) < UPLOAD_SECONDS
+                except TimeoutError:
+                    defer = True
+                if defer:
+                    await interaction.response.defer(thinking=not component)
+                    deferred = True
             if deferred:
-                await interaction.response.defer(thinking=not component)
                 if progress is not None:
                     progress.opened()
                 reply, rendered = await task

@@ -28,3 +28,6 @@ class Context:
     in_thread: bool = False
     #: where long work shows how far it is (`bot.service.progress`); None: the adapter shows nothing
     progress: Report | None = field(default=None, compare=False, repr=False)
+    #: the platform's id of what gave this command (a Discord interaction): the changes it causes
+    #: claim it (`bot.service.core`), so a redelivered interaction never acts twice
+    interaction_id: int | None = None

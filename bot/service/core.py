@@ -14,8 +14,11 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from typing import Any
+
+from sqlalchemy.exc import DBAPIError
 
 from bot.games import driver_of, entry_for, games, is_picture, presenter_for
 from bot.i18n import CommandText, language_of
@@ -48,6 +51,21 @@ from engine.core.errors import OrderError, SetupError
 from engine.core.protocol import EVERYONE, GameRules, Outcome
 
 log = logging.getLogger("spacechess.commands")
+
+#: how many changes the command being handled committed so far (`GameService.handle` sets it per
+#: command, in its own context: commands running in parallel threads each count theirs)
+_INTERACTION_COMMITS: ContextVar[int] = ContextVar("interaction_commits", default=0)
+
+
+def interaction_key(ctx: Context | None) -> str | None:
+    """The claim of the next change a platform interaction causes: its first change claims the
+    interaction itself, so that the same interaction delivered again (a gateway replaying events, a
+    retry after an answer that never came) finds it taken and acts no more; its later changes
+    (a command committing twice) claim a numbered key of their own."""
+    if ctx is None or ctx.interaction_id is None:
+        return None
+    done = _INTERACTION_COMMITS.get()
+    return f"interaction:{ctx.interaction_id}" + (f".{done}" if done else "")
 
 
 
@@ -129,13 +147,17 @@ class GameService:
         started = time.perf_counter()
         game_id: int | None = None
         kind: str | None = None
-        with self.store.request():  # one connection for the whole command, each record read once
-            reply, game_id, kind = self._handle(ctx, path, raw_options, shown_to)
+        commits = _INTERACTION_COMMITS.set(0)
+        try:
+            with self.store.request():  # one connection for the whole command, each record read once
+                reply, game_id, kind = self._handle(ctx, path, raw_options, shown_to)
             # its readers' language, decided here with what the command read (the member's settings
             # among them): the adapter renders it without reading them again (`Reply.language`)
-            reply = replace(reply, language=self.language(ctx, reply.visibility),
-                            aside_language=self.language(ctx) if reply.aside else None)
-            reply = self._with_alt_text(ctx, reply)
+                reply = replace(reply, language=self.language(ctx, reply.visibility),
+                                aside_language=self.language(ctx) if reply.aside else None)
+                reply = self._with_alt_text(ctx, reply)
+        finally:
+            _INTERACTION_COMMITS.reset(commits)
         elapsed = (time.perf_counter() - started) * 1000
         outcome = "ok" if reply.ok else f"refused:{reply.messages[0].key}"
         log.info("game=%s user=%s command=%r outcome=%s ms=%.1f", game_id, ctx.user_id, path, outcome, elapsed)
@@ -180,6 +202,9 @@ class GameService:
             reply = order_refusal(err, presenter_for(kind).refusal_params if kind else None)
         except SetupError as err:
             reply = setup_refusal(err)
+        if not reply.ok and (key := interaction_key(ctx)) is not None and self.store.claim_taken(key):
+            # refused because it acted already (`already joined`): the same interaction delivered again
+            return Reply.refusal("error.already_done"), game_id, kind
         if not reply.ok:  # a name nobody here has: offer the one it most likely meant
             reply = with_closest_name(reply, lambda: names_in(self.store.game_in_channel(ctx.guild_id,
                                                                                         ctx.channel_id)))
@@ -335,6 +360,7 @@ class GameService:
         rules = registry.get(game.kind)
         user_id = ctx.user_id if ctx else None
         driver = driver_of(game.kind)
+        interaction = interaction_key(ctx)
 
         def attempt(current: GameRecord) -> tuple[Applied, Effects]:
             if not change.reopen:  # an undo of the input that ended the game is the one way back
@@ -358,15 +384,15 @@ class GameService:
             # who is told of the turn: the seats as this change leaves them (a join that starts the game)
             seats = seats_after(self.store.seats(current.id), change.seats_set(current),
                                 change.seats_removed) if effects.turn else ()
-            committed = self.store.commit(
-                current.id,
+            committed = self._committed(
+                interaction, current,
                 current.version,
                 state=rules.to_json(outcome.state),
                 entries=[NewEntry(kind=change.kind, actor=change.actor, user_id=user_id, payload=dict(change.payload))],
                 status=new_status,
                 seats_set=change.seats_set(current),
                 seats_removed=change.seats_removed,
-                claims=change.claims,
+                claims=(*change.claims, *((interaction,) if interaction else ())),
                 options=new_options,
                 setup=change.setup,
                 # a change nobody asked for (a deadline's resolution) posts in the channel, in its
@@ -378,7 +404,9 @@ class GameService:
 
         try:
             applied, effects = attempt(game)
-        except AlreadyClaimed:
+        except AlreadyClaimed as taken:
+            if interaction in taken.keys:  # the same interaction again (a redelivery): it acted already
+                raise ServiceError("error.already_done") from None
             raise
         except StaleWrite:
             if change.stale is not None:
@@ -394,7 +422,24 @@ class GameService:
                 raise ServiceError("error.conflict") from None
         if effects.timers:
             self.timers_changed()
+        if interaction:
+            _INTERACTION_COMMITS.set(_INTERACTION_COMMITS.get() + 1)
         return applied, effects
+
+    def _committed(self, interaction: str | None, game: GameRecord, version: int, **change: Any) -> GameRecord:
+        """`Store.commit`; when the database goes away as it answers (a restart), the commit may have
+        happened or not: a change that claimed its interaction asks the claim, and answers as
+        committed when it was (the game as it is now), rather than refusing what was done."""
+        try:
+            return self.store.commit(game.id, version, **change)
+        except DBAPIError:
+            if interaction is None or not self.store.claim_taken(interaction):
+                raise
+            log.warning("game=%s: the database went away as %s committed, which it did", game.id, interaction)
+            committed = self.store.get_game(game.id)
+            if committed is None:
+                raise
+            return committed
 
     def replay(self, game: GameRecord, log_entries: Iterable[LogRecord], skip: Iterable[int] = ()) -> Any:
         """Rebuild a game's state from its setup and its log, leaving out undone entries."""

@@ -926,6 +926,12 @@ class Store:
             return False
         return True
 
+    def claim_taken(self, key: str) -> bool:
+        """Whether `key` is claimed, read on a connection of its own: after a commit whose outcome is
+        unknown (the database went away as it answered), the request's connection is not to be trusted."""
+        with self.engine.connect() as connection:
+            return connection.execute(select(_CLAIMS.c.key).where(_CLAIMS.c.key == key)).first() is not None
+
     def status_message(self, game_id: int) -> int | None:
         """The id of the game's pinned status message, if one was posted."""
         table = StatusMessage.__table__  # type: ignore[attr-defined]

@@ -92,3 +92,39 @@ def test_a_direct_reply_later_than_three_seconds_is_refused_with_unknown_interac
         assert fake.acknowledged(interaction) is None, "Discord took no answer: the member saw none"
         # the refusal is no crash: the next interaction is answered in time
         table.refused(member, "game info", "error.no_game_here", NO_GAME_HERE)
+
+
+def test_an_interaction_too_late_to_answer_does_nothing(fake, table, gm):
+    """Discord has let it go (10062): the member saw "did not respond" and will try again, so the bot
+    must not have joined them meanwhile. It defers first, is refused, and runs nothing."""
+    table.ok(gm, "sc new", name="Vega")
+    cid = fake.add_member("cid")
+    interaction = fake.slash(cid, "sc join", {"name": "Cid", "team": "1", "role": "soldier"},
+                             channel=table.channel, locale=table.locale, age=3.5)
+    calls = fake.wait_until(lambda: interaction_calls(fake, interaction), timeout=30, what="the bot's try")
+    first = calls[0]
+    assert first.path.endswith("/callback") and first.json["type"] == DEFERRED, "deferred before any work"
+    assert (first.status, first.answer["code"]) == (404, 10062)
+    info = table.ok(gm, "game info")
+    assert "Cid" not in info.content, "the late join was not carried out"
+    # in time, the same command works
+    table.ok(cid, "sc join", name="Cid", team="1", role="soldier")
+
+
+def test_the_same_interaction_delivered_twice_acts_once(fake, table, gm):
+    """A gateway replaying an event (a RESUME) hands the bot an interaction it already answered: the
+    change it made claimed the interaction's id, so the second delivery changes nothing."""
+    table.ok(gm, "sc new", name="Lyra")
+    dee = fake.add_member("dee")
+    payload = fake.slash_payload(dee, "sc join", {"name": "Dee", "team": "1", "role": "soldier"},
+                                 channel=table.channel, locale=table.locale)
+    first = fake.deliver(payload)
+    assert "Dee" in table.answer(first).content
+    fake.deliver(payload)
+    refused = fake.wait_until(lambda: [c for c in interaction_calls(fake, first) if c.status != 200],
+                              timeout=30, what="the second delivery's answer")
+    assert refused[0].answer["code"] == 40060, "the second answer finds the interaction answered already"
+    said = refused[0].json["data"]["content"]
+    assert said == table.text("error.already_done", **{"/game history": "/partie historique"}), said
+    info = table.ok(gm, "game info")
+    assert info.content.count("Dee") == 1, info.content

@@ -231,23 +231,23 @@ class FakeDiscord(DiscordCore):
     ) -> int:
         """Send ``/path option:value...`` as `member`; the interaction id, to wait for its reply.
         `age`: how long ago Discord created the interaction (the gateway's delay, eating the 3 s)."""
-        return self._deliver(self.slash_payload(member, path, options, channel=channel, locale=locale, age=age))
+        return self.deliver(self.slash_payload(member, path, options, channel=channel, locale=locale, age=age))
 
     def autocomplete(
         self, member: Member, path: str, focused: str, typed: str, options: Mapping[str, Any] | None = None, *,
         channel: Channel | None = None, locale: str = "fr", age: float = 0.0,
     ) -> int:
-        return self._deliver(self.autocomplete_payload(member, path, focused, typed, options, channel=channel,
+        return self.deliver(self.autocomplete_payload(member, path, focused, typed, options, channel=channel,
                                                        locale=locale, age=age))
 
     def click(self, member: Member, message_data: Mapping[str, Any], custom_id: str, *, locale: str = "fr",
               values: Sequence[str] | None = None, age: float = 0.0) -> int:
         """Click the button `custom_id` of a message the bot sent (the message as the fake stored it),
         or pick `values` in its select menu `custom_id`."""
-        return self._deliver(self.click_payload(member, message_data, custom_id, locale=locale, values=values,
+        return self.deliver(self.click_payload(member, message_data, custom_id, locale=locale, values=values,
                                                 age=age))
 
-    def _deliver(self, payload: Mapping[str, Any]) -> int:
+    def deliver(self, payload: Mapping[str, Any]) -> int:
         self._run(self._dispatch("INTERACTION_CREATE", payload, guild_id=int(payload["guild_id"])))
         return int(payload["id"])
 
