@@ -23,6 +23,7 @@ EMBED_LINKS = 1 << 14
 ATTACH_FILES = 1 << 15
 READ_MESSAGE_HISTORY = 1 << 16
 USE_APPLICATION_COMMANDS = 1 << 31
+MANAGE_THREADS = 1 << 34
 SEND_MESSAGES_IN_THREADS = 1 << 38
 PIN_MESSAGES = 1 << 51
 #: What an ordinary member may do in a game channel.
@@ -89,6 +90,22 @@ def channel_json(channel_id: int, guild_id: int, name: str, *, position: int = 0
     return {"id": str(channel_id), "type": 0, "guild_id": str(guild_id), "name": name, "position": position,
             "permission_overwrites": [], "parent_id": None, "nsfw": False, "topic": None, "last_message_id": None,
             "rate_limit_per_user": 0, "flags": 0}
+
+
+#: Channel types: a server text channel, a thread (a forum's post), a forum channel.
+TEXT_CHANNEL, PUBLIC_THREAD, FORUM_CHANNEL = 0, 11, 15
+
+
+def thread_json(channel_id: int, guild_id: int, parent_id: int, name: str, *, owner_id: int, archived: bool,
+                locked: bool, auto_archive_duration: int, archive_timestamp: str | None) -> dict[str, Any]:
+    """A public thread (a forum post): what Discord sends for it, its archived and locked state in
+    ``thread_metadata``."""
+    return {"id": str(channel_id), "type": PUBLIC_THREAD, "guild_id": str(guild_id), "parent_id": str(parent_id),
+            "name": name, "owner_id": str(owner_id), "flags": 0, "last_message_id": None, "rate_limit_per_user": 0,
+            "message_count": 0, "member_count": 1, "total_message_sent": 0,
+            "thread_metadata": {"archived": archived, "locked": locked,
+                                "auto_archive_duration": auto_archive_duration,
+                                "archive_timestamp": archive_timestamp}}
 
 
 def interaction_json(

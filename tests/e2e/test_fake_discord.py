@@ -11,7 +11,14 @@ from typing import Any
 import aiohttp
 import pytest
 
-from tests.discord_shapes import ALL_PERMISSIONS, ATTACH_FILES, PIN_MESSAGES, SEND_MESSAGES, VIEW_CHANNEL
+from tests.discord_shapes import (
+    ALL_PERMISSIONS,
+    ATTACH_FILES,
+    MANAGE_THREADS,
+    PIN_MESSAGES,
+    SEND_MESSAGES,
+    VIEW_CHANNEL,
+)
 from tests.e2e.table import PNG_SIGNATURE, png_size
 from tests.fake_discord.clock import ManualClock
 from tests.fake_discord.interactions import NotACommand
@@ -534,3 +541,45 @@ def test_the_bot_does_in_a_channel_what_its_permissions_there_allow(server):
     assert (status, error["code"]) == (403, 50001)
     assert [m["content"] for m in server.channel_messages(shut)] == ["edit", "text"]
     assert server.invalid_answers == []
+
+
+def test_a_forum_post_archives_when_idle_a_post_unarchives_it_an_edit_is_refused(clocked):
+    fake, clock = clocked
+    forum = fake.add_forum("parties")
+    assert fake.channel_json(forum)["type"] == 15
+    thread = fake.add_post(forum, "Partie 1", auto_archive_duration=60)
+    status, _, posted = call(fake, "POST", f"/channels/{thread.id}/messages", json={"content": "tour 1"})
+    assert status == 200
+    clock.advance(59 * 60)
+    assert not fake.thread_state(thread).archived
+    clock.advance(2 * 60)
+    status, _, fetched = call(fake, "GET", f"/channels/{thread.id}")
+    assert status == 200 and fetched["type"] == 11 and fetched["thread_metadata"]["archived"]
+    status, _, refused = call(fake, "PATCH", f"/channels/{thread.id}/messages/{posted['id']}", json={"content": "x"})
+    assert (status, refused["code"]) == (400, 50083)
+    status, _, _ = call(fake, "POST", f"/channels/{thread.id}/messages", json={"content": "tour 2"})
+    assert status == 200 and not fake.thread_state(thread).archived
+    clock.advance(61 * 60)
+    status, _, unarchived = call(fake, "PATCH", f"/channels/{thread.id}", json={"archived": False})
+    assert status == 200 and not unarchived["thread_metadata"]["archived"]
+    status, _, _ = call(fake, "PATCH", f"/channels/{thread.id}/messages/{posted['id']}", json={"content": "x"})
+    assert status == 200
+    assert not fake.invalid_answers
+
+
+def test_a_locked_post_refuses_the_bot_without_manage_threads(server):
+    forum = server.add_forum("parties")
+    thread = server.add_post(forum, "Partie 1")
+    server.lock_thread(thread)
+    server.set_bot_permissions(thread, ALL_PERMISSIONS & ~MANAGE_THREADS)
+    for method, path, body in [("POST", f"/channels/{thread.id}/messages", {"content": "x"}),
+                               ("PATCH", f"/channels/{thread.id}", {"archived": False})]:
+        status, _, refused = call(server, method, path, json=body)
+        assert status in (400, 403) and refused["code"] in (50083, 50013), (method, path, refused)
+    server.set_bot_permissions(thread, ALL_PERMISSIONS)  # a moderator's permission: the lock binds it not
+    status, _, _ = call(server, "POST", f"/channels/{thread.id}/messages", json={"content": "x"})
+    assert status == 200
+    server.delete_channel(forum)
+    status, _, refused = call(server, "GET", f"/channels/{thread.id}")
+    assert (status, refused["code"]) == (404, 10003)
+    assert not server.invalid_answers

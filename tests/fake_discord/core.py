@@ -44,19 +44,23 @@ from tests.discord_shapes import (
     ATTACH_FILES,
     AUTOCOMPLETE,
     EPHEMERAL,
+    FORUM_CHANNEL,
     LOADING,
+    MANAGE_THREADS,
     MEMBER_PERMISSIONS,
     MESSAGE_COMPONENT,
     PIN_MESSAGES,
     SEND_MESSAGES,
     VIEW_CHANNEL,
     snowflake,
+    thread_json,
+    timestamp,
 )
 from tests.fake_discord import interactions, openapi
 from tests.fake_discord.clock import Clock
 from tests.fake_discord.limits import PINS_MAX, message_problems
 from tests.fake_discord.messages import MessageStore
-from tests.fake_discord.payloads import Channel, Guild, Member, User
+from tests.fake_discord.payloads import Channel, Guild, Member, Thread, User
 from tests.fake_discord.ratelimits import RateLimiter, Refusal, refusal_headers
 from tests.fake_discord.records import ApiError, Call, Fault, InteractionLog, UploadedFile
 
@@ -78,6 +82,18 @@ NONCE_WINDOW = 5 * 60.0
 MESSAGE, DEFERRED, DEFERRED_UPDATE, UPDATE, CHOICES = 4, 5, 6, 7, 8
 
 T = TypeVar("T")
+
+
+@dataclass
+class ThreadState:
+    """What Discord keeps of a thread beside its channel: archived, locked, and since when it is idle
+    (a thread archives itself `auto_archive_duration` minutes after its last message)."""
+
+    archived: bool = False
+    locked: bool = False
+    auto_archive_duration: int = 1440
+    last_activity: float = 0.0
+    archived_at: float | None = None
 
 
 @dataclass(frozen=True)
@@ -152,6 +168,8 @@ class DiscordCore:
         self._nonces: dict[tuple[int, str], tuple[int, float]] = {}
         #: channel id -> the bot's permissions there, where a test took some away (`set_bot_permissions`)
         self._bot_permissions: dict[int, int] = {}
+        #: thread id -> its state (forum posts)
+        self._threads: dict[int, ThreadState] = {}
         self._cond = threading.Condition()  # re-entrant: a handler may call another locked method
         self._routes = [(method, _compiled(template), handler) for method, template, handler in self._route_table()]
 
@@ -218,6 +236,7 @@ class DiscordCore:
             ("PATCH", "/webhooks/{app}/{token}/messages/{message}", self._edit_webhook_message),
             ("DELETE", "/webhooks/{app}/{token}/messages/{message}", self._delete_webhook_message),
             ("GET", "/channels/{channel}", self._get_channel),
+            ("PATCH", "/channels/{channel}", self._patch_channel),
             ("POST", "/channels/{channel}/messages", self._post_message),
             ("GET", "/channels/{channel}/messages/{message}", self._get_message),
             ("PATCH", "/channels/{channel}/messages/{message}", self._edit_message),
@@ -299,10 +318,83 @@ class DiscordCore:
         messages gone with it."""
         with self._cond:
             guild = self._guild_of(channel)
-            guild.channels[:] = [c for c in guild.channels if c.id != channel.id]
+            guild.channels[:] = [c for c in guild.channels if c.id != channel.id
+                                 and not (isinstance(c, Thread) and c.parent_id == channel.id)]
             for message_id in [m for m, message in self.store.messages.items()
                                if message["channel_id"] == str(channel.id)]:
                 del self.store.messages[message_id]
+
+    def add_forum(self, name: str, *, guild: Guild | None = None) -> Channel:
+        """A new forum channel (type 15): it holds posts (threads), never messages of its own."""
+        owner = self._guild(guild)
+        forum = Channel(snowflake(), name, owner.id, position=len(owner.channels), kind=FORUM_CHANNEL)
+        with self._cond:
+            owner.channels.append(forum)
+        return forum
+
+    def add_post(self, forum: Channel, name: str, *, auto_archive_duration: int = 1440) -> Thread:
+        """A member's new post in `forum`: a public thread (type 11) that archives itself after
+        `auto_archive_duration` minutes without a message, by the fake's clock."""
+        thread = Thread(snowflake(), name, forum.guild_id, parent_id=forum.id)
+        with self._cond:
+            self._guild_of(forum).channels.append(thread)
+            self._threads[thread.id] = ThreadState(auto_archive_duration=auto_archive_duration,
+                                                   last_activity=self.clock())
+        return thread
+
+    def lock_thread(self, thread: Thread) -> dict[str, Any]:
+        """A moderator locked (and so archived) `thread`: only a member with Manage Threads may act
+        there now. Its JSON, as THREAD_UPDATE sends it."""
+        with self._cond:
+            state = self._threads[thread.id]
+            state.locked = True
+            self._archive(state)
+            return self.channel_json(thread)
+
+    def thread_state(self, thread: Thread) -> ThreadState:
+        """The thread's archived and locked state now (archiving it first if it has been idle long enough)."""
+        with self._cond:
+            state = self._threads[thread.id]
+            self._tick(state)
+            return ThreadState(**vars(state))
+
+    def channel_json(self, channel: Channel) -> dict[str, Any]:
+        """A channel's JSON as Discord sends it now: a thread with its ``thread_metadata``."""
+        with self._cond:
+            if not isinstance(channel, Thread):
+                return channel.to_json()
+            state = self._threads[channel.id]
+            self._tick(state)
+            return thread_json(channel.id, channel.guild_id, channel.parent_id, channel.name,
+                               owner_id=self.owner.id, archived=state.archived, locked=state.locked,
+                               auto_archive_duration=state.auto_archive_duration,
+                               archive_timestamp=None if state.archived_at is None else timestamp(state.archived_at))
+
+    def _archive(self, state: ThreadState, at: float | None = None) -> None:
+        if not state.archived:
+            state.archived = True
+            state.archived_at = self.clock() if at is None else at
+
+    def _tick(self, state: ThreadState) -> None:
+        """Discord's auto-archive: idle for `auto_archive_duration` minutes of the clock, archived then."""
+        idle_until = state.last_activity + state.auto_archive_duration * 60
+        if not state.archived and self.clock() >= idle_until:
+            self._archive(state, idle_until)
+
+    def _thread_check(self, channel_id: int, *, posting: bool) -> None:
+        """Discord's rules in a thread: nothing in a locked one without Manage Threads, no edit in an
+        archived one (400 / 50083); a post in an archived unlocked one unarchives it."""
+        state = self._threads.get(channel_id)
+        if state is None:
+            return
+        self._tick(state)
+        if state.locked and not self.bot_permissions(channel_id) & MANAGE_THREADS:
+            raise ApiError(400, 50083, "Thread is archived")
+        if state.archived and not posting:
+            raise ApiError(400, 50083, "Thread is archived")
+        if posting:
+            state.archived, state.archived_at = False, None
+            state.last_activity = self.clock()
 
     def fill_pins(self, channel: Channel) -> None:
         """The channel already holds Discord's maximum of pinned messages (someone else's): a pin is refused."""
@@ -662,7 +754,28 @@ class DiscordCore:
 
     def _get_channel(self, request: Request) -> Answer:
         """What a bot fetches when its cache lacks the channel, e.g. a post made before GUILD_CREATE."""
-        return ok(self._channel(request).to_json())
+        return ok(self.channel_json(self._channel(request)))
+
+    def _patch_channel(self, request: Request) -> Answer:
+        """Only a thread's ``archived``/``locked`` are modelled: unarchiving an unlocked thread needs
+        Send Messages (Discord's documented rule), anything about a locked one Manage Threads."""
+        body = request.body or {}
+        with self._cond:
+            channel = self._channel(request)
+            state = self._threads.get(channel.id)
+            if state is None or set(body) - {"archived", "locked"}:
+                raise ApiError(400, 50035, "Invalid Form Body")
+            self._tick(state)
+            needed = MANAGE_THREADS if state.locked or "locked" in body else SEND_MESSAGES
+            self._require(channel.id, needed)
+            if body.get("locked") is not None:
+                state.locked = bool(body["locked"])
+            if body.get("archived") is False:
+                state.archived, state.archived_at = False, None
+                state.last_activity = self.clock()
+            elif body.get("archived"):
+                self._archive(state)
+            return ok(self.channel_json(channel))
 
     def _channel_message(self, request: Request) -> int:
         channel_id = self._channel(request).id
@@ -679,6 +792,7 @@ class DiscordCore:
         with self._cond:
             channel_id = self._channel(request).id
             self._require(channel_id, SEND_MESSAGES)
+            self._thread_check(channel_id, posting=True)
             if request.files:
                 self._require(channel_id, ATTACH_FILES)
             key = (channel_id, str(body["nonce"])) if body.get("enforce_nonce") and "nonce" in body else None
@@ -699,6 +813,7 @@ class DiscordCore:
             message_id = self._channel_message(request)
             # an edit needs no Send Messages (the message is the bot's), but new files need Attach Files
             self._require(int(request.params["channel"]), ATTACH_FILES if request.files else VIEW_CHANNEL)
+            self._thread_check(int(request.params["channel"]), posting=False)
             self._count_old_edit(message_id)
             return ok(self.store.change(message_id, request.body or {}, request.files))
 

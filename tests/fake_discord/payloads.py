@@ -14,10 +14,13 @@ from typing import Any
 
 from tests.discord_shapes import (
     BUTTON,
+    FORUM_CHANNEL,
     MEMBER_PERMISSIONS,
+    TEXT_CHANNEL,
     channel_json,
     member_json,
     role_json,
+    thread_json,
     timestamp,
     user_json,
 )
@@ -47,13 +50,35 @@ class Member:
 
 @dataclass(frozen=True)
 class Channel:
+    """A server channel: a text channel or a forum (`kind` 15). A thread is a :class:`Thread`."""
+
     id: int
     name: str
     guild_id: int
     position: int = 0
+    kind: int = TEXT_CHANNEL
 
     def to_json(self) -> dict[str, Any]:
-        return channel_json(self.id, self.guild_id, self.name, position=self.position)
+        data = channel_json(self.id, self.guild_id, self.name, position=self.position)
+        if self.kind == FORUM_CHANNEL:
+            # a forum holds posts, not messages: Discord gives it the forum's fields instead
+            data.update(type=FORUM_CHANNEL, available_tags=[], default_reaction_emoji=None, default_sort_order=None,
+                        default_forum_layout=0, default_thread_rate_limit_per_user=0)
+            del data["last_message_id"]
+        return data
+
+
+@dataclass(frozen=True)
+class Thread(Channel):
+    """A post of a forum (a public thread): `parent_id` is the forum; its archived and locked state
+    lives in the fake's core, which moves it (inactivity, a moderator, a post)."""
+
+    parent_id: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """As an open thread (the core's `channel_json` gives its state now)."""
+        return thread_json(self.id, self.guild_id, self.parent_id, self.name, owner_id=self.guild_id,
+                           archived=False, locked=False, auto_archive_duration=1440, archive_timestamp=None)
 
 
 @dataclass
@@ -86,8 +111,8 @@ class Guild:
             "roles": roles,
             "emojis": [],
             "stickers": [],
-            "channels": [c.to_json() for c in self.channels],
-            "threads": [],
+            "channels": [c.to_json() for c in self.channels if not isinstance(c, Thread)],
+            "threads": [c.to_json() for c in self.channels if isinstance(c, Thread)],
             "members": [m.to_json() for m in self.members],
             "voice_states": [],
             "presences": [],

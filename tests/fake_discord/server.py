@@ -43,7 +43,7 @@ from tests.fake_discord.core import (
     Answer,
     DiscordCore,
 )
-from tests.fake_discord.payloads import Channel, Guild, Member
+from tests.fake_discord.payloads import Channel, Guild, Member, Thread
 from tests.fake_discord.ratelimits import RateLimiter
 from tests.fake_discord.records import UploadedFile
 
@@ -224,6 +224,46 @@ class FakeDiscord(DiscordCore):
         channel = super().add_channel(name, guild=guild, channel_id=channel_id)
         self._run(self._dispatch("CHANNEL_CREATE", channel.to_json(), guild_id=channel.guild_id, required=False))
         return channel
+
+    def add_forum(self, name: str, *, guild: Guild | None = None) -> Channel:
+        """A new forum channel, announced with CHANNEL_CREATE."""
+        forum = super().add_forum(name, guild=guild)
+        self._run(self._dispatch("CHANNEL_CREATE", forum.to_json(), guild_id=forum.guild_id, required=False))
+        return forum
+
+    def add_post(self, forum: Channel, name: str, *, auto_archive_duration: int = 1440) -> Thread:
+        """A new post of `forum`, announced with THREAD_CREATE."""
+        thread = super().add_post(forum, name, auto_archive_duration=auto_archive_duration)
+        self._run(self._dispatch("THREAD_CREATE", {**self.channel_json(thread), "newly_created": True},
+                                 guild_id=thread.guild_id, required=False))
+        return thread
+
+    def lock_thread(self, thread: Thread) -> dict[str, Any]:
+        """A moderator locked the thread: THREAD_UPDATE with its new ``thread_metadata``."""
+        data = super().lock_thread(thread)
+        self._run(self._dispatch("THREAD_UPDATE", data, guild_id=thread.guild_id, required=False))
+        return data
+
+    def delete_channel(self, channel: Channel) -> None:
+        """The channel (or thread) is deleted: CHANNEL_DELETE, or THREAD_DELETE for a thread, as Discord
+        sends them."""
+        data = self.channel_json(channel)
+        super().delete_channel(channel)
+        if isinstance(channel, Thread):
+            event, data = "THREAD_DELETE", {"id": str(channel.id), "guild_id": str(channel.guild_id),
+                                            "parent_id": str(channel.parent_id), "type": data["type"]}
+        else:
+            event = "CHANNEL_DELETE"
+        self._run(self._dispatch(event, data, guild_id=channel.guild_id, required=False))
+
+    def remove_bot(self, guild: Guild) -> None:
+        """The bot was kicked from (or left) `guild`: GUILD_DELETE without ``unavailable``, and every
+        request about its channels is refused from now on."""
+        with self._cond:
+            sessions = self._sessions_of(guild.id)
+            self.guilds.remove(guild)
+        for ws in sessions:
+            self._run(self._send_event(ws, "GUILD_DELETE", {"id": str(guild.id)}))
 
     def slash(
         self, member: Member, path: str, options: Mapping[str, Any] | None = None, *,
