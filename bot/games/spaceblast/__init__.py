@@ -11,12 +11,13 @@ both ships' orders.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot.games import Presenter, register_presenter
 from bot.games.spaceblast import words
-from bot.i18n import Listing, translate
+from bot.i18n import Count, Listing, translate
 from bot.service.commands import Option
 from bot.service.game_over import result_words
 from bot.service.replies import Attachment, Button, Message, Reply
@@ -119,11 +120,16 @@ class SpaceBlastPresenter(Presenter):
         files = _arena(view, scene.language, scene.name)
         frames = next((event.params["views"] for event in events if event.kind == "frames"), None)
         if frames:  # one frame per phase, captioned with it (SB-7..SB-12), so none is merged away
-            captioned = [{**frame, "caption": _caption(frame.get("frame"), scene.language)} for frame in frames]
+            stories = _stories(events, scene.language)
+            captioned = [{**frame, "caption": _caption(frame.get("frame"), scene.language),
+                          "story": stories.get(frame.get("frame"), [])} for frame in frames]
+            summary = _summary(events, scene.language)
+            captioned[-1]["story"] = [*captioned[-1]["story"], *summary]
+            told = "; ".join(entry["text"] for entry in (*stories.get("reveal", ()), *summary))
             files.append(Attachment("resolution.gif", render_turn_gif(
                 captioned, view["radius"], title=_title(scene.language, scene.name),
                 labels=words.picture_labels(scene.language)),
-                self.image_description(rules, state, scene, events, shows=Message("alt.shows.turn"))))
+                self.image_description(rules, state, scene, events, shows=Message("sb.alt.turn", {"story": told}))))
         return files
 
     def board_for(self, rules: GameRules, state: Any, scene: Scene, around: str | None = None) -> list[Attachment]:
@@ -190,6 +196,32 @@ def _title(language: str, name: str = "") -> str:
 
 def _caption(frame: Any, language: str) -> str:
     return translate(f"sb.picture.phase.{frame}", language) if frame in PHASES else ""
+
+
+def _stories(events: Sequence[Event], language: str) -> dict[str, list[dict[str, Any]]]:
+    """What the animation's frames tell in words, by frame name: the reveal lists each ship's orders
+    after its glyph (SB-20: they are public once the turn resolves)."""
+    return {"reveal": [{"ship": ship, "text": translate("sb.picture.story.orders", language, {
+        "ship": ship, "orders": words.tokens(list(given))})} for ship, given in _revealed(events).items()]}
+
+
+def _summary(events: Sequence[Event], language: str) -> list[dict[str, Any]]:
+    """The turn summed up on its last frame: each ship's hits taken and points scored this turn
+    (SB-12: every hit counts and scores, beyond the hull too), in the revealed order."""
+    hits = Counter(event.params["ship"] for event in events if event.kind == "damaged")
+    points: Counter[str] = Counter()
+    for event in events:
+        if event.kind == "scored":
+            points[event.params["ship"]] += int(event.params.get("points") or 0)
+    return [{"ship": ship, "text": translate("sb.picture.story.summary", language, {
+        "ship": ship, "hits": Count(hits[ship], "sb.count.hits_taken"),
+        "points": Count(points[ship], "sb.count.points_scored")})} for ship in _revealed(events)]
+
+
+def _revealed(events: Sequence[Event]) -> dict[str, list[str]]:
+    """The turn's orders, ``{ship: [tokens]}``, in seat order: every ship that was in play this turn."""
+    found = next((event.params for event in events if event.kind == "revealed"), {})
+    return dict(found.get("tokens") or {})
 
 
 def _arena(view: Mapping[str, Any], language: str, name: str = "") -> list[Attachment]:
