@@ -122,10 +122,10 @@ class SpaceBlastPresenter(Presenter):
         if frames:  # one frame per phase, captioned with it (SB-7..SB-12), so none is merged away
             stories = _stories(events, scene.language)
             captioned = [{**frame, "caption": _caption(frame.get("frame"), scene.language),
-                          "story": stories.get(frame.get("frame"), [])} for frame in frames]
+                          **stories.get(frame.get("frame"), {})} for frame in frames]
             summary = _summary(events, scene.language)
-            captioned[-1]["story"] = [*captioned[-1]["story"], *summary]
-            told = "; ".join(entry["text"] for entry in (*stories.get("reveal", ()), *summary))
+            captioned[-1]["story"] = [*captioned[-1].get("story", ()), *summary]
+            told = "; ".join(entry["text"] for entry in (*stories["reveal"]["story"], *summary))
             files.append(Attachment("resolution.gif", render_turn_gif(
                 captioned, view["radius"], title=_title(scene.language, scene.name),
                 labels=words.picture_labels(scene.language)),
@@ -198,11 +198,55 @@ def _caption(frame: Any, language: str) -> str:
     return translate(f"sb.picture.phase.{frame}", language) if frame in PHASES else ""
 
 
-def _stories(events: Sequence[Event], language: str) -> dict[str, list[dict[str, Any]]]:
-    """What the animation's frames tell in words, by frame name: the reveal lists each ship's orders
-    after its glyph (SB-20: they are public once the turn resolves)."""
-    return {"reveal": [{"ship": ship, "text": translate("sb.picture.story.orders", language, {
-        "ship": ship, "orders": words.tokens(list(given))})} for ship, given in _revealed(events).items()]}
+#: the phase each event kind belongs to, where the kind alone says it (resolution.PHASES' order)
+_PHASE_OF = {"revealed": "reveal", "power_played": "reveal", "recovered": "reveal", "rotated": "rotation",
+             "mine_laid": "mines", "slipped": "movement", "slip_blocked": "movement", "collision": "movement",
+             "ram": "movement", "moved": "movement", "mine_hit": "movement", "asteroid_hit": "movement",
+             "eliminated": "movement", "disqualified": "movement", "missile_moved": "missiles",
+             "missile_removed": "missiles", "fired": "firing", "repaired": "damage"}
+#: the phase of a missile's hit, by the `phase` it names
+_HIT_PHASE = {"movement": "movement", "flight": "missiles", "firing": "firing"}
+#: the events a phase's frame tells in words (``sb.picture.story.<kind>``), with the cell each marks
+_TOLD = {"rotated": None, "mine_laid": "at", "collision": "cell", "ram": "cell", "mine_hit": "at",
+         "missile_hit": "at", "shielded": None, "asteroid_hit": "at", "eliminated": "from", "disqualified": None,
+         "fired": None, "destroyed": "at", "repaired": None}
+
+
+def _phase_of(event: Event, current: str) -> str:
+    """The phase `event` happened in: the events come out in the phases' order (resolution.py), so
+    a kind that several phases emit (a hit, a score, a mine armed) belongs to the phase going on."""
+    named = _PHASE_OF.get(event.kind)
+    if event.kind == "missile_hit":
+        named = _HIT_PHASE.get(str(event.params.get("phase")))
+    elif event.kind == "destroyed":
+        named = "movement" if event.params.get("cause") == "asteroid" else "damage"
+    return named if named is not None and PHASES.index(named) > PHASES.index(current) else current
+
+
+def _stories(events: Sequence[Event], language: str) -> dict[str, dict[str, Any]]:
+    """What each frame of the animation tells, by frame name: its ``story`` (the reveal lists each
+    ship's orders after its glyph, SB-20; the other phases what they did: rotations, mines laid,
+    collisions and rams naming both ships, hits, shields, an asteroid crash apart from leaving the
+    arena) and the cells it ``highlight``s where that happened."""
+    told: dict[str, dict[str, Any]] = {"reveal": {"story": [{"ship": ship, "text": translate(
+        "sb.picture.story.orders", language, {"ship": ship, "orders": words.tokens(list(given))})}
+        for ship, given in _revealed(events).items()], "highlight": []}}
+    phase = "reveal"
+    for event in events:
+        phase = _phase_of(event, phase)
+        crashed = event.kind == "destroyed" and event.params.get("cause") == "asteroid"  # its crash said it
+        if event.kind not in _TOLD or crashed:
+            continue
+        params = words.event_words(event.kind, event.params)
+        if event.kind == "collision":
+            params["ships"] = Listing(tuple(event.params.get("ships") or ()), conjunction=True)
+        frame = told.setdefault(phase, {"story": [], "highlight": []})
+        frame["story"].append({"ship": event.params.get("ship"),
+                               "text": translate(f"sb.picture.story.{event.kind}", language, params)})
+        cell = event.params.get(_TOLD[event.kind] or "")
+        if cell:
+            frame["highlight"].append(cell)
+    return told
 
 
 def _summary(events: Sequence[Event], language: str) -> list[dict[str, Any]]:
