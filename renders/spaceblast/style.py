@@ -51,7 +51,7 @@ DIRECTIONS: tuple[str, ...] = ("E", "NE", "NW", "W", "SW", "SE")
 #: of its own. ``turn``, ``score``, ``winner``, ``where`` and ``hits_beyond`` are templates (``{turn}``,
 #: ``{score}``, ``{name}``, ``{at}`` and ``{facing}``, ``{hull}`` and ``{extra}``); ``direction.<D>`` and ``power.<name>`` name a facing and a power.
 LABELS: tuple[str, ...] = (
-    "turn", "score", "score_key", "winner", "won", "draw", "gone", "disqualified", "missile", "mine_active", "mine_inactive",
+    "turn", "score", "score_key", "winner", "won", "draw", "gone", "left_arena", "crashed", "disqualified", "missile", "mine_active", "mine_inactive",
     "asteroid", "hit_taken", "hits_beyond", "where", "hull", "turns", "brakes", "missiles", "mines", "powers",
     *(f"direction.{name}" for name in DIRECTIONS), *(f"power.{name}" for name in POWERS),
 )  # fmt: skip
@@ -311,8 +311,12 @@ def status(ship_id: str, ship: Mapping[str, Any], view: Mapping[str, Any], label
     if ship.get("disqualified"):
         return word(labels, "disqualified")
     if not on_board(ship):
-        return word(labels, "gone")
+        return word(labels, _FATES.get(str(ship.get("fate")), "gone"))
     return ""
+
+
+#: how a ship left play, where "eliminated" alone would not tell (SB-9 the edge, SB-16 an asteroid)
+_FATES = {"left_arena": "left_arena", "asteroid": "crashed"}
 
 
 def powers_text(powers: Sequence[str], labels: Mapping[str, str]) -> str:

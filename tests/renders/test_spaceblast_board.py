@@ -391,3 +391,10 @@ def test_hits_beyond_the_hull_show_the_hull_full_and_what_came_beyond() -> None:
     with common.recording_text() as said:
         render_board(view_of({"blue": ship("B6", "SW", hits=5)}), 6)
     assert "4/4 +1 beyond the hull" in said and "5/4" not in said
+
+
+def test_the_legend_tells_a_crash_from_leaving_the_arena() -> None:
+    with common.recording_text() as said:
+        render_board(view_of({"red": ship(None, fate="left_arena"), "blue": ship(None, fate="asteroid"),
+                              "green": ship(None, fate="destroyed")}), 6)
+    assert {"left the arena", "crashed on an asteroid", "eliminated"} <= set(said)

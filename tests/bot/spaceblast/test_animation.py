@@ -29,6 +29,7 @@ def test_a_collision_frame_names_both_ships_and_a_crash_is_not_a_departure() -> 
     assert "Cid leaves the arena from A1: eliminated" in drawn
     assert "Dee crashes into the asteroid on K4: destroyed" in drawn
     assert not any(text.startswith("Dee is destroyed") for text in drawn)  # told once, as a crash
+    assert {"crashed on an asteroid", "disqualified"} <= set(drawn)  # the legend tells them apart too
 
 
 def test_rotations_mines_rams_and_missiles_are_told_in_french() -> None:
