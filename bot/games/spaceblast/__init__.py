@@ -120,7 +120,7 @@ class SpaceBlastPresenter(Presenter):
         files = _arena(view, scene.language, scene.name)
         frames = next((event.params["views"] for event in events if event.kind == "frames"), None)
         if frames:  # one frame per phase, captioned with it (SB-7..SB-12), so none is merged away
-            stories = _stories(events, scene.language)
+            stories = _stories(events, {frame.get("frame"): frame for frame in frames}, scene.language)
             captioned = [{**frame, "caption": _caption(frame.get("frame"), scene.language),
                           **stories.get(frame.get("frame"), {})} for frame in frames]
             summary = _summary(events, scene.language)
@@ -223,11 +223,13 @@ def _phase_of(event: Event, current: str) -> str:
     return named if named is not None and PHASES.index(named) > PHASES.index(current) else current
 
 
-def _stories(events: Sequence[Event], language: str) -> dict[str, dict[str, Any]]:
+def _stories(events: Sequence[Event], frames: Mapping[Any, Mapping[str, Any]],
+             language: str) -> dict[str, dict[str, Any]]:
     """What each frame of the animation tells, by frame name: its ``story`` (the reveal lists each
     ship's orders after its glyph, SB-20; the other phases what they did: rotations, mines laid,
     collisions and rams naming both ships, hits, shields, an asteroid crash apart from leaving the
-    arena) and the cells it ``highlight``s where that happened."""
+    arena) and the cells it ``highlight``s where that happened: a collision or a ram flashes the
+    cell fought over and every ship in it, where the phase's view (`frames`, by name) has them."""
     told: dict[str, dict[str, Any]] = {"reveal": {"story": [{"ship": ship, "text": translate(
         "sb.picture.story.orders", language, {"ship": ship, "orders": words.tokens(list(given))})}
         for ship, given in _revealed(events).items()], "highlight": []}}
@@ -246,6 +248,10 @@ def _stories(events: Sequence[Event], language: str) -> dict[str, dict[str, Any]
         cell = event.params.get(_TOLD[event.kind] or "")
         if cell:
             frame["highlight"].append(cell)
+        if event.kind in ("collision", "ram"):
+            ships = frames.get(phase, {}).get("ships", {})
+            involved = [*(event.params.get("ships") or ()), event.params.get("ship"), event.params.get("target")]
+            frame["highlight"].extend(ships[ident]["at"] for ident in involved if ships.get(ident, {}).get("at"))
     return told
 
 
