@@ -229,20 +229,23 @@ def _stories(events: Sequence[Event], frames: Mapping[Any, Mapping[str, Any]],
     ship's orders after its glyph, SB-20; the other phases what they did: rotations, mines laid,
     collisions and rams naming both ships, hits, shields, an asteroid crash apart from leaving the
     arena) and the cells it ``highlight``s where that happened: a collision or a ram flashes the
-    cell fought over and every ship in it, where the phase's view (`frames`, by name) has them."""
+    cell fought over and every ship in it, where the phase's view (`frames`, by name) has them; a
+    missile its path."""
     told: dict[str, dict[str, Any]] = {"reveal": {"story": [{"ship": ship, "text": translate(
         "sb.picture.story.orders", language, {"ship": ship, "orders": words.tokens(list(given))})}
         for ship, given in _revealed(events).items()], "highlight": []}}
     phase = "reveal"
     for event in events:
         phase = _phase_of(event, phase)
+        frame = told.setdefault(phase, {"story": [], "highlight": []})
+        if event.kind == "missile_moved":  # a missile's trail, to where it hit or stopped
+            frame["highlight"].extend(event.params.get("path") or ())
         crashed = event.kind == "destroyed" and event.params.get("cause") == "asteroid"  # its crash said it
         if event.kind not in _TOLD or crashed:
             continue
         params = words.event_words(event.kind, event.params)
         if event.kind == "collision":
             params["ships"] = Listing(tuple(event.params.get("ships") or ()), conjunction=True)
-        frame = told.setdefault(phase, {"story": [], "highlight": []})
         frame["story"].append({"ship": event.params.get("ship"),
                                "text": translate(f"sb.picture.story.{event.kind}", language, params)})
         cell = event.params.get(_TOLD[event.kind] or "")

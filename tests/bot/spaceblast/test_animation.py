@@ -52,3 +52,4 @@ def test_rotations_mines_rams_and_missiles_are_told_in_french() -> None:
     assert "Dee tourne O → SO" in drawn
     assert "Cid tire depuis C4 vers E" in drawn  # it moved first (SB-9 before SB-11)
     assert "Le missile de Cid touche Dee en C7" in drawn
+    assert {"tinted firing C5", "tinted firing C6", "tinted firing C7"} <= set(drawn)  # along its path to the hit
