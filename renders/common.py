@@ -139,6 +139,28 @@ def fit(text: str, size: int, width: int) -> str:
     return text + "..."
 
 
+@lru_cache(maxsize=1024)
+def wrap(text: str, size: int, width: int) -> tuple[str, ...]:
+    """`text` on as many lines of `width` pixels at font `size` as it needs, broken between words: a
+    caption that tells what happened loses nothing. A word wider than a line alone is broken inside."""
+    face = font(size)
+    lines: list[str] = []
+    current = ""
+    for word in printable(text).split(" "):
+        candidate = f"{current} {word}" if current else word
+        if face.getlength(candidate) <= width:
+            current = candidate
+            continue
+        if current:
+            lines.append(current)
+        while face.getlength(word) > width and len(word) > 1:
+            cut = max([k for k in range(1, len(word)) if face.getlength(word[:k]) <= width] or [1])
+            lines.append(word[:cut])
+            word = word[cut:]
+        current = word
+    return (*lines, current) if current or not lines else tuple(lines)
+
+
 def hp_colour(hp: int, max_hp: int) -> RGB:
     """Bar colour by health; the bar's length carries the value, the colour only reinforces it."""
     if max_hp <= 0 or hp * 2 >= max_hp:

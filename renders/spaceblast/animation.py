@@ -11,7 +11,7 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from renders.spaceblast.board import board_image
+from renders.spaceblast.board import board_image, story_rows
 
 FRAME_MS = 1000  # long enough to find one's ship again before the next step
 LAST_FRAME_MS = 3000  # the turn's outcome stays up before the loop starts again
@@ -28,14 +28,16 @@ def render_turn_gif(
 ) -> bytes:
     """GIF bytes, one frame per public view in `frames`, looping.
 
-    A frame may carry "caption" (the phase step, drawn under the title) and "highlight" (cells to
-    tint); the rest is a public view as render_board takes it, and `labels` its words (style.LABELS).
+    A frame may carry "caption" (the phase step, drawn under the title), "highlight" (cells to
+    tint) and "story" (what the phase did, ``{"text", "ship"?}`` lines under the arena, every frame
+    as tall as the longest story); the rest is a public view as render_board takes it, and `labels` its words (style.LABELS).
     ValueError for no frames, a missing label, or for a
     cell or facing that does not fit the arena (naming it).
     """
     if not frames:
         raise ValueError("a turn animation needs at least one frame")
     ships = max(len(frame.get("ships", {})) for frame in frames)
+    rows = max(story_rows(frame.get("story") or ()) for frame in frames)
     images = [
         board_image(
             frame,
@@ -45,6 +47,8 @@ def render_turn_gif(
             highlight=frame.get("highlight") or (),
             labels=labels,
             ships=ships,
+            story=frame.get("story") or (),
+            rows_at_least=rows,
         )
         for frame in frames
     ]

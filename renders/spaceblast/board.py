@@ -13,7 +13,7 @@ copied, already in the fixed palette, for each render (a GIF frame then costs on
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any
@@ -31,6 +31,9 @@ BOARD_PAD = 10
 LEGEND_ROW_H = 52
 KEY_H = 44
 BOTTOM_PAD = 10
+STORY_SIZE = 16  # the replay's lines: what each phase did
+STORY_ROW_H = 24
+STORY_TEXT_X = MARGIN + 30  # right of the ship glyph that starts a ship's line
 SQRT3 = math.sqrt(3)
 
 _SLOTS = ((-0.58, -0.17), (-0.58, 0.25), (0.58, -0.17), (0.58, 0.25))  # small items beside a ship
@@ -43,6 +46,7 @@ class BoardLayout:
 
     radius: int
     ships: int = 6  # the legend lists this many ships, two per line
+    story_rows: int = 0  # text rows under the arena telling a replay's phase (none on a plain board)
 
     @cached_property
     def hex_size(self) -> float:
@@ -58,8 +62,12 @@ class BoardLayout:
         return self.board_top + math.ceil((3 * self.radius + 2) * self.hex_size)
 
     @property
+    def story_top(self) -> int:
+        return self.board_bottom + BOARD_PAD
+
+    @property
     def legend_top(self) -> int:
-        return self.board_bottom + BOARD_PAD + 6
+        return self.story_top + self.story_rows * STORY_ROW_H + 6
 
     @property
     def legend_rows(self) -> int:
@@ -98,10 +106,10 @@ class BoardLayout:
         return [(x + r * math.cos(a), y + r * math.sin(a)) for a in _HEX_CORNERS]
 
 
-def layout_for(radius: int, ships: int = 6) -> BoardLayout:
+def layout_for(radius: int, ships: int = 6, story_rows: int = 0) -> BoardLayout:
     """The layout of a radius-`radius` arena; ValueError outside SB-1's 4..9."""
     s.arena(radius)
-    return BoardLayout(radius, ships)
+    return BoardLayout(radius, ships, story_rows)
 
 
 # -- the static part -------------------------------------------------------------------------------
@@ -284,13 +292,15 @@ def _draw_legend(
             (x + 46, y + 13), c.fit(name, 18, name_room), 18, c.INK if flying else c.MUTED, anchor="lm"
         )
         hits = s.token_count(ship, "hits")
-        s.draw_pips(canvas.draw, (x + 46, y + 32), hits, 11, 3)
-        canvas.text((x + 106, y + 37), f"{hits}/{s.HULL}", 14, c.INK, anchor="lm")
+        s.draw_pips(canvas.draw, (x + 46, y + 32), min(hits, s.HULL), 11, 3)
+        count = s.hits_words(labels, hits)
+        canvas.text((x + 106, y + 37), count, 14, c.INK, anchor="lm")
         state = s.status(ship_id, ship, view, labels)
         detail = state or s.where(labels, ship)
+        detail_x = x + 106 + max(40, round(c.font(14).getlength(count)) + 12)
         canvas.text(
-            (x + 146, y + 37),
-            c.fit(detail, 14, column_w - 170),
+            (detail_x, y + 37),
+            c.fit(detail, 14, x + column_w - 24 - detail_x),
             14,
             c.VERMILLION if state else c.MUTED,
             anchor="lm",
@@ -318,6 +328,32 @@ def _draw_key(canvas: c.Canvas, top: int, labels: Mapping[str, str]) -> None:
         x += 32 + round(c.font(14).getlength(text)) + 26
 
 
+def _draw_story(
+    canvas: c.Canvas, layout: BoardLayout, story: Sequence[Mapping[str, Any]], styles: Mapping[str, s.ShipStyle]
+) -> None:
+    """The phase told in words under the arena, one entry a line, wrapped and never cut; a ship's
+    entry starts with its glyph, so a reader matches the words to the dart on the board."""
+    y = layout.story_top
+    for entry in story:
+        ship = entry.get("ship")
+        style = styles.get(str(ship)) if ship is not None else None
+        if style is not None:
+            s.draw_numbered_ship(canvas, (MARGIN + 11, y + STORY_ROW_H / 2), 10, 0.0, style)
+        for row in story_lines(str(entry.get("text", ""))):
+            canvas.text((STORY_TEXT_X, y + STORY_ROW_H // 2), row, STORY_SIZE, c.INK, anchor="lm")
+            y += STORY_ROW_H
+
+
+def story_lines(text: str) -> tuple[str, ...]:
+    """One story entry's rows as drawn."""
+    return c.wrap(text, STORY_SIZE, WIDTH - MARGIN - STORY_TEXT_X)
+
+
+def story_rows(story: Sequence[Mapping[str, Any]]) -> int:
+    """The rows a story takes: the frames of a replay are made as tall as their longest story."""
+    return sum(len(story_lines(str(entry.get("text", "")))) for entry in story)
+
+
 def _draw_highlight(canvas: c.Canvas, layout: BoardLayout, cells: Iterable[Hex]) -> None:
     for cell in cells:
         _draw_cell(canvas, layout, cell, c.AREA_TINT, c.VERMILLION)
@@ -333,13 +369,17 @@ def board_image(
     caption: str = "",
     highlight: Iterable[str] = (),
     ships: int | None = None,
+    story: Sequence[Mapping[str, Any]] = (),
+    rows_at_least: int = 0,
 ) -> Image.Image:
     """The board as a palette image (what render_board encodes; the GIF's frames).
 
-    `ships` makes the legend that many ships tall, so frames whose views list different ships
-    still have the same size.
+    `ships` makes the legend that many ships tall, and `rows_at_least` the story that many rows, so
+    frames whose views list different ships or tell more still have the same size. `story` is what
+    the phase did, as ``{"text", "ship"?}`` entries in the reader's words (a replay's frames).
     """
-    layout = layout_for(radius, max(ships or 0, len(view.get("ships", {}))))
+    rows = max(rows_at_least, story_rows(story))
+    layout = layout_for(radius, max(ships or 0, len(view.get("ships", {}))), rows)
     words = s.words(labels)
     styles = s.ship_styles(view)
     marked = sorted({s.parse_cell(text, radius, "highlight") for text in highlight})
@@ -353,6 +393,7 @@ def board_image(
     for cell in sorted(contents):
         _draw_cell_items(canvas, layout, cell, contents[cell], styles, ship_views)
     _draw_header(canvas, view, c.printable(title), c.printable(caption), words)
+    _draw_story(canvas, layout, story, styles)
     _draw_legend(canvas, layout, view, styles, words)
     return canvas.image
 

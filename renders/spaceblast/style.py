@@ -48,11 +48,11 @@ ANGLES: dict[str, float] = {"E": 0.0, "NE": -60.0, "NW": -120.0, "W": 180.0, "SW
 DIRECTIONS: tuple[str, ...] = ("E", "NE", "NW", "W", "SW", "SE")
 #: the words drawn in the pictures, every one given by the caller in the reader's language (the bot
 #: reads them from its catalog: bot.games.spaceblast.words.picture_labels); the render draws no word
-#: of its own. ``turn``, ``score``, ``winner`` and ``where`` are templates (``{turn}``, ``{score}``,
-#: ``{name}``, ``{at}`` and ``{facing}``); ``direction.<D>`` and ``power.<name>`` name a facing and a power.
+#: of its own. ``turn``, ``score``, ``winner``, ``where`` and ``hits_beyond`` are templates (``{turn}``,
+#: ``{score}``, ``{name}``, ``{at}`` and ``{facing}``, ``{hull}`` and ``{extra}``); ``direction.<D>`` and ``power.<name>`` name a facing and a power.
 LABELS: tuple[str, ...] = (
-    "turn", "score", "score_key", "winner", "won", "draw", "gone", "disqualified", "missile", "mine_active", "mine_inactive",
-    "asteroid", "hit_taken", "where", "hull", "turns", "brakes", "missiles", "mines", "powers",
+    "turn", "score", "score_key", "winner", "won", "draw", "gone", "left_arena", "crashed", "disqualified", "missile", "mine_active", "mine_inactive",
+    "asteroid", "hit_taken", "hits_beyond", "where", "hull", "turns", "brakes", "missiles", "mines", "powers",
     *(f"direction.{name}" for name in DIRECTIONS), *(f"power.{name}" for name in POWERS),
 )  # fmt: skip
 
@@ -70,6 +70,14 @@ def word(labels: Mapping[str, str], key: str, **values: Any) -> str:
     a newer engine deals) is drawn readable rather than lost."""
     text = labels.get(key, key.replace("_", " "))
     return text.format(**values) if values else text
+
+
+def hits_words(labels: Mapping[str, str], hits: int) -> str:
+    """A ship's hits against its hull ("3/4"); past the hull (SB-12: a doomed ship can still be hit
+    before the damage phase, and each of those hits scores) the hull full and what came beyond it."""
+    if hits <= HULL:
+        return f"{hits}/{HULL}"
+    return word(labels, "hits_beyond", hull=HULL, extra=hits - HULL)
 
 
 def facing_words(labels: Mapping[str, str], facing: Any) -> str:
@@ -303,8 +311,12 @@ def status(ship_id: str, ship: Mapping[str, Any], view: Mapping[str, Any], label
     if ship.get("disqualified"):
         return word(labels, "disqualified")
     if not on_board(ship):
-        return word(labels, "gone")
+        return word(labels, _FATES.get(str(ship.get("fate")), "gone"))
     return ""
+
+
+#: how a ship left play, where "eliminated" alone would not tell (SB-9 the edge, SB-16 an asteroid)
+_FATES = {"left_arena": "left_arena", "asteroid": "crashed"}
 
 
 def powers_text(powers: Sequence[str], labels: Mapping[str, str]) -> str:

@@ -344,3 +344,57 @@ def test_gif_bad_input() -> None:
     frames[1]["missiles"][0]["at"] = "X1"
     with pytest.raises(ValueError, match="X1"):
         render_turn_gif(frames, 6)
+
+
+# -- the replay tells the turn (issue 27) ------------------------------------------------------------
+def told_frames(language: str) -> list[dict[str, Any]]:
+    """A reveal frame listing each ship's orders and a last frame summing up the turn, with a doomed
+    ship hit beyond its hull (SB-12), in `language`'s words as the bot writes them."""
+    orders = {"fr": ("gauche missile", "frein", "rien"), "en": ("left missile", "brake", "none")}[language]
+    ships = {"red": ship("C3", "SE"), "blue": ship("B6", "SW", hits=5), "green": ship("F10", "W")}
+    reveal = view_of(copy.deepcopy(ships))
+    reveal["story"] = [{"ship": ident, "text": f"{ident} : {said}" if language == "fr" else f"{ident}: {said}"}
+                       for ident, said in zip(ships, orders, strict=True)]
+    summary = view_of(copy.deepcopy(ships))
+    summary["story"] = [{"ship": "blue", "text": "blue : 2 coups reçus, 0 point marqué ce tour — une ligne "
+                         "assez longue pour passer à la ligne suivante sans jamais être coupée au milieu"
+                         if language == "fr" else "blue: 2 hits taken, 0 points scored this turn — a line "
+                         "long enough to wrap onto the next line without ever being cut in the middle"}]
+    return [reveal, summary]
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+@pytest.mark.parametrize("index", [0, 1], ids=["reveal", "summary"])
+def test_told_frames_golden(language: str, index: int, golden) -> None:
+    frames = told_frames(language)
+    rows = max(drawn.story_rows(frame["story"]) for frame in frames)
+    frame = frames[index]
+    image = drawn.board_image(frame, 6, labels=picture_labels(language), title="Nova", caption=f"{index}",
+                              story=frame["story"], rows_at_least=rows)
+    golden(f"spaceblast_{('reveal', 'summary')[index]}_{language}.png", common.encode_png(image))
+
+
+def test_the_reveal_frame_draws_each_ships_orders_and_the_story_is_never_cut() -> None:
+    frames = told_frames("en")
+    with common.recording_text() as said:
+        gif = Image.open(io.BytesIO(render_turn_gif(frames, 6)))
+    assert {"red: left missile", "blue: brake", "green: none"} <= set(said)
+    long_line = frames[1]["story"][0]["text"]
+    rows = drawn.story_lines(long_line)
+    assert len(rows) == 2 and " ".join(rows) == long_line and set(rows) <= set(said)
+    assert gif.size == layout_for(6, 3, 3).size  # both frames as tall as the reveal's three lines
+
+
+def test_hits_beyond_the_hull_show_the_hull_full_and_what_came_beyond() -> None:
+    """SB-12: a doomed ship can take a fifth hit before the damage phase; 4 boxes and "5/4" said
+    nothing, the legend says the hull is full and one more came."""
+    with common.recording_text() as said:
+        render_board(view_of({"blue": ship("B6", "SW", hits=5)}), 6)
+    assert "4/4 +1 beyond the hull" in said and "5/4" not in said
+
+
+def test_the_legend_tells_a_crash_from_leaving_the_arena() -> None:
+    with common.recording_text() as said:
+        render_board(view_of({"red": ship(None, fate="left_arena"), "blue": ship(None, fate="asteroid"),
+                              "green": ship(None, fate="destroyed")}), 6)
+    assert {"left the arena", "crashed on an asteroid", "eliminated"} <= set(said)

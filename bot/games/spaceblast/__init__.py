@@ -11,12 +11,13 @@ both ships' orders.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot.games import Presenter, register_presenter
 from bot.games.spaceblast import words
-from bot.i18n import Listing, translate
+from bot.i18n import Count, Listing, translate
 from bot.service.commands import Option
 from bot.service.game_over import result_words
 from bot.service.replies import Attachment, Button, Message, Reply
@@ -119,11 +120,16 @@ class SpaceBlastPresenter(Presenter):
         files = _arena(view, scene.language, scene.name)
         frames = next((event.params["views"] for event in events if event.kind == "frames"), None)
         if frames:  # one frame per phase, captioned with it (SB-7..SB-12), so none is merged away
-            captioned = [{**frame, "caption": _caption(frame.get("frame"), scene.language)} for frame in frames]
+            stories = _stories(events, {frame.get("frame"): frame for frame in frames}, scene.language)
+            captioned = [{**frame, "caption": _caption(frame.get("frame"), scene.language),
+                          **stories.get(frame.get("frame"), {})} for frame in frames]
+            summary = _summary(events, scene.language)
+            captioned[-1]["story"] = [*captioned[-1].get("story", ()), *summary]
+            told = "; ".join(entry["text"] for entry in (*stories["reveal"]["story"], *summary))
             files.append(Attachment("resolution.gif", render_turn_gif(
                 captioned, view["radius"], title=_title(scene.language, scene.name),
                 labels=words.picture_labels(scene.language)),
-                self.image_description(rules, state, scene, events, shows=Message("alt.shows.turn"))))
+                self.image_description(rules, state, scene, events, shows=Message("sb.alt.turn", {"story": told}))))
         return files
 
     def board_for(self, rules: GameRules, state: Any, scene: Scene, around: str | None = None) -> list[Attachment]:
@@ -190,6 +196,85 @@ def _title(language: str, name: str = "") -> str:
 
 def _caption(frame: Any, language: str) -> str:
     return translate(f"sb.picture.phase.{frame}", language) if frame in PHASES else ""
+
+
+#: the phase each event kind belongs to, where the kind alone says it (resolution.PHASES' order)
+_PHASE_OF = {"revealed": "reveal", "power_played": "reveal", "recovered": "reveal", "rotated": "rotation",
+             "mine_laid": "mines", "slipped": "movement", "slip_blocked": "movement", "collision": "movement",
+             "ram": "movement", "moved": "movement", "mine_hit": "movement", "asteroid_hit": "movement",
+             "eliminated": "movement", "disqualified": "movement", "missile_moved": "missiles",
+             "missile_removed": "missiles", "fired": "firing", "repaired": "damage"}
+#: the phase of a missile's hit, by the `phase` it names
+_HIT_PHASE = {"movement": "movement", "flight": "missiles", "firing": "firing"}
+#: the events a phase's frame tells in words (``sb.picture.story.<kind>``), with the cell each marks
+_TOLD = {"rotated": None, "mine_laid": "at", "collision": "cell", "ram": "cell", "mine_hit": "at",
+         "missile_hit": "at", "shielded": None, "asteroid_hit": "at", "eliminated": "from", "disqualified": None,
+         "fired": None, "destroyed": "at", "repaired": None}
+
+
+def _phase_of(event: Event, current: str) -> str:
+    """The phase `event` happened in: the events come out in the phases' order (resolution.py), so
+    a kind that several phases emit (a hit, a score, a mine armed) belongs to the phase going on."""
+    named = _PHASE_OF.get(event.kind)
+    if event.kind == "missile_hit":
+        named = _HIT_PHASE.get(str(event.params.get("phase")))
+    elif event.kind == "destroyed":
+        named = "movement" if event.params.get("cause") == "asteroid" else "damage"
+    return named if named is not None and PHASES.index(named) > PHASES.index(current) else current
+
+
+def _stories(events: Sequence[Event], frames: Mapping[Any, Mapping[str, Any]],
+             language: str) -> dict[str, dict[str, Any]]:
+    """What each frame of the animation tells, by frame name: its ``story`` (the reveal lists each
+    ship's orders after its glyph, SB-20; the other phases what they did: rotations, mines laid,
+    collisions and rams naming both ships, hits, shields, an asteroid crash apart from leaving the
+    arena) and the cells it ``highlight``s where that happened: a collision or a ram flashes the
+    cell fought over and every ship in it, where the phase's view (`frames`, by name) has them; a
+    missile its path."""
+    told: dict[str, dict[str, Any]] = {"reveal": {"story": [{"ship": ship, "text": translate(
+        "sb.picture.story.orders", language, {"ship": ship, "orders": words.tokens(list(given))})}
+        for ship, given in _revealed(events).items()], "highlight": []}}
+    phase = "reveal"
+    for event in events:
+        phase = _phase_of(event, phase)
+        frame = told.setdefault(phase, {"story": [], "highlight": []})
+        if event.kind == "missile_moved":  # a missile's trail, to where it hit or stopped
+            frame["highlight"].extend(event.params.get("path") or ())
+        crashed = event.kind == "destroyed" and event.params.get("cause") == "asteroid"  # its crash said it
+        if event.kind not in _TOLD or crashed:
+            continue
+        params = words.event_words(event.kind, event.params)
+        if event.kind == "collision":
+            params["ships"] = Listing(tuple(event.params.get("ships") or ()), conjunction=True)
+        frame["story"].append({"ship": event.params.get("ship"),
+                               "text": translate(f"sb.picture.story.{event.kind}", language, params)})
+        cell = event.params.get(_TOLD[event.kind] or "")
+        if cell:
+            frame["highlight"].append(cell)
+        if event.kind in ("collision", "ram"):
+            ships = frames.get(phase, {}).get("ships", {})
+            involved = [*(event.params.get("ships") or ()), event.params.get("ship"), event.params.get("target")]
+            frame["highlight"].extend(ships[ident]["at"] for ident in involved if ships.get(ident, {}).get("at"))
+    return told
+
+
+def _summary(events: Sequence[Event], language: str) -> list[dict[str, Any]]:
+    """The turn summed up on its last frame: each ship's hits taken and points scored this turn
+    (SB-12: every hit counts and scores, beyond the hull too), in the revealed order."""
+    hits = Counter(event.params["ship"] for event in events if event.kind == "damaged")
+    points: Counter[str] = Counter()
+    for event in events:
+        if event.kind == "scored":
+            points[event.params["ship"]] += int(event.params.get("points") or 0)
+    return [{"ship": ship, "text": translate("sb.picture.story.summary", language, {
+        "ship": ship, "hits": Count(hits[ship], "sb.count.hits_taken"),
+        "points": Count(points[ship], "sb.count.points_scored")})} for ship in _revealed(events)]
+
+
+def _revealed(events: Sequence[Event]) -> dict[str, list[str]]:
+    """The turn's orders, ``{ship: [tokens]}``, in seat order: every ship that was in play this turn."""
+    found = next((event.params for event in events if event.kind == "revealed"), {})
+    return dict(found.get("tokens") or {})
 
 
 def _arena(view: Mapping[str, Any], language: str, name: str = "") -> list[Attachment]:

@@ -12,8 +12,9 @@ import logging
 import pytest
 from PIL import Image
 
-from bot.i18n import translate
+from bot.i18n import alt_text, translate
 from bot.service import Context, GameService, Reply, Visibility
+from renders.common import recording_text
 
 GUILD, CHANNEL = 10, 100
 GM = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=CHANNEL, manage_server=True)
@@ -106,7 +107,13 @@ def test_the_turn_resolves_once_every_ship_is_ready_and_reveals_everything(svc: 
     svc.handle(BOB, "sb order", {"text": "brake"})
     assert "event.spaceblast.ready" in keys(svc.handle(ANN, "sb ready", {}))
     svc.handle(BOB, "sb ready", {})
-    last = svc.handle(CID, "sb ready", {})  # Cid gave nothing: flies straight on (SB-6)
+    with recording_text() as drawn:
+        last = svc.handle(CID, "sb ready", {})  # Cid gave nothing: flies straight on (SB-6)
+    # the animation's reveal frame lists each ship's orders, its last frame sums up the turn (issue 27)
+    assert {"Ann : gauche missile", "Bob : frein", "Cid : rien"} <= set(drawn)  # the channel reads French
+    assert "Ann : 0 coup reçu, 0 point marqué ce tour" in drawn
+    alt = alt_text(last.files[1].description, "fr")
+    assert "Ann : gauche missile" in alt and "Cid : 0 coup reçu, 0 point marqué ce tour" in alt  # its alt text too
     assert "event.spaceblast.revealed" in keys(last)
     revealed = next(m for m in last.messages if m.key == "event.spaceblast.revealed")
     assert orders_of(revealed)["Ann"] == "left missile" and "Cid" in english(revealed.params["defaulted"])
