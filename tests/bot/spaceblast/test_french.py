@@ -65,7 +65,7 @@ def test_the_french_demo_reads_and_draws_french_only(tmp_path: Path, capsys: pyt
         assert line in text, line
     assert [line for line in lines if ENGLISH.search(line)] == []
     for word in ("Nebula — SpaceBlast", "Tour 1", "Tour 9", "Ordres révélés", "1. Rotation", "3. Déplacement",
-                 "5. Tirs", "6. Dégâts", "A1 vers SE", "F8 vers SO", "I5 vers NO", "score 0", "éliminé",
+                 "5. Tirs", "6. Dégâts", "A1 vers SE", "F8 vers SO", "I5 vers NO", "score 0", "sorti de l’arène",
                  "disqualifié", "vainqueur", "vainqueur : Bob", "missile", "mine (active)", "mine (inactive)",
                  "astéroïde", "coup reçu"):
         assert word in drawn, word
