@@ -7,11 +7,10 @@ from __future__ import annotations
 import datetime as dt
 import json
 
-import pytest
-
 from bot.i18n import translate
 from bot.service import Context, GameService
 from bot.service.replies import Attachment, Message
+from tests.bot.every_game import test_turn_drivers as drivers
 from tests.bot.every_game.test_turn_drivers import (
     ANN,
     BOB,
@@ -24,19 +23,11 @@ from tests.bot.every_game.test_turn_drivers import (
     log_kinds,
     timers,
 )
-from tests.support.clock import NOW, Clock
+from tests.support.clock import NOW
 
+#: the channel's posts and the service on the shared clock, as the turn drivers' tests have them
+hooks, svc = drivers.hooks, drivers.svc
 DAY = dt.timedelta(days=1)
-
-
-@pytest.fixture
-def hooks() -> Hooks:
-    return Hooks()
-
-
-@pytest.fixture
-def svc(store) -> GameService:
-    return GameService(store, seed_source=lambda: 3, clock=Clock())
 
 
 def duel(svc: GameService, away_days: int | None = 5) -> GameService:
