@@ -46,7 +46,8 @@ class PlaceEvents:
         """A moderator locked the thread, and the bot may not post in a locked thread (Manage Threads):
         its GMs are told now, not at the next refused post. Archiving alone needs nothing: the bot's
         next post reopens the thread, its status edit unarchives it first."""
-        if after.locked and not before.locked and not after.permissions_for(after.guild.me).manage_threads:
+        me = after.guild.me
+        if after.locked and not before.locked and not (me is not None and after.permissions_for(me).manage_threads):
             told = await asyncio.to_thread(thread_locked, self.service, after.guild.id, after.id, self)
             if told:
                 log.warning("the thread %s of a game was locked: its GMs are told", after.id)

@@ -77,7 +77,8 @@ class StatusBoard:
         self.limiter = limiter
         self.retry_first = RETRY_FIRST
         self._pending: dict[int, asyncio.Task[None]] = {}
-        self._posted: dict[int, str] = {}
+        #: what each game's message shows, and where (a game moved by `/gm move` needs one in its new channel)
+        self._posted: dict[int, tuple[int, str]] = {}
         self._failures: dict[int, int] = {}
         self._locks: dict[int, asyncio.Lock] = {}
 
@@ -137,7 +138,7 @@ class StatusBoard:
     async def _refresh(self, game_id: int) -> None:
         seen = dt.datetime.now(dt.UTC)  # marks up to now are answered by the text read next
         found = await asyncio.to_thread(self.text, game_id)
-        if found is not None and self._posted.get(game_id) != found[1]:
+        if found is not None and self._posted.get(game_id) != found:
             channel_id, content = found
             try:
                 await self._post(game_id, channel_id, content, seen)
@@ -148,11 +149,12 @@ class StatusBoard:
                 # nothing to show any more: the mark is answered, so no restart asks for it again
                 log.warning("the channel of game %s is gone (%s): game paused, no status message", game_id, err)
                 await asyncio.to_thread(self.on_gone, game_id, channel_id)
+                seen = dt.datetime.now(dt.UTC)  # the pause it made is answered too: nothing is shown
             except OSError as err:
                 self._retry(game_id, err)
                 return
             else:
-                self._posted[game_id] = content
+                self._posted[game_id] = found
         self._failures.pop(game_id, None)
         await asyncio.to_thread(clear_status_dirty, self.store, game_id, seen)
 
