@@ -397,17 +397,31 @@ class OutboxSender(Generic[Part]):
 
     # -- one pass --
     async def drain(self) -> float | None:
-        """Send the due head of every channel (channels side by side, each in order), again while
-        posts keep going out; then the seconds until the next owed post is due (None: nothing owed)."""
-        while True:
-            heads = await asyncio.to_thread(rows.heads, self.store)
-            now = self.clock()
-            due = [post for post in heads if post.next_attempt_at <= now]
-            if not due:
-                break
-            sent = await asyncio.gather(*(self.send(post) for post in due))
-            if not any(sent):
-                break
+        """Send every due post: each channel's lane (`rows.lane_of`) on its own, in order, so that a
+        slow or refused channel never holds another back; a post written meanwhile (a wake-up) starts
+        its channel's lane at once. Then the seconds until the next owed post is due (None: nothing
+        owed)."""
+        lanes: dict[tuple[int | None, bool], asyncio.Task[None]] = {}
+        try:
+            while True:
+                self._wake.clear()
+                heads = await asyncio.to_thread(rows.heads, self.store)
+                now = self.clock()
+                for post in heads:
+                    lane = rows.lane_of(post)
+                    if post.next_attempt_at <= now and lane not in lanes:
+                        lanes[lane] = asyncio.create_task(self._lane(post), name=f"outbox-lane-{post.channel_id}")
+                if not lanes:
+                    break
+                woken = asyncio.ensure_future(self._wake.wait())
+                await asyncio.wait([*lanes.values(), woken], return_when=asyncio.FIRST_COMPLETED)
+                woken.cancel()
+                for lane in [lane for lane, task in lanes.items() if task.done()]:
+                    lanes.pop(lane).result()  # a lane's failure (the database) ends the pass
+        finally:
+            for task in lanes.values():
+                task.cancel()
+            await asyncio.gather(*lanes.values(), return_exceptions=True)
         await self._prune()
         # a channel's later posts wait for its head: only heads say when to look again
         heads = await asyncio.to_thread(rows.heads, self.store)
@@ -415,6 +429,13 @@ class OutboxSender(Generic[Part]):
             return None
         soonest = min(post.next_attempt_at for post in heads)
         return max(0.0, (soonest - self.clock()).total_seconds())
+
+    async def _lane(self, post: OutboxRecord | None) -> None:
+        """One channel's lane: its posts one after the other while they go out and are due."""
+        while post is not None and await self.send(post):
+            post = await asyncio.to_thread(rows.lane_head, self.store, rows.lane_of(post))
+            if post is not None and post.next_attempt_at > self.clock():
+                return
 
     async def send(self, post: OutboxRecord) -> bool:
         """Send one post (under a lease); whether it is done with (sent or given up)."""

@@ -115,16 +115,36 @@ ABOUT_REFUSAL = "about_refusal"
 GAVE_UP = "gave up: "
 
 
+def lane_of(post: OutboxRecord) -> tuple[int | None, bool]:
+    """The lane a post waits in: its channel's, or beside it the alerts about a refused post there
+    (they do not wait for it to be fixed)."""
+    return post.channel_id, ABOUT_REFUSAL in post.payload
+
+
 def heads(store: Store, *, limit: int = 500) -> list[OutboxRecord]:
-    """The oldest unsent post of each channel (sent or not yet due ones included: the caller checks
-    `next_attempt_at`), in id order. A channel's later posts wait for its head, so they keep their order;
-    the alerts about a refused post have a lane of their own, so they do not wait for it to be fixed."""
+    """The oldest unsent post of each lane (`lane_of`; sent or not yet due ones included: the caller
+    checks `next_attempt_at`), in id order. A channel's later posts wait for its head, so they keep
+    their order."""
     query = select(_OUTBOX).where(_OUTBOX.c.sent_at.is_(None)).order_by(_OUTBOX.c.id).limit(limit)
     seen: dict[tuple[int | None, bool], OutboxRecord] = {}
     with store.engine.connect() as connection:
         for row in connection.execute(query):
-            seen.setdefault((row.channel_id, ABOUT_REFUSAL in (row.payload or {})), _record(row))
+            record = _record(row)
+            seen.setdefault(lane_of(record), record)
     return sorted(seen.values(), key=lambda post: post.id)
+
+
+def lane_head(store: Store, lane: tuple[int | None, bool]) -> OutboxRecord | None:
+    """The oldest unsent post of one lane (`lane_of`), where there is one."""
+    channel_id, about_refusal = lane
+    where = _OUTBOX.c.channel_id.is_(None) if channel_id is None else _OUTBOX.c.channel_id == channel_id
+    query = select(_OUTBOX).where(_OUTBOX.c.sent_at.is_(None), where).order_by(_OUTBOX.c.id)
+    with store.engine.connect() as connection:
+        for row in connection.execute(query):
+            record = _record(row)
+            if lane_of(record)[1] == about_refusal:
+                return record
+    return None
 
 
 def unsent(store: Store) -> list[OutboxRecord]:

@@ -6,6 +6,7 @@ message follow it). Gateway events go through discord.py's own parsers (`BotHarn
 
 from __future__ import annotations
 
+import discord
 import pytest
 
 from bot.outbox import post_of
@@ -227,3 +228,32 @@ async def test_posts_given_up_in_a_deleted_channel_are_listed_and_sent_again_aft
     assert len(posted) == 1 and "interaction_metadata" not in posted[0], "the bot's own post, once"
     none = await harness.interact(slash("gm posts", GM, {}, channel_id=new_home.id))
     assert "owes no post" in none.text
+
+
+async def test_a_long_rate_limit_on_the_sync_does_not_hold_the_start(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 25 point 5: discord.py raises a rate limit longer than its wait (rather than sleeping inside
+    the request), and the start goes on — the draws and timers run, the commands follow later."""
+    bot = harness.bot
+    assert bot.http.max_ratelimit_timeout == 30.0
+    answers = [discord.RateLimited(0.01), discord.RateLimited(0.01), None]
+    synced: list[str] = []
+
+    async def sync_commands() -> None:
+        answer = answers.pop(0)
+        if answer is not None:
+            raise answer
+        synced.append("done")
+
+    started: list[bool] = []
+    monkeypatch.setattr(bot, "sync_commands", sync_commands)
+    monkeypatch.setattr(bot, "start_draws", lambda: started.append(True))
+
+    async def installed() -> None:  # the harness's login installed them already
+        return None
+
+    monkeypatch.setattr(bot, "install_commands", installed)
+    await bot.setup_hook()
+    assert started == [True] and synced == [], "started without waiting for the commands"
+    await until(lambda: synced == ["done"])
