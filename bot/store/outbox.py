@@ -102,6 +102,16 @@ def enqueue(store: Store, posts: Sequence[NewPost]) -> None:
         insert_posts(connection, posts)
 
 
+#: the kind of a direct message to one member (`bot.service.dms`), and its payload's keys: the member
+#: it is for, the channel post (pinging them) it falls back to when Discord refuses it
+DM, RECIPIENT, FALLBACK = "dm", "recipient", "fallback"
+
+
+def recipient(post: OutboxRecord) -> int | None:
+    """The member a direct message is for (None: a channel post)."""
+    return int(post.payload[RECIPIENT]) if post.kind == DM else None
+
+
 #: the payload key of a GM alert telling of a refused post: such an alert does not wait behind the
 #: refused post it is about (it goes in a lane of its own in its channel), and its own refusal is logged
 ABOUT_REFUSAL = "about_refusal"
@@ -110,12 +120,15 @@ ABOUT_REFUSAL = "about_refusal"
 def heads(store: Store, *, limit: int = 500) -> list[OutboxRecord]:
     """The oldest unsent post of each channel (sent or not yet due ones included: the caller checks
     `next_attempt_at`), in id order. A channel's later posts wait for its head, so they keep their order;
-    the alerts about a refused post have a lane of their own, so they do not wait for it to be fixed."""
+    the alerts about a refused post have a lane of their own, so they do not wait for it to be fixed, and
+    so have direct messages (their recipient's), so that channels and members never wait for each other."""
     query = select(_OUTBOX).where(_OUTBOX.c.sent_at.is_(None)).order_by(_OUTBOX.c.id).limit(limit)
-    seen: dict[tuple[int | None, bool], OutboxRecord] = {}
+    seen: dict[tuple[Any, ...], OutboxRecord] = {}
     with store.engine.connect() as connection:
         for row in connection.execute(query):
-            seen.setdefault((row.channel_id, ABOUT_REFUSAL in (row.payload or {})), _record(row))
+            post = _record(row)
+            lane = (DM, recipient(post)) if post.kind == DM else (row.channel_id, ABOUT_REFUSAL in post.payload)
+            seen.setdefault(lane, post)
     return sorted(seen.values(), key=lambda post: post.id)
 
 
@@ -186,6 +199,17 @@ def give_up(store: Store, post: OutboxRecord, error: str, *, cause: str | None =
             _tell_once(connection, post, cause, alert)
         connection.execute(update(_OUTBOX).where(_OUTBOX.c.id == post.id).values(
             attempts=_OUTBOX.c.attempts + 1, sent_at=_now(), last_error=f"gave up: {error}"[:ERROR_MAX]))
+
+
+def fall_back(store: Store, post: OutboxRecord, error: str) -> None:
+    """Discord refused a direct message (the member takes none from the bot): done with, and the channel
+    ping it replaces written instead, in the same transaction, so the member is pinged once either way."""
+    fallback = NewPost(channel_id=post.channel_id, kind="turn_post", payload=post.payload[FALLBACK],
+                       game_id=post.game_id, guild_id=post.guild_id)
+    with writer(store.engine).begin() as connection:
+        insert_posts(connection, [fallback])
+        connection.execute(update(_OUTBOX).where(_OUTBOX.c.id == post.id).values(
+            attempts=_OUTBOX.c.attempts + 1, sent_at=_now(), last_error=f"fell back: {error}"[:ERROR_MAX]))
 
 
 def refuse(store: Store, post: OutboxRecord, until: dt.datetime, error: str, cause: str, *,
