@@ -45,10 +45,16 @@ def route(store: Store, game: GameRecord, users: Sequence[int], dm: Message,
     by_dm = store.dm_members(users)
     if not by_dm:
         return Routed(tuple(users))
-    params = {**dict(dm.params), "name": game.name, "link": channel_link(game)}
-    line = Message(dm.key, params)
     return Routed(tuple(user for user in users if user not in by_dm),
-                  tuple(dm_post(game, user, line, channel_line((user,))) for user in users if user in by_dm))
+                  dm_posts(game, [user for user in users if user in by_dm], dm, channel_line))
+
+
+def dm_posts(game: GameRecord, users: Sequence[int], dm: Message,
+             channel_line: Callable[[tuple[int, ...]], Message]) -> tuple[NewPost, ...]:
+    """The direct messages telling `users` (who chose them) of `game`'s moment: `dm` with the game's
+    ``name`` and ``link`` added, each falling back to `channel_line` pinging its member."""
+    line = Message(dm.key, {**dict(dm.params), "name": game.name, "link": channel_link(game)})
+    return tuple(dm_post(game, user, line, channel_line((user,))) for user in users)
 
 
 def dm_post(game: GameRecord, user: int, line: Message, fallback: Message) -> NewPost:

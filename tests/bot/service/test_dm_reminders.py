@@ -2,7 +2,8 @@
 is told a game waits on them — the turn handed to them, the clock's and the deadline's reminders —
 by a direct message in their language (theirs, else the server's) with the game's name and a link to
 its channel, instead of a mention in the channel, whose post keeps the rest; a muted member gets
-nothing; a direct message Discord refuses (50007) pings them in the channel instead, once."""
+nothing; a direct message Discord refuses (50007) pings them in the channel instead, once. A Space
+Chess draw tells its members by direct message likewise."""
 
 from __future__ import annotations
 
@@ -18,13 +19,18 @@ import pytest
 from bot.console import Console
 from bot.drivers import timer_handlers
 from bot.i18n import translate
+from bot.lottery.apply import DrawApplier
 from bot.outbox import DM_REFUSED, FINAL, Failure, OutboxSender, RateLimiter, decode_reply, flush
 from bot.service import Context, GameService, Reply
 from bot.service.dms import dm_language
+from bot.store import SeatRecord
 from bot.store import outbox as rows
+from bot.store.draws import save_draws
 from bot.store.repo import GameRecord, Store
 from bot.store.timers import game_timers
 from bot.timers import TimerRunner
+from tests.bot.draws.games import GUILD as DRAWS_GUILD
+from tests.bot.draws.games import draw, make_running_game
 
 GUILD, CHANNEL = 10, 100
 GM = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=CHANNEL, manage_server=True)
@@ -236,3 +242,21 @@ def test_the_console_prints_a_dm_as_one(store: Store, tmp_path: Path) -> None:
     shown = out.getvalue()
     assert "[DM to @bob] 🔔 Your turn in **Duel**: https://discord.com/channels/" in shown, shown
     assert "@bob: your turn" not in shown, shown
+
+
+def test_a_space_chess_draw_tells_by_dm_the_members_who_chose_it_in_every_game_of_its_batch(store: Store) -> None:
+    service = GameService(store, seed_source=lambda: 3)
+    games = [make_running_game(store, channel, seats=False) for channel in (21, 22)]
+    for game in games:
+        seats = [SeatRecord(game.id, 2, "s11"), SeatRecord(game.id, 3, "s12"), SeatRecord(game.id, 4, "s13")]
+        store.commit(game.id, game.version, state=game.state, entries=[], seats_set=seats)
+    store.set_member_settings(4, reminders="dm")
+    # 12 hits card 2 (s11), 17 card 3 (s12), 43-46 card 7 (s13): all three gain AP
+    save_draws(store, [draw("2024-03-04", (12, 17, 43, 44, 45))])
+    posts = DrawApplier(service).apply_all()
+    assert [post.reply.mentions for post in posts] == [(2, 3), (2, 3)]
+    dms = [post for post in rows.unsent(store) if post.kind == rows.DM]
+    assert sorted((post.game_id, rows.recipient(post)) for post in dms) == sorted((g.id, 4) for g in games)
+    [line] = decode_reply(dms[0].payload).messages
+    text = translate(line.key, "fr", line.params)
+    assert text.startswith("🎲 Nouveau tirage dans **") and f"https://discord.com/channels/{DRAWS_GUILD}/" in text
