@@ -20,8 +20,8 @@ from bot.console import Console
 from bot.drivers import timer_handlers
 from bot.i18n import translate
 from bot.lottery.apply import DrawApplier
-from bot.outbox import DM_REFUSED, FINAL, Failure, OutboxSender, RateLimiter, decode_reply, flush
-from bot.service import Context, GameService, Reply
+from bot.outbox import DM_REFUSED, FINAL, Failure, OutboxSender, RateLimiter, decode_reply, flush, post_of
+from bot.service import Context, GameService, Message, Reply
 from bot.service.dms import dm_language
 from bot.store import SeatRecord
 from bot.store import outbox as rows
@@ -213,6 +213,32 @@ def test_a_refused_dm_pings_the_member_in_the_channel_once_each_time_and_is_logg
     assert svc.store.member_settings(BOB.user_id).reminders == "dm"  # his setting is his to change
     refusals = [r for r in caplog.records if "refuses direct messages" in r.getMessage()]
     assert len(refusals) == 1, caplog.records
+
+
+@pytest.mark.parametrize("down", [rows.DM, "turn_post"])
+def test_a_dm_and_the_channel_never_wait_for_each_other(svc: GameService, down: str) -> None:
+    duel(svc)
+    assert svc.handle(BOB, "game settings", {"reminders": "dm"}).ok
+    assert svc.handle(ANN, "td order", {"text": "add 1"}).ok  # Bob's DM
+    rows.enqueue(svc.store, [post_of(svc.store.game_in_channel(GUILD, CHANNEL), Reply((Message("game.info.no_players"),)))])
+    sent: list[str] = []
+
+    async def send_part(post: rows.OutboxRecord, index: int, part: Any) -> int:
+        if post.kind == down:
+            raise OSError("Discord is slow today")
+        sent.append(post.kind)
+        return 1000 + len(sent)
+
+    async def render(post: rows.OutboxRecord) -> list[str]:
+        return ["part"]
+
+    owed = [post.kind for post in rows.unsent(svc.store)]
+    assert owed == [rows.DM, "turn_post"]  # the channel's post after the DM
+    sender: OutboxSender[Any] = OutboxSender(svc.store, render=render, send_part=send_part, classify=lambda _: Failure(),
+                                             limiter=RateLimiter(1000.0))
+    asyncio.run(sender.drain())
+    assert sent and down not in sent and set(sent) | {down} == set(owed)  # the other lane went on
+    assert {post.kind for post in rows.unsent(svc.store)} == {down}
 
 
 def test_an_adapter_that_cannot_write_to_members_pings_them_in_the_channel(svc: GameService) -> None:
