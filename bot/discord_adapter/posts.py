@@ -23,7 +23,7 @@ from bot.service.core import GameService
 from bot.service.dms import dm_language
 from bot.service.gm import pause_channel_gone
 from bot.service.replies import Attachment
-from bot.store.outbox import DM, OutboxRecord, recipient
+from bot.store.outbox import OutboxRecord, recipient
 
 log = logging.getLogger("spacechess.discord.posts")
 
@@ -113,8 +113,9 @@ class ChannelPoster:
     async def render(self, post: OutboxRecord) -> list[PostPart]:
         """The post's messages in the server's language now; a GM alert pings the GM role first."""
         language = await asyncio.to_thread(self.service.server_language, post.guild_id)
-        if post.kind == DM:  # a direct message reads in its member's language
-            language = await asyncio.to_thread(dm_language, self.service.store, recipient(post) or 0, language)
+        user = recipient(post)
+        if user is not None:  # a direct message reads in its member's language
+            language = await asyncio.to_thread(dm_language, self.service.store, user, language)
         reply = await asyncio.to_thread(decode_reply, post.payload, language)  # its board may be drawn now, in it
         lines = [translate(m.key, language, m.params) for m in reply.messages]
         roles: list[discord.Object] = []
