@@ -300,12 +300,36 @@ class Failure:
         return self.kind == FINAL
 
 
-def refusal_alert(game: GameRecord, post: OutboxRecord, cause: str) -> NewPost:
+#: refusals after which the bot cannot write in the game's channel at all: its GMs are told elsewhere
+SHUT_OUT = frozenset({"unknown_channel", "missing_access"})
+
+
+def log_channel_of(store: Store, game: GameRecord) -> int | None:
+    """The server's GM log channel (`/gm settings log_channel:`), where there is one."""
+    return store.guild_settings(game.guild_id).log_channel_id if game.guild_id is not None else None
+
+
+def gm_alert(store: Store, game: GameRecord, reply: Reply, *, in_channel: bool = True,
+             channel_id: int | None = None) -> NewPost | None:
+    """The GM alert `reply` about `game`: in its channel (`channel_id`, else the game's), or, where the
+    bot cannot write there (`in_channel` False), in the server's GM log channel; None where neither is."""
+    channel = (channel_id or game.channel_id) if in_channel else log_channel_of(store, game)
+    if channel is None:
+        return None
+    return NewPost(channel_id=channel, kind=GM_ALERT, payload=encode_reply(reply), game_id=game.id,
+                   guild_id=game.guild_id)
+
+
+def refusal_alert(store: Store, game: GameRecord, post: OutboxRecord, cause: str) -> NewPost | None:
     """The GM alert telling `game`'s GMs that Discord refused one of its posts for `cause`, and what to
-    fix, in the game's channel; in a lane of its own there (`rows.ABOUT_REFUSAL`)."""
-    reply = Reply((Message(REFUSALS[cause], {"name": game.name, "post": post.id}),))
-    alert = post_of(game, reply, GM_ALERT)
-    return NewPost(channel_id=post.channel_id if post.channel_id is not None else game.channel_id, kind=GM_ALERT,
+    fix: in the post's channel where the bot may still write there, else in the log channel; in a lane
+    of its own (`rows.ABOUT_REFUSAL`)."""
+    channel = post.channel_id if post.channel_id is not None else game.channel_id
+    reply = Reply((Message(REFUSALS[cause], {"name": game.name, "post": post.id, "channel": channel}),))
+    alert = gm_alert(store, game, reply, in_channel=cause not in SHUT_OUT, channel_id=channel)
+    if alert is None:
+        return None
+    return NewPost(channel_id=alert.channel_id, kind=GM_ALERT,
                    payload={**alert.payload, rows.ABOUT_REFUSAL: {"post": post.id, "cause": cause}},
                    game_id=game.id, guild_id=game.guild_id)
 
@@ -334,11 +358,12 @@ class OutboxSender(Generic[Part]):
         on_sent: Callable[[OutboxRecord], None] = lambda _post: None,
         limiter: RateLimiter | None = None,
         clock: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.UTC),
-        on_gone: Callable[[int], bool] = lambda _game_id: True,
+        on_gone: Callable[[int, int], bool] = lambda _game_id, _channel_id: True,
     ) -> None:
         self.store = store
-        #: the post's channel is gone: pause its game (run in a thread); whether it was paused now — the
-        #: GMs are told then, once, not at each of the game's posts given up after
+        #: the post's channel (game id, channel id) is gone: pause its game if it is still there (run in
+        #: a thread); whether it was paused now — the GMs are told then, once, not at each of the game's
+        #: posts given up after
         self.on_gone = on_gone
         self.render = render
         self.send_part = send_part
@@ -426,6 +451,14 @@ class OutboxSender(Generic[Part]):
         if failure.cause == DM_REFUSED and post.kind == rows.DM:
             return await self._dm_refused(post, err)
         if failure.kind != TRANSIENT and rows.ABOUT_REFUSAL in post.payload:
+            game = await asyncio.to_thread(self.store.get_game, post.game_id) if post.game_id is not None else None
+            elsewhere = await asyncio.to_thread(log_channel_of, self.store, game) if game is not None else None
+            if elsewhere is not None and elsewhere != post.channel_id:
+                # the GMs cannot be told in the game's channel: in their log channel, at once
+                log.warning("GM alert %s refused in channel %s (%s): sent to the log channel %s", post.id,
+                            post.channel_id, err, elsewhere)
+                await asyncio.to_thread(rows.move_to, self.store, post, elsewhere, self.clock())
+                return True
             # the GMs cannot be told in the game's channel either: only the log knows
             log.error("GM alert %s about a refused post (%s) cannot be posted in channel %s either, given up: %s",
                       post.id, post.payload[rows.ABOUT_REFUSAL], post.channel_id, err)
@@ -435,9 +468,13 @@ class OutboxSender(Generic[Part]):
             log.error("post %s in channel %s given up: %s", post.id, post.channel_id, err)
             # paused before the post is given up: a crash in between sends it again, and pauses then
             paused = (failure.cause == "unknown_channel" and post.game_id is not None
-                      and await asyncio.to_thread(self.on_gone, post.game_id))
+                      and post.channel_id is not None
+                      and await asyncio.to_thread(self.on_gone, post.game_id, post.channel_id))
             alert = (await asyncio.to_thread(self._alert, post, failure.cause)
                      if paused or failure.cause != "unknown_channel" else None)
+            if paused and alert is None:
+                log.error("game %s paused, its channel %s gone: no GM log channel to tell its GMs "
+                          "(/gm settings log_channel:)", post.game_id, post.channel_id)
             await asyncio.to_thread(rows.give_up, self.store, post, repr(err), cause=failure.cause, alert=alert)
             return True
         wait = backoff(post.attempts, failure.retry_after)
@@ -473,7 +510,7 @@ class OutboxSender(Generic[Part]):
         if cause is None or cause == post.refused or post.game_id is None:
             return None
         game = self.store.get_game(post.game_id)
-        return refusal_alert(game, post, cause) if game is not None else None
+        return refusal_alert(self.store, game, post, cause) if game is not None else None
 
     async def _prune(self) -> None:
         now = self.clock()

@@ -27,6 +27,7 @@ from bot.discord_adapter.answers import (
     seconds_left,
     tell_failure,
 )
+from bot.discord_adapter.events import PlaceEvents
 from bot.discord_adapter.payload import install_commands
 from bot.discord_adapter.posts import ChannelPoster, chunks
 from bot.discord_adapter.status import StatusBoard
@@ -199,7 +200,7 @@ class MenuSelect(discord.ui.DynamicItem[discord.ui.Select],
                                  shown_to=self.spec.shown_to)
 
 
-class GameBot(discord.AutoShardedClient):
+class GameBot(PlaceEvents, discord.AutoShardedClient):
     """One process of the bot: it holds the gateway shards of `bot.shard_ids` (all of them by default),
     so Discord sends it the interactions of those shards' servers only. What is not tied to a server's
     gateway — draws, timers, the outbox — every process runs, claimed through the shared database."""
@@ -217,7 +218,8 @@ class GameBot(discord.AutoShardedClient):
         self.progress_seconds = PROGRESS_SECONDS
         #: the bot's own requests (posts, status messages, pins) under Discord's rate, this process's share
         self.limiter = RateLimiter(process_rate(settings.bot.shard_count, settings.bot.shard_ids), burst=BOT_BURST)
-        self.status_board = StatusBoard(self, service, settings.bot.status_debounce_seconds, self.limiter)
+        self.status_board = StatusBoard(self, service, settings.bot.status_debounce_seconds, self.limiter,
+                                        on_gone=self.status_channel_gone)
         self.scheduler: DrawScheduler | None = None
         self.timers: TimerScheduler | None = None
         #: sends the outbox (turn posts, reminders, GM alerts) once READY; each post sent refreshes the status

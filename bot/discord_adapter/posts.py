@@ -19,9 +19,9 @@ import discord
 
 from bot.i18n import alt_text, translate
 from bot.outbox import DM_REFUSED, FINAL, FIXABLE, GM_ALERT, Failure, OutboxSender, RateLimiter, decode_reply
+from bot.service.channels import pause_channel_gone
 from bot.service.core import GameService
 from bot.service.dms import dm_language
-from bot.service.gm import pause_channel_gone
 from bot.service.replies import Attachment
 from bot.store.outbox import OutboxRecord, recipient
 
@@ -107,7 +107,7 @@ class ChannelPoster:
         self.sender: OutboxSender[PostPart] = OutboxSender(
             service.store, render=self.render, send_part=self.send_part, classify=classify,
             on_sent=on_sent or (lambda _post: None), limiter=limiter,
-            on_gone=lambda game_id: pause_channel_gone(service, game_id),
+            on_gone=lambda game_id, channel_id: pause_channel_gone(service, game_id, channel_id),
         )
 
     async def render(self, post: OutboxRecord) -> list[PostPart]:

@@ -14,7 +14,12 @@ it did not change). What must survive a crash is in the database:
   (too many pins, 30003; no permission, 50013; a server error) never leads to a new message per
   change — a refusal is remembered and not asked again, a server error is retried at the next refresh;
 - a message older than an hour has a stricter edit limit (30046): the refresh is retried later with
-  back-off, never replaced by a new message. Only a deleted message (404) is posted anew.
+  back-off, never replaced by a new message. Only a deleted message (404 / 10008) is posted anew;
+- a forum post (a thread) archives itself after a few idle days, and Discord refuses edits there
+  (50083) while a post would unarchive it: the bot unarchives the thread first, then edits. A locked
+  thread it may not reopen is left alone until a moderator unlocks it (its GMs are told by
+  `bot.discord_adapter.events`); a deleted channel (10003) pauses the game through the one path of
+  changes and the message is not asked for again — no new post per refresh, none at each restart.
 
 A draw changes every game at once: thousands of refreshes fall due together. Each request to Discord
 waits its turn at the bot's rate limiter, shared with the outbox (`bot.outbox.process_rate`), so the
@@ -28,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
+from collections.abc import Callable
 
 import discord
 
@@ -48,6 +54,8 @@ from bot.store.repo import Store
 log = logging.getLogger("spacechess.discord.status")
 
 CONTENT_LIMIT = 2000
+#: Discord's codes: the channel (or thread) is gone; the message is; the thread is archived or locked
+UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, THREAD_ARCHIVED = 10003, 10008, 50083
 #: Discord's codes for a pin it will not take: too many pins in the channel, missing permission/access
 PIN_REFUSALS = frozenset({30003, 50013, 50001})
 #: first and longest wait before retrying a refresh Discord refused for now (an old message's edits, 5xx)
@@ -58,14 +66,19 @@ UNDER_WAY = ("setup", "running", "paused")
 
 class StatusBoard:
     def __init__(self, client: discord.Client, service: GameService, debounce_seconds: float,
-                 limiter: RateLimiter) -> None:
+                 limiter: RateLimiter,
+                 on_gone: Callable[[int, int], object] = lambda _game_id, _channel_id: None) -> None:
         self.client = client
+        #: the game's channel (game id, channel id) is gone (run in a thread): pause the game and tell
+        #: its GMs, as a refused post does
+        self.on_gone = on_gone
         self.service = service
         self.debounce_seconds = debounce_seconds
         self.limiter = limiter
         self.retry_first = RETRY_FIRST
         self._pending: dict[int, asyncio.Task[None]] = {}
-        self._posted: dict[int, str] = {}
+        #: what each game's message shows, and where (a game moved by `/gm move` needs one in its new channel)
+        self._posted: dict[int, tuple[int, str]] = {}
         self._failures: dict[int, int] = {}
         self._locks: dict[int, asyncio.Lock] = {}
 
@@ -125,19 +138,33 @@ class StatusBoard:
     async def _refresh(self, game_id: int) -> None:
         seen = dt.datetime.now(dt.UTC)  # marks up to now are answered by the text read next
         found = await asyncio.to_thread(self.text, game_id)
-        if found is not None and self._posted.get(game_id) != found[1]:
+        if found is not None and self._posted.get(game_id) != found:
             channel_id, content = found
             try:
                 await self._post(game_id, channel_id, content, seen)
-            except discord.Forbidden as err:  # the bot may not see or write there: kept for a restart
-                log.warning("status message of game %s not updated: %s", game_id, err)
-                return
-            except (discord.HTTPException, OSError) as err:
+            except discord.HTTPException as err:
+                if err.code != UNKNOWN_CHANNEL:
+                    self._refused(game_id, err)
+                    return
+                # nothing to show any more: the mark is answered, so no restart asks for it again
+                log.warning("the channel of game %s is gone (%s): game paused, no status message", game_id, err)
+                await asyncio.to_thread(self.on_gone, game_id, channel_id)
+                seen = dt.datetime.now(dt.UTC)  # the pause it made is answered too: nothing is shown
+            except OSError as err:
                 self._retry(game_id, err)
                 return
-            self._posted[game_id] = content
+            else:
+                self._posted[game_id] = found
         self._failures.pop(game_id, None)
         await asyncio.to_thread(clear_status_dirty, self.store, game_id, seen)
+
+    def _refused(self, game_id: int, err: discord.HTTPException) -> None:
+        """The bot may not see or write there, or may not reopen the locked thread: kept for a restart
+        or the next change (a moderator's fix is a change nobody tells the bot of); else tried again."""
+        if isinstance(err, discord.Forbidden) or err.code == THREAD_ARCHIVED:
+            log.warning("status message of game %s not updated: %s", game_id, err)
+        else:
+            self._retry(game_id, err)
 
     def _retry(self, game_id: int, err: Exception) -> None:
         """Discord refused the edit for now (an old message's edit limit, a server error): try again
@@ -152,13 +179,14 @@ class StatusBoard:
         channel = self.client.get_channel(channel_id) or self.client.get_partial_messageable(channel_id)
         assert isinstance(channel, discord.abc.Messageable)
         none = discord.AllowedMentions.none()
-        message_id = await asyncio.to_thread(self.store.status_message, game_id)
+        message_id = await asyncio.to_thread(self.store.status_message, game_id, channel_id)
         if message_id is not None:
             message = channel.get_partial_message(message_id)  # type: ignore[attr-defined]
             try:
-                await self.limiter.acquire()
-                await message.edit(content=content, allowed_mentions=none)
-            except discord.NotFound:
+                await self._edit(channel_id, message, content)
+            except discord.NotFound as err:
+                if err.code == UNKNOWN_CHANNEL:
+                    raise
                 log.info("status message of game %s was deleted; posting a new one", game_id)
             else:
                 if await asyncio.to_thread(status_pin, self.store, game_id) == "pending":
@@ -169,6 +197,22 @@ class StatusBoard:
         # stored before the pin: whatever happens to the pin, the next change edits this message
         await asyncio.to_thread(keep_status_message, self.store, game_id, channel_id, message.id, seen)
         await self._pin(game_id, message)
+
+    async def _edit(self, channel_id: int, message: discord.PartialMessage, content: str) -> None:
+        """Edit the message; in an archived thread, unarchive it first (an edit does not, a post
+        would) and edit again. A locked thread refuses the unarchiving: that refusal is raised."""
+        none = discord.AllowedMentions.none()
+        await self.limiter.acquire()
+        try:
+            await message.edit(content=content, allowed_mentions=none)
+            return
+        except discord.HTTPException as err:
+            if err.code != THREAD_ARCHIVED:
+                raise
+        await self.limiter.acquire()
+        await self.client.http.edit_channel(channel_id, archived=False)
+        await self.limiter.acquire()
+        await message.edit(content=content, allowed_mentions=none)
 
     async def _pin(self, game_id: int, message: discord.Message | discord.PartialMessage) -> None:
         """Pin it; a refusal is remembered (never asked again), a server error left for the next refresh."""

@@ -75,6 +75,8 @@ class GuildSettings(SQLModel, table=True):
     language: str = _column(String(8))
     gm_role_id: int | None = _column(BigInteger, nullable=True)
     ping_policy: str = _column(String(16))
+    #: where the GMs are told what the bot cannot say in a game's own channel (gone, locked, closed to it)
+    log_channel_id: int | None = _column(BigInteger, nullable=True)
     updated_at: datetime = _column(UTCDateTime)
 
 

@@ -182,6 +182,25 @@ def put_off(store: Store, post: OutboxRecord, until: dt.datetime, error: str) ->
             attempts=_OUTBOX.c.attempts + 1, next_attempt_at=until, last_error=error[:ERROR_MAX]))
 
 
+def move_posts(connection: Connection, game_id: int, old_channel: int | None, new_channel: int,
+               now: dt.datetime) -> None:
+    """A game moved to `new_channel` (`/gm move`), in the move's transaction: the posts it still owes in
+    its old channel go to the new one, whole (a part posted there is gone with it) and due now; those
+    owed elsewhere (its GMs' alerts in their log channel) stay where they are."""
+    connection.execute(update(_OUTBOX).where(
+        _OUTBOX.c.game_id == game_id, _OUTBOX.c.sent_at.is_(None),
+        _OUTBOX.c.channel_id.is_(None) if old_channel is None else _OUTBOX.c.channel_id == old_channel,
+    ).values(channel_id=new_channel, message_ids=[], next_attempt_at=now, attempts=0, refused=None))
+
+
+def move_to(store: Store, post: OutboxRecord, channel_id: int, at: dt.datetime) -> None:
+    """Send `post` in another channel from `at` (a GM alert the game's channel refused, to the GMs' log
+    channel; a game's owed posts after `/gm move`), as a post never tried there."""
+    with writer(store.engine).begin() as connection:
+        connection.execute(update(_OUTBOX).where(_OUTBOX.c.id == post.id).values(
+            channel_id=channel_id, next_attempt_at=at, attempts=0, refused=None))
+
+
 def prune(store: Store, before: dt.datetime) -> int:
     """Forget posts sent before `before`; how many."""
     with writer(store.engine).begin() as connection:

@@ -60,7 +60,7 @@ from bot.store.models import (
     Seat,
     StatusMessage,
 )
-from bot.store.outbox import NewPost, insert_posts
+from bot.store.outbox import NewPost, insert_posts, move_posts
 from bot.store.timer_rows import TimerPlan, write_plans
 
 
@@ -117,6 +117,7 @@ class GuildSettingsRecord:
     language: str = "fr"
     gm_role_id: int | None = None
     ping_policy: str = "players"
+    log_channel_id: int | None = None  # the GMs' log channel (`/gm settings log_channel:`)
     updated_at: datetime | None = None  # None: defaults, never stored
 
 
@@ -239,6 +240,7 @@ def _settings_record(row: GuildSettings) -> GuildSettingsRecord:
         language=row.language,
         gm_role_id=row.gm_role_id,
         ping_policy=row.ping_policy,
+        log_channel_id=row.log_channel_id,
         updated_at=row.updated_at,
     )
 
@@ -600,6 +602,7 @@ class Store:
         options: dict[str, Any] | None = None,
         outbox: Sequence[NewPost] = (),
         timers: Sequence[TimerPlan] = (),
+        channel_id: int | None = None,
     ) -> GameRecord:
         """Apply one accepted change: new snapshot, version + 1, log entries and seats, all or nothing.
 
@@ -613,6 +616,7 @@ class Store:
         `updated_at` is the status message's "needs refresh" mark (`discord_state.dirty_games`), so a
         crash right after the commit still leaves that refresh owed. `timers` are the game's timers
         the change sets, moves or cancels (`bot.store.timer_rows`), in the same transaction.
+        `channel_id` moves the game to another channel (`/gm move`), with the posts it still owes there.
 
         An order's commit is two statements: the guarded UPDATE returning the new row, and the
         log INSERT numbering its entry in SQL (seats and claims add theirs only when given).
@@ -630,7 +634,12 @@ class Store:
             changed["setup"] = _json_copy(setup, "setup")
         if options is not None:
             changed["options"] = _json_copy(options, "options")
+        if channel_id is not None:
+            changed["channel_id"] = channel_id
+            self._forget("channel")
         with self._tx(write=True, game_id=game_id, expected_version=expected_version) as connection:
+            old_channel = (connection.execute(select(_GAMES.c.channel_id).where(_GAMES.c.id == game_id)).scalar()
+                           if channel_id is not None else None)
             guarded = _guarded_update(tuple(changed))
             row = connection.execute(guarded, {"game_id": game_id, "expected_version": expected_version,
                                                **{f"new_{name}": value for name, value in changed.items()}}).first()
@@ -642,6 +651,8 @@ class Store:
                 self._forget("seat")
             self._replace_seats(connection, game_id, seats_set, seats_removed)
             self._take_claims(connection, game_id, expected_version, claims, now)
+            if channel_id is not None:
+                move_posts(connection, game_id, old_channel, channel_id, now)
             insert_posts(connection, outbox, now)  # the posts this change causes: kept or lost with it
             write_plans(connection, game_id, timers)
             return _game_record(row)
@@ -805,8 +816,8 @@ class Store:
         return self._remember(("settings", guild_id), read)
 
     def set_guild_settings(self, guild_id: int, **fields: Any) -> GuildSettingsRecord:
-        """Change some settings (language, gm_role_id, ping_policy); the others keep their value."""
-        unknown = set(fields) - {"language", "gm_role_id", "ping_policy"}
+        """Change some settings (language, gm_role_id, ping_policy, log_channel_id); the others keep their value."""
+        unknown = set(fields) - {"language", "gm_role_id", "ping_policy", "log_channel_id"}
         if unknown:
             raise TypeError(f"unknown guild settings: {', '.join(sorted(unknown))}")
         if "language" in fields and fields["language"] not in LANGUAGES:
@@ -822,6 +833,7 @@ class Store:
             "language": defaults.language,
             "gm_role_id": defaults.gm_role_id,
             "ping_policy": defaults.ping_policy,
+            "log_channel_id": defaults.log_channel_id,
             **changes,
         }
         self._forget("settings")
@@ -945,10 +957,14 @@ class Store:
         with self.engine.connect() as connection:
             return connection.execute(select(_CLAIMS.c.key).where(_CLAIMS.c.key == key)).first() is not None
 
-    def status_message(self, game_id: int) -> int | None:
-        """The id of the game's pinned status message, if one was posted."""
+    def status_message(self, game_id: int, channel_id: int | None = None) -> int | None:
+        """The id of the game's pinned status message, if one was posted — in `channel_id`, if given
+        (a game moved to another channel by `/gm move` has none there yet)."""
         table = StatusMessage.__table__  # type: ignore[attr-defined]
-        rows = self._fetch(select(table.c.message_id).where(table.c.game_id == game_id))
+        query = select(table.c.message_id).where(table.c.game_id == game_id)
+        if channel_id is not None:
+            query = query.where(table.c.channel_id == channel_id)
+        rows = self._fetch(query)
         return rows[0].message_id if rows else None
 
     def set_status_message(self, game_id: int, channel_id: int, message_id: int) -> None:

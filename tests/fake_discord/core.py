@@ -357,6 +357,12 @@ class DiscordCore:
             self._archive(state)
             return self.channel_json(thread)
 
+    def archive_thread(self, thread: Thread) -> dict[str, Any]:
+        """A moderator closed (archived) `thread`, or it went idle: its JSON, as THREAD_UPDATE sends it."""
+        with self._cond:
+            self._archive(self._threads[thread.id])
+            return self.channel_json(thread)
+
     def thread_state(self, thread: Thread) -> ThreadState:
         """The thread's archived and locked state now (archiving it first if it has been idle long enough)."""
         with self._cond:

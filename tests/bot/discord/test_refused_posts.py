@@ -20,7 +20,7 @@ from tests.bot.discord.harness import BotHarness, DiscordRecorder
 from tests.bot.discord.lobby import running
 from tests.bot.discord.payloads import CHANNEL_ID, GUILD_ID
 from tests.bot.discord.test_channel_posts import GM_CONTEXT
-from tests.discord_shapes import ALL_PERMISSIONS, ATTACH_FILES
+from tests.discord_shapes import ALL_PERMISSIONS, ATTACH_FILES, SEND_MESSAGES
 
 TURN = "**Orion** — turn 77."
 
@@ -150,9 +150,37 @@ async def test_a_deleted_channel_pauses_the_game_gives_its_posts_up_and_logs_the
     assert refusal.post(post).refused == "unknown_channel"
     game = refusal.service.store.get_game(refusal.game.id)
     assert game.status == "paused" and game.version == refusal.game.version + 1, "paused as by /gm pause"
+    assert refusal.alerts() == [], "no GM log channel: the GMs cannot be told in a channel that is gone"
+    assert [r for r in caplog.records if "no GM log channel" in r.getMessage()]
+
+
+async def test_a_deleted_channel_is_told_in_the_gm_log_channel(refusal: Refusal) -> None:
+    log_channel = refusal.core.add_channel("mj-journal")
+    refusal.service.store.set_guild_settings(GUILD_ID, log_channel_id=log_channel.id)
+    refusal.core.delete_channel(refusal.channel)
+    refusal.turn_post()
+    await refusal.drain()
+    await refusal.drain()
     [alert] = refusal.alerts()  # once, for the game: not for each post given up
-    assert alert.sent_at is not None and "unknown_channel" in str(alert.payload[rows.ABOUT_REFUSAL])
-    assert [r for r in caplog.records if "cannot be posted" in r.getMessage()]
+    assert alert.channel_id == log_channel.id and alert.sent_at is not None
+    assert "unknown_channel" in str(alert.payload[rows.ABOUT_REFUSAL])
+    [told] = refusal.core.channel_messages(log_channel)
+    assert "**Orion**" in told["content"] and "`/mj déplacer`" in told["content"] and "pause" in told["content"]
+
+
+async def test_an_alert_its_channel_refuses_goes_to_the_gm_log_channel(refusal: Refusal) -> None:
+    """Send Messages taken away: the GMs' alert cannot be posted in the game's channel either."""
+    log_channel = refusal.core.add_channel("mj-journal")
+    refusal.service.store.set_guild_settings(GUILD_ID, log_channel_id=log_channel.id)
+    refusal.core.set_bot_permissions(refusal.channel, ALL_PERMISSIONS & ~SEND_MESSAGES)
+    post = refusal.turn_post(image=False)
+    await refusal.drain()
+    await refusal.drain()
+    assert refusal.post(post).sent_at is None, "the post is kept for when the permission is back"
+    [alert] = refusal.alerts()
+    assert alert.channel_id == log_channel.id and alert.sent_at is not None
+    [told] = refusal.core.channel_messages(log_channel)
+    assert f"<#{CHANNEL_ID}>" in told["content"], "the log channel's reader is told which channel"
 
 
 @pytest.mark.parametrize("status", [401, 502])

@@ -46,7 +46,7 @@ def test_upgrade_builds_the_schema_on_an_empty_database(database_url: str) -> No
     assert table_names(database_url) == TABLES
     engine = make_engine(database_url)
     try:
-        assert current_revision(engine) == head_revision() == "0011"
+        assert current_revision(engine) == head_revision() == "0012"
     finally:
         engine.dispose()
 
@@ -157,10 +157,10 @@ def test_postgres_store_from_a_plain_postgresql_url(postgres_url: str) -> None:
         store.close()
 
 
-def test_0011_keeps_members_in_the_channel_and_lets_the_outbox_hold_direct_messages(database_url: str) -> None:
-    """Reminders by DM: a member's settings written before 0011 keep their pings in the channel; the
+def test_0012_keeps_members_in_the_channel_and_lets_the_outbox_hold_direct_messages(database_url: str) -> None:
+    """Reminders by DM: a member's settings written before 0012 keep their pings in the channel; the
     outbox then takes direct messages (kind ``dm``), and still refuses an unknown kind or choice."""
-    upgrade(database_url, "0010")
+    upgrade(database_url, "0011")
     engine = make_engine(database_url)
     try:
         with engine.begin() as connection:
