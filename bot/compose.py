@@ -37,6 +37,7 @@ COMMAND_MODULES = (
     "bot.service.away",
     "bot.service.member",
     "bot.service.channels",
+    "bot.service.owed_posts",
 )
 
 

@@ -197,6 +197,12 @@ def decode_reply(payload: Mapping[str, Any], language: str | None = None) -> Rep
     return Reply(messages, files=files, mentions=tuple(int(u) for u in payload.get("mentions", [])))
 
 
+def first_line(payload: Mapping[str, Any]) -> Message | None:
+    """The first message of a post, as `/gm posts` names it (its pictures are not drawn for that)."""
+    messages = payload.get("messages") or []
+    return _decode(messages[0]) if messages else None
+
+
 def post_of(game: GameRecord, reply: Reply, kind: str = TURN_POST, drawing: Drawing | None = None) -> NewPost:
     """The outbox row of a post in `game`'s channel, to write with the change that causes it."""
     return NewPost(channel_id=game.channel_id, kind=kind, payload=encode_reply(reply, drawing), game_id=game.id,

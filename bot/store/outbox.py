@@ -59,6 +59,12 @@ class OutboxRecord:
     last_error: str | None = None
     #: the cause of a refusal the game's GMs were told of (once per cause)
     refused: str | None = None
+    created_at: dt.datetime | None = None
+
+    @property
+    def given_up(self) -> bool:
+        """Done with, but never posted (Discord will not take it): `/gm posts` lists and retries it."""
+        return self.sent_at is not None and (self.last_error or "").startswith(GAVE_UP)
 
     def nonce(self, part: int) -> str:
         """Discord's message nonce of one part (at most 25 characters): the same for every attempt,
@@ -71,7 +77,7 @@ def _record(row: Any) -> OutboxRecord:
         id=row.id, game_id=row.game_id, guild_id=row.guild_id, channel_id=row.channel_id, kind=row.kind,
         payload=dict(row.payload), attempts=row.attempts, next_attempt_at=row.next_attempt_at,
         message_ids=[int(m) for m in row.message_ids or []], sent_at=row.sent_at, last_error=row.last_error,
-        refused=row.refused,
+        refused=row.refused, created_at=row.created_at,
     )
 
 
@@ -115,6 +121,8 @@ def recipient(post: OutboxRecord) -> int | None:
 #: the payload key of a GM alert telling of a refused post: such an alert does not wait behind the
 #: refused post it is about (it goes in a lane of its own in its channel), and its own refusal is logged
 ABOUT_REFUSAL = "about_refusal"
+#: how the error of a post given up begins
+GAVE_UP = "gave up: "
 
 
 def heads(store: Store, *, limit: int = 500) -> list[OutboxRecord]:
@@ -201,6 +209,33 @@ def move_to(store: Store, post: OutboxRecord, channel_id: int, at: dt.datetime) 
             channel_id=channel_id, next_attempt_at=at, attempts=0, refused=None))
 
 
+def owed_and_given_up(store: Store, game_id: int, since: dt.datetime, *, limit: int = 50) -> list[OutboxRecord]:
+    """The game's posts not sent yet, and those given up since `since`, oldest first (`/gm posts`)."""
+    query = select(_OUTBOX).where(_OUTBOX.c.game_id == game_id, or_(
+        _OUTBOX.c.sent_at.is_(None),
+        and_(_OUTBOX.c.sent_at >= since, _OUTBOX.c.last_error.like(GAVE_UP + "%")),
+    )).order_by(_OUTBOX.c.id).limit(limit)
+    with store.engine.connect() as connection:
+        return [_record(row) for row in connection.execute(query)]
+
+
+def retry(store: Store, game_id: int, channel_id: int | None, since: dt.datetime, now: dt.datetime) -> int:
+    """Send the game's owed posts now (no back-off left), and its posts given up since `since` again,
+    whole, in `channel_id` (its channel now); how many. A GM does this once the cause is fixed. An
+    alert about a refusal given up is not sent again: what it told of is what is retried."""
+    with writer(store.engine).begin() as connection:
+        owed = connection.execute(update(_OUTBOX).where(
+            _OUTBOX.c.game_id == game_id, _OUTBOX.c.sent_at.is_(None)).values(next_attempt_at=now)).rowcount
+        given_up = connection.execute(select(_OUTBOX.c.id, _OUTBOX.c.payload).where(
+            _OUTBOX.c.game_id == game_id, _OUTBOX.c.sent_at >= since, _OUTBOX.c.last_error.like(GAVE_UP + "%")))
+        ids = [row.id for row in given_up if ABOUT_REFUSAL not in (row.payload or {})]
+        if ids:
+            connection.execute(update(_OUTBOX).where(_OUTBOX.c.id.in_(ids)).values(
+                sent_at=None, channel_id=channel_id, message_ids=[], attempts=0, next_attempt_at=now,
+                refused=None, last_error=None))
+    return int(owed or 0) + len(ids)
+
+
 def prune(store: Store, before: dt.datetime) -> int:
     """Forget posts sent before `before`; how many."""
     with writer(store.engine).begin() as connection:
@@ -217,7 +252,7 @@ def give_up(store: Store, post: OutboxRecord, error: str, *, cause: str | None =
         if cause is not None:
             _tell_once(connection, post, cause, alert)
         connection.execute(update(_OUTBOX).where(_OUTBOX.c.id == post.id).values(
-            attempts=_OUTBOX.c.attempts + 1, sent_at=_now(), last_error=f"gave up: {error}"[:ERROR_MAX]))
+            attempts=_OUTBOX.c.attempts + 1, sent_at=_now(), last_error=f"{GAVE_UP}{error}"[:ERROR_MAX]))
 
 
 def fall_back(store: Store, post: OutboxRecord, error: str) -> None:

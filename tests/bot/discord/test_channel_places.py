@@ -13,7 +13,7 @@ from bot.service import GameService, Message, Reply
 from bot.store import outbox as rows
 from tests.bot.discord.harness import BotHarness, DiscordRecorder
 from tests.bot.discord.lobby import ANN, GM, accepted, run, running
-from tests.bot.discord.payloads import CHANNEL_ID, GUILD_ID, slash
+from tests.bot.discord.payloads import CHANNEL_ID, GUILD_ID, click, slash
 from tests.bot.discord.test_channel_posts import GM_CONTEXT, until
 from tests.discord_shapes import ALL_PERMISSIONS, MANAGE_THREADS
 from tests.fake_discord.payloads import Thread
@@ -200,3 +200,30 @@ async def test_gm_settings_takes_a_log_channel_and_lets_it_go(
     assert both.refused and service.store.guild_settings(GUILD_ID).log_channel_id == log_channel.id
     await run(harness, GM, "gm settings", no_log_channel=True)
     assert service.store.guild_settings(GUILD_ID).log_channel_id is None
+
+
+async def test_posts_given_up_in_a_deleted_channel_are_listed_and_sent_again_after_the_move(
+    harness: BotHarness, recorder: DiscordRecorder, service: GameService, board
+) -> None:
+    """The whole story: the channel deleted, a turn post given up, the game moved, `/gm posts` shows
+    what was lost and why, and its button sends it again, in the new channel."""
+    await running(harness)
+    game = service.store.game_in_channel(GUILD_ID, CHANNEL_ID)
+    recorder.core.delete_channel(recorder.core.find_channel(CHANNEL_ID))
+    turn = Reply((Message("game.board", {"name": "Orion", "turn": 3}),))
+    rows.enqueue(service.store, [post_of(game, turn)])
+    await harness.bot.poster.sender.drain()
+    assert service.store.get_game(game.id).status == "paused"
+    new_home = recorder.core.add_channel("orion-2")
+    harness.dispatch("CHANNEL_CREATE", recorder.core.channel_json(new_home))
+    accepted(await harness.interact(slash("gm move", GM, {"name": "Orion"}, channel_id=new_home.id)))
+    listed = await harness.interact(slash("gm posts", GM, {}, channel_id=new_home.id))
+    assert listed.messages[-1].ephemeral
+    assert "given up (channel deleted)" in listed.text and "**Orion** — turn 3." in listed.text, listed.text
+    message, custom_id = listed.button()
+    await harness.interact(click(message, custom_id, GM, channel_id=new_home.id))
+    await harness.bot.poster.sender.drain()
+    posted = [m for m in recorder.core.channel_messages(new_home) if m["content"] == "**Orion** — turn 3."]
+    assert len(posted) == 1 and "interaction_metadata" not in posted[0], "the bot's own post, once"
+    none = await harness.interact(slash("gm posts", GM, {}, channel_id=new_home.id))
+    assert "owes no post" in none.text
