@@ -172,6 +172,15 @@ def test_the_deadline_reminder_goes_by_dm_to_who_chose_it(store: Store) -> None:
     assert hooks.dms == [(BOB.user_id, f"⏰ **Bids** : plus que 6 h avant l’échéance, vos ordres sont attendus. {LINK}")]
 
 
+def test_gm_posts_lists_an_owed_dm_as_one(svc: GameService) -> None:
+    duel(svc)
+    assert svc.handle(BOB, "game settings", {"reminders": "dm"}).ok
+    assert svc.handle(ANN, "td order", {"text": "add 1"}).ok
+    listed = svc.handle(GM, "gm posts", {})
+    words = "\n".join(translate(m.key, language, m.params) for m in listed.messages for language in ("en", "fr"))
+    assert "direct message to a player" in words and "message privé à un joueur" in words, words
+
+
 # -- a refused direct message -----------------------------------------------------------------------
 class NoDms(Exception):
     """Discord's 50007: the member takes no direct message from the bot."""
