@@ -351,6 +351,15 @@ class Console:
     def on_gm_alert(self, game: Any, reply: Reply) -> None:
         self.show(self._posting or self.context(), reply)
 
+    def on_dm(self, user_id: int, game: Any, reply: Reply) -> None:
+        """A direct message to a member (`/game settings reminders:dm`), shown as one, in their language."""
+        from bot.service.dms import dm_language
+
+        language = dm_language(self.service.store, user_id, self.service.server_language(game.guild_id))
+        to = translate("console.dm", language, {"user": self._names.get(user_id, f"<@{user_id}>")})
+        for message in reply.messages:
+            self._print(f"{to} {self._names_for_ids(translate(message.key, language, message.params), language)}")
+
     def _click(self, line: str) -> ParsedLine:
         words = line.split()
         number = words[1] if len(words) > 1 else "1"

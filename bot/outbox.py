@@ -228,12 +228,24 @@ def flush(store: Store, hooks: Any) -> int:
     delivered = 0
     for post in rows.unsent(store):  # no lease: this is the delivery of a single process (console, tests)
         game = store.get_game(post.game_id) if post.game_id is not None else None
-        if game is not None:
+        if game is not None and post.kind == rows.DM:
+            deliver_dm(hooks, game, post)
+        elif game is not None:
             reply = decode_reply(post.payload, post_language(hooks))
             (hooks.on_gm_alert if post.kind == GM_ALERT else hooks.on_turn_post)(game, reply)
         rows.mark_sent(store, post)
         delivered += 1
     return delivered
+
+
+def deliver_dm(hooks: Any, game: GameRecord, post: OutboxRecord) -> None:
+    """A direct message (`bot.service.dms`) to an adapter that writes to members (`on_dm`, told whom);
+    any other pings the member in the game's channel instead, as a refused message does."""
+    on_dm = getattr(hooks, "on_dm", None)
+    if callable(on_dm):
+        on_dm(rows.recipient(post), game, decode_reply(post.payload, post_language(hooks)))
+    else:
+        hooks.on_turn_post(game, decode_reply(post.payload[rows.FALLBACK], post_language(hooks)))
 
 
 # -- the asynchronous sender ----------------------------------------------------------------------------
@@ -272,6 +284,8 @@ REFUSALS = {
     "file_too_large": "gm.post_refused.file_too_large",
     "unknown_channel": "gm.post_refused.unknown_channel",
 }
+#: why Discord refused a direct message (`Failure.cause`): the member takes none from the bot
+DM_REFUSED = "dm_refused"
 #: the line a post sent again without its images (refused as too large) ends with
 IMAGES_LEFT_OUT = "gm.post_refused.images_left_out"
 
@@ -366,6 +380,7 @@ class OutboxSender(Generic[Part]):
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._pruned: dt.datetime | None = None
+        self._refused_dms: set[int] = set()  # the members whose refusal of a direct message was logged
 
     # -- lifecycle (inside the event loop) --
     def start(self) -> None:
@@ -401,7 +416,7 @@ class OutboxSender(Generic[Part]):
         slow or refused channel never holds another back; a post written meanwhile (a wake-up) starts
         its channel's lane at once. Then the seconds until the next owed post is due (None: nothing
         owed)."""
-        lanes: dict[tuple[int | None, bool], asyncio.Task[None]] = {}
+        lanes: dict[rows.Lane, asyncio.Task[None]] = {}
         try:
             while True:
                 self._wake.clear()
@@ -460,6 +475,8 @@ class OutboxSender(Generic[Part]):
 
     async def _failed(self, post: OutboxRecord, err: Exception) -> bool:
         failure = self.classify(err)
+        if failure.cause == DM_REFUSED and post.kind == rows.DM:
+            return await self._dm_refused(post, err)
         if failure.kind != TRANSIENT and rows.ABOUT_REFUSAL in post.payload:
             game = await asyncio.to_thread(self.store.get_game, post.game_id) if post.game_id is not None else None
             elsewhere = await asyncio.to_thread(log_channel_of, self.store, game) if game is not None else None
@@ -503,6 +520,17 @@ class OutboxSender(Generic[Part]):
                     post.attempts + 1, err, wait)
         await asyncio.to_thread(rows.put_off, self.store, post, until, repr(err))
         return False
+
+    async def _dm_refused(self, post: OutboxRecord, err: Exception) -> bool:
+        """Discord refused a direct message (the member's privacy settings): they are pinged in the game's
+        channel instead, this time and each time after (their setting is theirs to change); logged once."""
+        user = rows.recipient(post)
+        if user not in self._refused_dms:
+            self._refused_dms.add(user)
+            log.warning("member %s refuses direct messages (%s): pinged in channel %s instead, now and after",
+                        user, err, post.channel_id)
+        await asyncio.to_thread(rows.fall_back, self.store, post, repr(err))
+        return True
 
     def _alert(self, post: OutboxRecord, cause: str | None) -> NewPost | None:
         """The GM alert of a refusal, where there is a game whose GMs can be told (not yet told of it)."""

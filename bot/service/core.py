@@ -482,14 +482,15 @@ class GameService:
         """The channel posts a change writes with its commit: its public reply when nobody asked for
         it (`post`), and the members it hands the turn to told (`Applied.turn`, its driver's call) —
         in that post, else in one of its own: a ping Discord notifies is a new message (a command's
-        reply edits its "thinking…", and an edit notifies nobody), sent once, after the reply."""
-        told, users = turn_ping(self.store, pending.game, pending.rules, pending.outcome.state, pending.turn,
-                                seats=seats)
+        reply edits its "thinking…", and an edit notifies nobody), sent once, after the reply; or by
+        direct message, for the members who chose it (`bot.service.dms`)."""
+        told, users, dms = turn_ping(self.store, pending.game, pending.rules, pending.outcome.state, pending.turn,
+                                     seats=seats)
         if post:
             reply = self.describe(pending)
             return [post_of(game, replace(reply, messages=reply.messages + told,
-                                          mentions=tuple(dict.fromkeys(reply.mentions + users))))]
-        return [post_of(game, Reply(told, mentions=users))] if told else []
+                                          mentions=tuple(dict.fromkeys(reply.mentions + users)))), *dms]
+        return ([post_of(game, Reply(told, mentions=users))] if told else []) + list(dms)
 
     def announce_end(self, applied: Applied) -> Announcement:
         """The winners by name, pinged once, when `applied` ended its game (`bot.service.game_over`)."""

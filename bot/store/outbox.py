@@ -108,6 +108,16 @@ def enqueue(store: Store, posts: Sequence[NewPost]) -> None:
         insert_posts(connection, posts)
 
 
+#: the kind of a direct message to one member (`bot.service.dms`), and its payload's keys: the member
+#: it is for, the channel post (pinging them) it falls back to when Discord refuses it
+DM, RECIPIENT, FALLBACK = "dm", "recipient", "fallback"
+
+
+def recipient(post: OutboxRecord) -> int | None:
+    """The member a direct message is for (None: a channel post)."""
+    return int(post.payload[RECIPIENT]) if post.kind == DM else None
+
+
 #: the payload key of a GM alert telling of a refused post: such an alert does not wait behind the
 #: refused post it is about (it goes in a lane of its own in its channel), and its own refusal is logged
 ABOUT_REFUSAL = "about_refusal"
@@ -115,9 +125,16 @@ ABOUT_REFUSAL = "about_refusal"
 GAVE_UP = "gave up: "
 
 
-def lane_of(post: OutboxRecord) -> tuple[int | None, bool]:
+#: a post's lane: (channel id, whether it is an alert about a refused post there), or (DM, member id)
+Lane = tuple[int | str | None, bool | int | None]
+
+
+def lane_of(post: OutboxRecord) -> Lane:
     """The lane a post waits in: its channel's, or beside it the alerts about a refused post there
-    (they do not wait for it to be fixed)."""
+    (they do not wait for it to be fixed), or for a direct message its recipient's — so that
+    channels and members never wait for each other."""
+    if post.kind == DM:
+        return DM, recipient(post)
     return post.channel_id, ABOUT_REFUSAL in post.payload
 
 
@@ -126,7 +143,7 @@ def heads(store: Store, *, limit: int = 500) -> list[OutboxRecord]:
     checks `next_attempt_at`), in id order. A channel's later posts wait for its head, so they keep
     their order."""
     query = select(_OUTBOX).where(_OUTBOX.c.sent_at.is_(None)).order_by(_OUTBOX.c.id).limit(limit)
-    seen: dict[tuple[int | None, bool], OutboxRecord] = {}
+    seen: dict[tuple[Any, ...], OutboxRecord] = {}
     with store.engine.connect() as connection:
         for row in connection.execute(query):
             record = _record(row)
@@ -134,15 +151,18 @@ def heads(store: Store, *, limit: int = 500) -> list[OutboxRecord]:
     return sorted(seen.values(), key=lambda post: post.id)
 
 
-def lane_head(store: Store, lane: tuple[int | None, bool]) -> OutboxRecord | None:
+def lane_head(store: Store, lane: Lane) -> OutboxRecord | None:
     """The oldest unsent post of one lane (`lane_of`), where there is one."""
-    channel_id, about_refusal = lane
-    where = _OUTBOX.c.channel_id.is_(None) if channel_id is None else _OUTBOX.c.channel_id == channel_id
+    channel_id = lane[0]
+    if channel_id == DM:
+        where = _OUTBOX.c.kind == DM
+    else:
+        where = _OUTBOX.c.channel_id.is_(None) if channel_id is None else _OUTBOX.c.channel_id == channel_id
     query = select(_OUTBOX).where(_OUTBOX.c.sent_at.is_(None), where).order_by(_OUTBOX.c.id)
     with store.engine.connect() as connection:
         for row in connection.execute(query):
             record = _record(row)
-            if lane_of(record)[1] == about_refusal:
+            if lane_of(record) == lane:
                 return record
     return None
 
@@ -260,6 +280,17 @@ def give_up(store: Store, post: OutboxRecord, error: str, *, cause: str | None =
             _tell_once(connection, post, cause, alert)
         connection.execute(update(_OUTBOX).where(_OUTBOX.c.id == post.id).values(
             attempts=_OUTBOX.c.attempts + 1, sent_at=_now(), last_error=f"{GAVE_UP}{error}"[:ERROR_MAX]))
+
+
+def fall_back(store: Store, post: OutboxRecord, error: str) -> None:
+    """Discord refused a direct message (the member takes none from the bot): done with, and the channel
+    ping it replaces written instead, in the same transaction, so the member is pinged once either way."""
+    fallback = NewPost(channel_id=post.channel_id, kind="turn_post", payload=post.payload[FALLBACK],
+                       game_id=post.game_id, guild_id=post.guild_id)
+    with writer(store.engine).begin() as connection:
+        insert_posts(connection, [fallback])
+        connection.execute(update(_OUTBOX).where(_OUTBOX.c.id == post.id).values(
+            attempts=_OUTBOX.c.attempts + 1, sent_at=_now(), last_error=f"fell back: {error}"[:ERROR_MAX]))
 
 
 def refuse(store: Store, post: OutboxRecord, until: dt.datetime, error: str, cause: str, *,

@@ -49,6 +49,7 @@ from bot.store.models import (
     GAME_STATUSES,
     LANGUAGES,
     PING_POLICIES,
+    REMINDERS,
     BotKey,
     Claim,
     DrawRow,
@@ -128,6 +129,7 @@ class MemberSettingsRecord:
     mute_pings: bool = False  # pinged in no game (their seats' own mute aside)
     language: str | None = None  # their private replies' language; None: their Discord client's
     updated_at: datetime | None = None  # None: defaults, never stored
+    reminders: str = "channel"  # where their pings go: the game's channel, or "dm" (a direct message)
 
 
 @dataclass(frozen=True)
@@ -849,23 +851,27 @@ class Store:
             if not rows:
                 return MemberSettingsRecord(user_id)
             row = rows[0]
-            return MemberSettingsRecord(row.user_id, bool(row.mute_pings), row.language, _utc(row.updated_at))
+            return MemberSettingsRecord(row.user_id, bool(row.mute_pings), row.language, _utc(row.updated_at),
+                                        row.reminders)
 
         return self._remember(("member", user_id), read)
 
     def set_member_settings(self, user_id: int, **fields: Any) -> MemberSettingsRecord:
-        """Change some of a member's settings (mute_pings, language: None follows their Discord client);
-        the others keep their value."""
-        unknown = set(fields) - {"mute_pings", "language"}
+        """Change some of a member's settings (mute_pings, language: None follows their Discord client,
+        reminders); the others keep their value."""
+        unknown = set(fields) - {"mute_pings", "language", "reminders"}
         if unknown:
             raise TypeError(f"unknown member settings: {', '.join(sorted(unknown))}")
         if fields.get("language") is not None and fields["language"] not in LANGUAGES:
             raise ValueError(f"unknown language {fields['language']!r} (one of {', '.join(LANGUAGES)}, or None)")
+        if "reminders" in fields and fields["reminders"] not in REMINDERS:
+            raise ValueError(f"unknown reminders {fields['reminders']!r} (one of {', '.join(REMINDERS)})")
         if "mute_pings" in fields and not isinstance(fields["mute_pings"], bool):
             raise TypeError(f"mute_pings must be a bool, not {type(fields['mute_pings']).__name__}")
         changes = {**fields, "updated_at": _now()}
         defaults = MemberSettingsRecord(user_id)
-        row = {"user_id": user_id, "mute_pings": defaults.mute_pings, "language": defaults.language, **changes}
+        row = {"user_id": user_id, "mute_pings": defaults.mute_pings, "language": defaults.language,
+               "reminders": defaults.reminders, **changes}
         self._forget("member")
         with self._tx(write=True) as connection:
             upsert = self._dialect_insert(MemberSettings).values(**row)
@@ -874,15 +880,22 @@ class Store:
 
     def muted_members(self, user_ids: Collection[int]) -> frozenset[int]:
         """Those of `user_ids` who turned pings off for every game, in one statement (none asked: none read)."""
+        return self._members_who("muted", user_ids, _MEMBERS.c.mute_pings)
+
+    def dm_members(self, user_ids: Collection[int]) -> frozenset[int]:
+        """Those of `user_ids` who take their pings by direct message, in one statement (none asked: none read)."""
+        return self._members_who("dm", user_ids, _MEMBERS.c.reminders == "dm")
+
+    def _members_who(self, name: str, user_ids: Collection[int], condition: Any) -> frozenset[int]:
         users = sorted(set(user_ids))
         if not users:
             return frozenset()
 
         def read() -> frozenset[int]:
-            query = select(_MEMBERS.c.user_id).where(_MEMBERS.c.user_id.in_(users), _MEMBERS.c.mute_pings)
+            query = select(_MEMBERS.c.user_id).where(_MEMBERS.c.user_id.in_(users), condition)
             return frozenset(row.user_id for row in self._fetch(query))
 
-        return self._remember(("member", "muted", tuple(users)), read)
+        return self._remember(("member", name, tuple(users)), read)
 
     def _dialect_insert(self, model: Any) -> Any:
         """INSERT with the backend's ON CONFLICT clauses."""
