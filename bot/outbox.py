@@ -197,6 +197,14 @@ def decode_reply(payload: Mapping[str, Any], language: str | None = None) -> Rep
     return Reply(messages, files=files, mentions=tuple(int(u) for u in payload.get("mentions", [])))
 
 
+def dm_of(game: GameRecord, user: int, reply: Reply, fallback: Reply) -> NewPost:
+    """The outbox row of a direct message to `user` about `game`, and the channel post it falls back
+    to where Discord refuses it (the member takes no direct message from the bot)."""
+    payload = {**encode_reply(reply), rows.RECIPIENT: user, rows.FALLBACK: encode_reply(fallback)}
+    return NewPost(channel_id=game.channel_id, kind=rows.DM, payload=payload, game_id=game.id,
+                   guild_id=game.guild_id)
+
+
 def first_line(payload: Mapping[str, Any]) -> Message | None:
     """The first message of a post, as `/gm posts` names it (its pictures are not drawn for that)."""
     messages = payload.get("messages") or []
@@ -318,10 +326,11 @@ def log_channel_of(store: Store, game: GameRecord) -> int | None:
 def gm_alert(store: Store, game: GameRecord, reply: Reply, *, in_channel: bool = True,
              channel_id: int | None = None) -> NewPost | None:
     """The GM alert `reply` about `game`: in its channel (`channel_id`, else the game's), or, where the
-    bot cannot write there (`in_channel` False), in the server's GM log channel; None where neither is."""
+    bot cannot write there (`in_channel` False), in the server's GM log channel, else by direct message
+    to the game's creator; None where none of them is."""
     channel = (channel_id or game.channel_id) if in_channel else log_channel_of(store, game)
     if channel is None:
-        return None
+        return dm_of(game, game.created_by, reply, reply) if not in_channel and game.created_by else None
     return NewPost(channel_id=channel, kind=GM_ALERT, payload=encode_reply(reply), game_id=game.id,
                    guild_id=game.guild_id)
 
@@ -335,7 +344,7 @@ def refusal_alert(store: Store, game: GameRecord, post: OutboxRecord, cause: str
     alert = gm_alert(store, game, reply, in_channel=cause not in SHUT_OUT, channel_id=channel)
     if alert is None:
         return None
-    return NewPost(channel_id=alert.channel_id, kind=GM_ALERT,
+    return NewPost(channel_id=alert.channel_id, kind=alert.kind,
                    payload={**alert.payload, rows.ABOUT_REFUSAL: {"post": post.id, "cause": cause}},
                    game_id=game.id, guild_id=game.guild_id)
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bot.outbox import encode_reply
+from bot.outbox import dm_of
 from bot.service.replies import Message, Reply
-from bot.store.outbox import DM, FALLBACK, RECIPIENT, NewPost
+from bot.store.outbox import NewPost
 from bot.store.repo import GameRecord, Store
 
 
@@ -59,9 +59,7 @@ def dm_posts(game: GameRecord, users: Sequence[int], dm: Message,
 
 def dm_post(game: GameRecord, user: int, line: Message, fallback: Message) -> NewPost:
     """The outbox row of a direct message to `user` about `game`, and the channel ping it falls back to."""
-    payload = {**encode_reply(Reply((line,))), RECIPIENT: user,
-               FALLBACK: encode_reply(Reply((fallback,), mentions=(user,)))}
-    return NewPost(channel_id=game.channel_id, kind=DM, payload=payload, game_id=game.id, guild_id=game.guild_id)
+    return dm_of(game, user, Reply((line,)), Reply((fallback,), mentions=(user,)))
 
 
 def dm_language(store: Store, user: int, server_language: str) -> str:

@@ -237,13 +237,15 @@ def move_to(store: Store, post: OutboxRecord, channel_id: int, at: dt.datetime) 
 
 
 def owed_and_given_up(store: Store, game_id: int, since: dt.datetime, *, limit: int = 50) -> list[OutboxRecord]:
-    """The game's posts not sent yet, and those given up since `since`, oldest first (`/gm posts`)."""
+    """The game's posts not sent yet, and those given up since `since`, oldest first (`/gm posts`); an
+    alert about a refusal given up is left out (what it told of is listed itself)."""
     query = select(_OUTBOX).where(_OUTBOX.c.game_id == game_id, or_(
         _OUTBOX.c.sent_at.is_(None),
         and_(_OUTBOX.c.sent_at >= since, _OUTBOX.c.last_error.like(GAVE_UP + "%")),
-    )).order_by(_OUTBOX.c.id).limit(limit)
+    )).order_by(_OUTBOX.c.id)
     with store.engine.connect() as connection:
-        return [_record(row) for row in connection.execute(query)]
+        found = (_record(row) for row in connection.execute(query))
+        return [post for post in found if not (post.given_up and ABOUT_REFUSAL in post.payload)][:limit]
 
 
 def retry(store: Store, game_id: int, channel_id: int | None, since: dt.datetime, now: dt.datetime) -> int:
