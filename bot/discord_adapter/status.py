@@ -64,6 +64,12 @@ RETRY_FIRST, RETRY_MAX = 60.0, 900.0
 UNDER_WAY = ("setup", "running", "paused")
 
 
+def status_nonce(game_id: int, version: int) -> str:
+    """The nonce of a game's first status message (at most 25 characters): the same for the same game
+    as it is, so a post repeated after a crash is recognised as the same message."""
+    return f"st{game_id}v{version}"[:25]
+
+
 class StatusBoard:
     def __init__(self, client: discord.Client, service: GameService, debounce_seconds: float,
                  limiter: RateLimiter,
@@ -121,14 +127,15 @@ class StatusBoard:
         self._pending.pop(game_id, None)  # a change from now on schedules the next refresh
         await self.refresh(game_id)
 
-    def text(self, game_id: int) -> tuple[int, str] | None:
-        """(channel id, content) of the game's status, in the server's language; runs in a thread."""
+    def text(self, game_id: int) -> tuple[int, str, int] | None:
+        """(channel id, content, game version) of the game's status, in the server's language; runs
+        in a thread."""
         game = self.service.store.get_game(game_id)
         if game is None or game.channel_id is None:
             return None
         language = self.service.server_language(game.guild_id)
         lines = [translate(m.key, language, m.params) for m in status_messages(self.service, game)]
-        return game.channel_id, "\n".join(lines)[:CONTENT_LIMIT]
+        return game.channel_id, "\n".join(lines)[:CONTENT_LIMIT], game.version
 
     async def refresh(self, game_id: int) -> None:
         # one refresh at a time per game: two overlapping ones would both post a first message
@@ -138,10 +145,10 @@ class StatusBoard:
     async def _refresh(self, game_id: int) -> None:
         seen = dt.datetime.now(dt.UTC)  # marks up to now are answered by the text read next
         found = await asyncio.to_thread(self.text, game_id)
-        if found is not None and self._posted.get(game_id) != found:
-            channel_id, content = found
+        if found is not None and self._posted.get(game_id) != found[:2]:
+            channel_id, content, version = found
             try:
-                await self._post(game_id, channel_id, content, seen)
+                await self._post(game_id, channel_id, content, seen, version)
             except discord.HTTPException as err:
                 if err.code != UNKNOWN_CHANNEL:
                     self._refused(game_id, err)
@@ -154,7 +161,7 @@ class StatusBoard:
                 self._retry(game_id, err)
                 return
             else:
-                self._posted[game_id] = found
+                self._posted[game_id] = (channel_id, content)
         self._failures.pop(game_id, None)
         await asyncio.to_thread(clear_status_dirty, self.store, game_id, seen)
 
@@ -175,7 +182,7 @@ class StatusBoard:
         log.warning("status message of game %s not updated (%s): retry in %.0f s", game_id, err, delay)
         self._schedule(game_id, delay, mark=False)
 
-    async def _post(self, game_id: int, channel_id: int, content: str, seen: dt.datetime) -> None:
+    async def _post(self, game_id: int, channel_id: int, content: str, seen: dt.datetime, version: int) -> None:
         channel = self.client.get_channel(channel_id) or self.client.get_partial_messageable(channel_id)
         assert isinstance(channel, discord.abc.Messageable)
         none = discord.AllowedMentions.none()
@@ -193,7 +200,9 @@ class StatusBoard:
                     await self._pin(game_id, message)
                 return
         await self.limiter.acquire()
-        message = await channel.send(content, allowed_mentions=none)
+        # a bot killed after Discord made the message, before it was stored, posts it again at its
+        # restart: with the same nonce (the game unchanged), Discord answers with the first one
+        message = await channel.send(content, allowed_mentions=none, nonce=status_nonce(game_id, version))
         # stored before the pin: whatever happens to the pin, the next change edits this message
         await asyncio.to_thread(keep_status_message, self.store, game_id, channel_id, message.id, seen)
         await self._pin(game_id, message)

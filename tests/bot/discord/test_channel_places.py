@@ -9,9 +9,11 @@ from __future__ import annotations
 import discord
 import pytest
 
+from bot.discord_adapter.status import StatusBoard
 from bot.outbox import post_of
 from bot.service import GameService, Message, Reply
 from bot.store import outbox as rows
+from bot.store.models import StatusMessage
 from tests.bot.discord.harness import BotHarness, DiscordRecorder
 from tests.bot.discord.lobby import ANN, GM, accepted, run, running
 from tests.bot.discord.payloads import CHANNEL_ID, GUILD_ID, click, slash
@@ -257,3 +259,25 @@ async def test_a_long_rate_limit_on_the_sync_does_not_hold_the_start(
     await bot.setup_hook()
     assert started == [True] and synced == [], "started without waiting for the commands"
     await until(lambda: synced == ["done"])
+
+
+async def test_a_first_status_post_repeated_after_a_crash_is_one_message(
+    harness: BotHarness, recorder: DiscordRecorder, service: GameService, board
+) -> None:
+    """Issue 25 point 5: the process died after Discord made the status message and before it was
+    stored; the restarted bot posts it again, with the same nonce, and Discord answers with the first."""
+    await running(harness)
+    game = service.store.game_in_channel(GUILD_ID, CHANNEL_ID)
+    await board.refresh(game.id)
+    first = service.store.status_message(game.id)
+    with service.store.engine.begin() as connection:  # as if never stored: the crash came first
+        table = StatusMessage.__table__  # type: ignore[attr-defined]
+        connection.execute(table.delete().where(table.c.game_id == game.id))
+    restarted = StatusBoard(harness.bot, service, NEVER, harness.bot.limiter)
+    await restarted.refresh(game.id)
+    assert service.store.status_message(game.id) == first, "the same message, not a second one"
+    posts = [c for c in recorder.core.calls if c.method == "POST" and c.path == f"/channels/{CHANNEL_ID}/messages"
+             and str((c.json or {}).get("nonce", "")).startswith("st")]
+    assert len(posts) == 2 and posts[0].json["nonce"] == posts[1].json["nonce"] and posts[1].json["enforce_nonce"]
+    assert sum(1 for m in recorder.core.channel_messages(recorder.core.find_channel(CHANNEL_ID))
+               if m["id"] == str(first)) == 1
