@@ -311,6 +311,7 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
                  sorted(self.shards), self.shard_count)
         self.poster.sender.start()
         await self.status_board.resume()
+        self.status_board.start_sweeps()
 
     async def _call(self, ctx: Context, path: str, options: dict[str, Any], shown_to: int | None) -> Reply:
         # attachments are downloaded here, inside the deferral's clock: a slow CDN must not cost the answer

@@ -62,6 +62,9 @@ PIN_REFUSALS = frozenset({30003, 50013, 50001})
 RETRY_FIRST, RETRY_MAX = 60.0, 900.0
 #: the games whose channel shows a status message (a finished one keeps the one it has)
 UNDER_WAY = ("setup", "running", "paused")
+#: how often a process looks for the status refreshes another process owes its servers' games (a draw
+#: applied there, a post sent there): only the process holding a server's shard writes its messages
+SWEEP_SECONDS = 30.0
 
 
 def status_nonce(game_id: int, version: int) -> str:
@@ -87,6 +90,7 @@ class StatusBoard:
         self._posted: dict[int, tuple[int, str]] = {}
         self._failures: dict[int, int] = {}
         self._locks: dict[int, asyncio.Lock] = {}
+        self._sweeps: asyncio.Task[None] | None = None
 
     @property
     def store(self) -> Store:
@@ -96,6 +100,22 @@ class StatusBoard:
         """Something changed in this game: mark it (durably) and refresh its status message soon,
         once per period."""
         self._schedule(game_id, self.debounce_seconds, mark=True)
+
+    def start_sweeps(self) -> None:
+        """Look for owed refreshes every `SWEEP_SECONDS` (another process's changes to our games)."""
+        if self._sweeps is None or self._sweeps.done():
+            self._sweeps = asyncio.create_task(self._sweep(), name="status-sweeps")
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                owed = await asyncio.to_thread(dirty_games, self.store)
+            except Exception:
+                log.exception("looking for owed status refreshes failed: next look in %.0f s", SWEEP_SECONDS)
+                continue
+            for game_id in owed:
+                self._schedule(game_id, 0.0, mark=False)
 
     async def resume(self) -> None:
         """Refresh every status message a previous run owed: marked or changed since it was posted,
@@ -142,7 +162,15 @@ class StatusBoard:
         async with self._locks.setdefault(game_id, asyncio.Lock()):
             await self._refresh(game_id)
 
+    def _held_here(self, game_id: int) -> bool:
+        """Whether this process holds the game's server (its shard): the one writer of its status
+        message — another process leaves the mark for it. Runs in a thread."""
+        game = self.store.get_game(game_id)
+        return game is None or game.guild_id is None or self.client.get_guild(game.guild_id) is not None
+
     async def _refresh(self, game_id: int) -> None:
+        if not await asyncio.to_thread(self._held_here, game_id):
+            return  # its own process refreshes it (`_sweep`): two writers would post two messages
         seen = dt.datetime.now(dt.UTC)  # marks up to now are answered by the text read next
         found = await asyncio.to_thread(self.text, game_id)
         if found is not None and self._posted.get(game_id) != found[:2]:
@@ -238,6 +266,8 @@ class StatusBoard:
         await asyncio.to_thread(set_status_pin, self.store, game_id, "pinned")
 
     async def close(self) -> None:
+        if self._sweeps is not None:
+            self._sweeps.cancel()
         for task in self._pending.values():
             task.cancel()
         self._pending.clear()

@@ -13,6 +13,7 @@ from bot.discord_adapter.status import StatusBoard
 from bot.outbox import post_of
 from bot.service import GameService, Message, Reply
 from bot.store import outbox as rows
+from bot.store.discord_state import dirty_games
 from bot.store.models import StatusMessage
 from tests.bot.discord.harness import BotHarness, DiscordRecorder
 from tests.bot.discord.lobby import ANN, GM, accepted, run, running
@@ -96,7 +97,6 @@ async def test_a_deleted_channel_found_by_the_status_pauses_the_game_once_and_po
     paused = service.store.get_game(game.id)
     assert paused.status == "paused" and paused.version == game.version + 2
     assert board._failures.get(game.id) is None, "nothing retried"
-    from bot.store.discord_state import dirty_games
     assert game.id not in dirty_games(service.store), "a restart does not ask again"
     await harness.bot.poster.sender.drain()
     [told] = recorder.core.channel_messages(log_channel)
@@ -281,3 +281,23 @@ async def test_a_first_status_post_repeated_after_a_crash_is_one_message(
     assert len(posts) == 2 and posts[0].json["nonce"] == posts[1].json["nonce"] and posts[1].json["enforce_nonce"]
     assert sum(1 for m in recorder.core.channel_messages(recorder.core.find_channel(CHANNEL_ID))
                if m["id"] == str(first)) == 1
+
+
+async def test_only_the_process_holding_a_server_writes_its_status_messages(
+    harness: BotHarness, recorder: DiscordRecorder, service: GameService, board, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 25 point 5: a game of a server this process does not hold (another shard's) keeps its
+    owed refresh for the process that holds it, which finds it in its next sweep."""
+    await running(harness)
+    game = service.store.game_in_channel(GUILD_ID, CHANNEL_ID)
+    monkeypatch.setattr(harness.bot, "get_guild", lambda _guild_id: None)  # another shard's server
+    before = len(recorder.core.calls)
+    await board.refresh(game.id)
+    assert recorder.core.calls[before:] == [] and service.store.status_message(game.id) is None
+    assert game.id in dirty_games(service.store), "the mark is left for the process that holds it"
+    monkeypatch.undo()
+    for waiting in board._pending.values():  # the lobby's debounced refreshes (NEVER due here)
+        waiting.cancel()
+    monkeypatch.setattr("bot.discord_adapter.status.SWEEP_SECONDS", 0.01)
+    board.start_sweeps()
+    await until(lambda: service.store.status_message(game.id) is not None)
