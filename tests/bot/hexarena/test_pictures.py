@@ -1,0 +1,62 @@
+"""HexArena's pictures tell the last action (issue 27): the turn's post and `/game board` draw it
+and say it under the board in the channel's language, ships numbered as their names; the sheet's
+board outlines nothing, the outline meaning the last move."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from bot.games import presenter_for
+from bot.service import GameService
+from bot.service.scene import Scene, scene_of
+from renders import common
+from renders.hexarena import layout_for
+from renders.hexboard import HIGHLIGHT
+from tests.bot.hexarena.test_play import ANN, RULES, game, started
+from tests.support.clock import Clock
+
+
+@pytest.fixture
+def svc(sqlite_store) -> GameService:
+    return GameService(sqlite_store, seed_source=lambda: 5, clock=Clock())
+
+
+def decode(data: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def lit(image: Image.Image, cell: str) -> bool:
+    """Whether `cell` wears the last move's pale yellow (it is plain floor otherwise)."""
+    layout = layout_for()
+    x, y = layout.centre(cell)
+    half = int(layout.hex_size * 0.6)
+    return HIGHLIGHT in {colour for _, colour in image.crop((x - half, y - half, x + half, y + half)).getcolors(1 << 16)}
+
+
+def test_the_turn_post_and_game_board_draw_and_tell_the_last_move_in_french(svc: GameService) -> None:
+    started(svc)
+    played = svc.handle(ANN, "hx move", {"cell": "g3", "to": "g10"})
+    posted = decode(played.files[0].data)
+    assert lit(posted, "G10") and not lit(posted, "G6")  # the ends, not the cells crossed
+    assert posted.getpixel(layout_for().centre("G6")) == common.BLACK  # the arrow's shaft
+    record = game(svc)
+    with common.recording_text() as drawn:
+        board = presenter_for("hexarena").board_for(RULES, RULES.from_json(record.state), scene_of(svc, record, "fr"))
+    assert decode(board[0].data).tobytes() != decode(
+        presenter_for("hexarena").board_for(RULES, RULES.from_json(record.state), Scene("Arena", "fr"))[0].data
+    ).tobytes()  # without a history, nothing to draw: the history is what /game board draws from
+    assert lit(decode(board[0].data), "G10")
+    assert "Dernier coup : Chasseur rouge 2 se déplace G3 → G10." in drawn
+    assert {"1", "2", "3", "4"} <= set(drawn)  # Cargo rouge 4 is drawn a 4, as its name says
+    assert not any("Last move" in text or "moves" in text for text in drawn)
+
+
+def test_the_sheets_board_outlines_nothing(svc: GameService) -> None:
+    started(svc)
+    assert svc.handle(ANN, "hx move", {"cell": "g3", "to": "g10"}).ok
+    sheet = svc.handle(ANN, "game sheet", {"character": "red"})
+    image = decode(sheet.files[0].data)
+    assert not any(lit(image, cell) for cell in ("G10", "G2", "E1", "A1"))
