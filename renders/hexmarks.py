@@ -9,8 +9,8 @@ of what the other side just did. The bots turn the engine's events of the last i
   dashed one, straight from where it left to where it arrived, never along the wrapped path;
 - a shot is a dotted line from the shooter to an impact on its target; a ram an impact on the
   side between the two ships; a push (Arkeon's repulsor) an arrow on the piece it moved;
-- a rotation an arc with an arrowhead around the piece, from its old facing to its new one;
-- a destroyed or removed piece is ghosted where it stood (each game draws its own ghost, under the
+- a rotation the piece's old facing ghosted under it, beside the new one;
+- a destroyed or removed piece is ghosted where it stood (each game draws its own ghosts, under the
   pieces, so whatever took the cell stays on top).
 
 Every line has a white halo, so it reads on a ship, on the floor and in grey alike; the cell
@@ -47,15 +47,14 @@ CAPTION_PAD = 10
 class Mark:
     """One thing the last action did. `cells` are cell names: from and to (MOVE, JUMP, PUSH), the
     shooter and its target (SHOT), the rammer and the rammed (RAM), the piece's cell (TURN, GHOST).
-    A GHOST names the `side` and `piece` (type or kind) that stood there; a TURN its `facings`
-    (from, to: direction names) and its `sense` ("cw", "ccw", or "" for the shorter way)."""
+    A GHOST names the `side` and `piece` (type or kind) that stood there; a TURN the same of the
+    piece turned and its `facings` (from, to: direction names)."""
 
     kind: str
     cells: tuple[str, ...]
     side: str = ""
     piece: str = ""
     facings: tuple[str, ...] = ()
-    sense: str = ""
 
 
 @dataclass(frozen=True)
@@ -80,10 +79,10 @@ def place(marks: Iterable[Mark], parse: Callable[[str, str], Hex]) -> list[Place
         cells = tuple(parse(text, where) for text in mark.cells)
         angles: tuple[float, ...] = ()
         if mark.kind == TURN:
-            if len(mark.facings) != 2 or mark.sense not in ("cw", "ccw", ""):
-                raise ValueError(f"{where}: a turn needs two facings and a sense, not {mark.facings!r} {mark.sense!r}")
+            if len(mark.facings) != 2:
+                raise ValueError(f"{where}: a turn needs two facings, not {mark.facings!r}")
             angles = tuple(h.parse_facing(text, where) for text in mark.facings)
-        if mark.kind == GHOST:
+        if mark.kind in (GHOST, TURN):
             h.parse_side(mark.side, where)
         placed.append(Placed(mark, cells, angles))
     return placed
@@ -154,24 +153,6 @@ def draw_impact(draw: ImageDraw.ImageDraw, centre: Point, radius: float) -> None
     draw.polygon(points, fill=IMPACT, outline=INK, width=2)
 
 
-def _turn(draw: ImageDraw.ImageDraw, centre: Point, unit: float, placed: Placed) -> list[Point]:
-    """An arc round the piece, outside it, from its old facing to an arrowhead at its new one (screen
-    angles grow clockwise, y pointing down); the game ghosts the old facing itself (`draw_ghosts`)."""
-    start, end = placed.angles
-    sense = placed.mark.sense or ("cw" if (end - start) % 360 <= 180 else "ccw")
-    sweep = (end - start) % 360 if sense == "cw" else -((start - end) % 360)
-    radius = 0.62 * unit
-    head_size = max(8.0, unit * 0.28)
-    shaft_sweep = sweep - math.copysign(math.degrees(head_size * 0.7 / radius), sweep)
-    steps = max(2, round(abs(shaft_sweep) / 5))
-    shaft = [h.polar(centre, start + shaft_sweep * k / steps, radius) for k in range(steps + 1)]
-    _stroke(draw, list(zip(shaft, shaft[1:], strict=False)), max(3, round(unit / 11)))
-    tangent = end + (90 if sweep > 0 else -90)
-    head = _head(h.polar(centre, end, radius), tangent, head_size)
-    draw.polygon(head, fill=INK, outline=HALO, width=2)
-    return [*shaft, *head]
-
-
 def draw_ghosts(canvas: c.Canvas, geometry: h.HexGeometry, placed: Iterable[Placed],
                 ghost: Callable[[ImageDraw.ImageDraw, Point, Mark], None]) -> None:
     """The destroyed and removed pieces where they stood, and a turned piece's old facing, drawn by
@@ -183,20 +164,15 @@ def draw_ghosts(canvas: c.Canvas, geometry: h.HexGeometry, placed: Iterable[Plac
 
 
 def draw_actions(canvas: c.Canvas, geometry: h.HexGeometry, placed: Iterable[Placed], label_size: int,
-                 fill_of: Callable[[Hex], c.RGB], turn_arcs: bool = True) -> None:
-    """Arrows, tracers, impacts and turn arcs over the pieces, then the coordinates they ran under
-    written again on their cell's colour (`fill_of`). A board whose pieces fill their cells leaves
-    out the `turn_arcs`: there the ghost of the old facing is the turn's mark."""
+                 fill_of: Callable[[Hex], c.RGB]) -> None:
+    """Arrows, tracers and impacts over the pieces, then the coordinates they ran under written
+    again on their cell's colour (`fill_of`). A turn has no stroke: the ghost of the old facing
+    beside the new one is its mark (an arc round a piece found no room between it and the outline)."""
     unit = geometry.size
     inked: list[Point] = []
     for mark in placed:
         kind = mark.mark.kind
-        if kind == GHOST:
-            continue
-        if kind == TURN:
-            if not turn_arcs:
-                continue
-            inked += _turn(canvas.draw, geometry.hex_centre(mark.cells[0]), unit, mark)
+        if kind in (GHOST, TURN):
             continue
         a, b = (geometry.hex_centre(cell) for cell in mark.cells)
         if kind in (MOVE, JUMP, PUSH):

@@ -321,8 +321,9 @@ def board_image(
     words = s.words(labels)
     placed = m.place(marks, _parse)
     for mark in placed:
-        if mark.mark.kind == m.GHOST and mark.mark.piece not in (*s.TYPES, "debris"):
-            raise ValueError(f"marks: ghost {mark.mark.piece!r} is not one of {', '.join(s.TYPES)}, debris")
+        known = (*s.TYPES, "debris") if mark.mark.kind == m.GHOST else s.TYPES
+        if mark.mark.kind in (m.GHOST, m.TURN) and mark.mark.piece not in known:
+            raise ValueError(f"marks: ship {mark.mark.piece!r} is not one of {', '.join(known)}")
     marked = sorted({_parse(text, "highlight") for text in highlight} | m.outlined(placed))
     contents = _contents(view)
     lines = m.caption_lines(caption, WIDTH - 2 * MARGIN)
@@ -341,7 +342,7 @@ def board_image(
             _draw_number(canvas, layout, ship, c.printable(str(number)))
     lit = set(marked)
     m.draw_actions(canvas, layout.geometry, placed, layout.label_size,
-                   lambda cell: h.HIGHLIGHT if cell in lit and _fill(cell) == c.FLOOR else _fill(cell), turn_arcs=False)
+                   lambda cell: h.HIGHLIGHT if cell in lit and _fill(cell) == c.FLOOR else _fill(cell))
     h.draw_header(canvas, h.header_for(view, title, words, _variants_note(view, words)), WIDTH, MARGIN)
     _draw_panel(canvas, layout, view, contents, words)
     m.draw_caption(canvas, lines, layout.size[1], MARGIN)

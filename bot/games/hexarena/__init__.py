@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.games import Presenter, register_presenter
 from bot.games.hexarena import history
+from bot.games.last_action import last_action
 from bot.i18n import Count, Listing, catalog, translate
 from bot.service.commands import Option
 from bot.service.replies import Attachment, Message, Reply
@@ -211,14 +212,6 @@ def _board(rules: GameRules, state: Any, language: str, name: str = "",
                                                     labels=labels))]
 
 
-def last_action(scene: Scene) -> Sequence[Event]:
-    """The events of the last input that changed the board (a turn, the start, the end), from the
-    game's history: what `/game board` draws, as the turn's own post did."""
-    steps = scene.history() if scene.history is not None else ()
-    return next((step.events for step in reversed(steps)
-                 if any(event.kind in _BOARD_EVENTS for event in step.events)), ())
-
-
 def admiral_cell(view: Mapping[str, Any], side: str) -> str | None:
     """Where a side's admiral is (HA-13): its own cell, or its cargo's."""
     for ship in view["ships"].values():
@@ -303,7 +296,7 @@ class HexArenaPresenter(Presenter):
         """``/game board``: the board with the last turn drawn and told, as its post showed it."""
         if around is not None:
             return super().board_for(rules, state, scene, around)
-        return _board(rules, state, scene.language, scene.name, last_action(scene))
+        return _board(rules, state, scene.language, scene.name, last_action(scene, _BOARD_EVENTS))
 
     def sheet(self, rules: GameRules, state: Any, actor: str, language: str, viewer: Audience = PUBLIC) -> Reply:
         """A side's fleet: the admiral and how far it is from the enemy base, each ship afloat, the
