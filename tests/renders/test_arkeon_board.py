@@ -345,3 +345,18 @@ def test_bad_marks_raise_value_error_naming_them() -> None:
         render_board(view_of(), marks=[Mark(PUSH, ("C4", "F1"))])
     with pytest.raises(ValueError, match="dragon"):
         render_board(view_of(), marks=[Mark(GHOST, ("C4",), side="red", piece="dragon")])
+
+
+def test_last_move_golden_french(golden) -> None:
+    """AK-8's repulsor, drawn and told as the bot posts it (the presenter's marks and caption from
+    the engine's events): both bases pushed, the repulsor ghosted where it fell."""
+    from bot.games.arkeon import caption, last_marks
+    from tests.bot.arkeon.test_pictures import pushed
+
+    state, events = pushed()
+    from engine.arkeon import ARKEON
+
+    placed, marks = last_marks(events)
+    png = drawn.render_board(ARKEON.view(state), labels=picture_labels("fr"), title="Duel — Arkeon", highlight=placed,
+                             marks=marks, caption=caption(events, "fr"))
+    golden("arkeon_last_move_fr.png", png)

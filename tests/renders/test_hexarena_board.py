@@ -431,3 +431,23 @@ def test_bad_marks_raise_value_error_naming_them() -> None:
         render_board(view_of(), marks=[Mark(GHOST, ("G1",), side="red", piece="frigate")])
     with pytest.raises(ValueError, match="bounce"):
         render_board(view_of(), marks=[Mark("bounce", ("G1", "G2"))])
+
+
+def test_last_turn_golden_french(golden) -> None:
+    """A shot that destroys a fighter, drawn and told as the bot posts it (the presenter's marks,
+    caption and numbers from the engine's events): the tracer, the impact, the ghost on its debris."""
+    from bot.games.hexarena import caption, last_marks, ship_number
+    from engine.core.protocol import Event
+
+    ships = opening()
+    ships["blue_fighter2"].update(alive=False, at=None)
+    ships["red_fighter1"].update(at="G5")
+    view = view_of(ships, debris=["G11"], debris_reserve=7, to_move="blue")
+    events = [Event("fired", {"ship": "red_fighter1", "at": "G5", "direction": "E",
+                              "line": ["G6", "G7", "G8", "G9", "G10", "G11"], "target": "blue_fighter2"}),
+              Event("destroyed", {"ship": "blue_fighter2", "side": "blue", "type": "fighter", "at": "G11",
+                                  "by": "red_fighter1", "debris": True, "released": None, "reserve": 7})]
+    numbers = {ident: n for ident in ships if (n := ship_number(ident))}
+    png = drawn.render_board(view, labels=picture_labels("fr"), title="Arena — HexArena", marks=last_marks(events, view),
+                             caption=caption(events, "fr"), numbers=numbers)
+    golden("hexarena_last_turn_fr.png", png)
