@@ -235,10 +235,12 @@ class ArkeonPresenter(Presenter):
         return _board(rules, state, scene.language, scene.name, events)
 
     def board_for(self, rules: GameRules, state: Any, scene: Scene, around: str | None = None) -> list[Attachment]:
-        """``/game board``: the board with the last move drawn and told, as its post showed it."""
+        """``/game board``: the board with the last move drawn and told, as its post showed it (its alt
+        text says it too)."""
         if around is not None:
             return super().board_for(rules, state, scene, around)
-        return _board(rules, state, scene.language, scene.name, last_action(scene, _BOARD_EVENTS))
+        events = last_action(scene, _BOARD_EVENTS)
+        return list(self.described(_board(rules, state, scene.language, scene.name, events), rules, state, scene, events))
 
     def status_lines(self, rules: GameRules, state: Any) -> list[Message]:
         view = rules.view(state)

@@ -293,10 +293,12 @@ class HexArenaPresenter(Presenter):
         return _board(rules, state, scene.language, scene.name, events)
 
     def board_for(self, rules: GameRules, state: Any, scene: Scene, around: str | None = None) -> list[Attachment]:
-        """``/game board``: the board with the last turn drawn and told, as its post showed it."""
+        """``/game board``: the board with the last turn drawn and told, as its post showed it (its alt
+        text says it too)."""
         if around is not None:
             return super().board_for(rules, state, scene, around)
-        return _board(rules, state, scene.language, scene.name, last_action(scene, _BOARD_EVENTS))
+        events = last_action(scene, _BOARD_EVENTS)
+        return list(self.described(_board(rules, state, scene.language, scene.name, events), rules, state, scene, events))
 
     def sheet(self, rules: GameRules, state: Any, actor: str, language: str, viewer: Audience = PUBLIC) -> Reply:
         """A side's fleet: the admiral and how far it is from the enemy base, each ship afloat, the

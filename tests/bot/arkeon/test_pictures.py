@@ -9,6 +9,7 @@ import io
 from PIL import Image
 
 from bot.games import presenter_for
+from bot.i18n import translate
 from bot.service.replaying import Step
 from bot.service.scene import Scene
 from engine.arkeon import ARKEON
@@ -65,5 +66,7 @@ def test_game_board_draws_the_last_move_from_the_history() -> None:
     with_history = decode(presenter.board_for(ARKEON, state, Scene("Duel", "en", history=lambda: history))[0].data)
     posted = decode(presenter.images_for(ARKEON, state, events, Scene("Duel", "en"))[0].data)
     assert with_history.tobytes() == posted.tobytes()
+    board = presenter.board_for(ARKEON, state, Scene("Duel", "en", history=lambda: history))[0]
+    assert "pushes the base of Red: C6 → C7" in translate(board.description.key, "en", board.description.params)
     bare = decode(presenter.board_for(ARKEON, state, Scene("Duel", "en"))[0].data)
     assert HIGHLIGHT not in colours_near(bare, "C7")

@@ -10,6 +10,7 @@ import pytest
 from PIL import Image
 
 from bot.games import presenter_for
+from bot.i18n import translate
 from bot.service import GameService
 from bot.service.scene import Scene, scene_of
 from renders import common
@@ -52,6 +53,8 @@ def test_the_turn_post_and_game_board_draw_and_tell_the_last_move_in_french(svc:
     assert "Dernier coup : Chasseur rouge 2 se déplace G3 → G10." in drawn
     assert {"1", "2", "3", "4"} <= set(drawn)  # Cargo rouge 4 is drawn a 4, as its name says
     assert not any("Last move" in text or "moves" in text for text in drawn)
+    said = translate(board[0].description.key, "fr", board[0].description.params)
+    assert "Chasseur rouge 2 se déplace G3 → G10." in said  # the alt text tells it too
 
 
 def test_the_sheets_board_outlines_nothing(svc: GameService) -> None:
