@@ -137,18 +137,25 @@ def last_marks(events: Iterable[Event]) -> tuple[list[str], list[Mark]]:
     return placed, marks
 
 
+#: events a caption tells without calling them the last move: the game beginning or ending by itself
+_NO_MOVE = ("started", "game_over")
 #: events a board's caption leaves out: bookkeeping, not something that happened on the board
 _UNTOLD = ("joined", "left", "placement_done", "draw_offered", "draw_declined", "draw_offer_lapsed")
 
 
 def caption(events: Sequence[Event], language: str) -> list[str]:
     """The move in words under the board, as the channel read it, in one paragraph (wrapped by the
-    render, never cut); empty when nothing happened on the board."""
+    render, never cut), "Last move:" first unless the game only began or ended (a draw agreed, a
+    resignation); empty when nothing happened on the board."""
     from bot.games.picture_text import plain
 
     said = [plain(translate(f"event.arkeon.{event.kind}", language, worded(event)))
             for event in events if event.kind not in _UNTOLD]
-    return [translate("ak.picture.last", language, {"text": " ".join(said)})] if said else []
+    if not said:
+        return []
+    text = " ".join(said)
+    acted = any(event.kind not in _NO_MOVE for event in events if event.kind not in _UNTOLD)
+    return [translate("ak.picture.last", language, {"text": text}) if acted else text]
 
 
 def _board(rules: GameRules, state: Any, language: str, name: str = "",

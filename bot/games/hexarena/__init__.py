@@ -162,18 +162,25 @@ def _side_of(view: Mapping[str, Any], ident: str) -> str:
     return str(view.get("ships", {}).get(ident, {}).get("side", SIDES[0]))
 
 
+#: events a caption tells without calling them the last move: the game beginning or ending by itself
+_NO_MOVE = ("started", "game_over")
 #: events a board's caption leaves out: bookkeeping, not something that happened on the board
 _UNTOLD = ("turn_ended", "joined", "player_left", "draw_offered", "draw_declined", "draw_offer_lapsed")
 
 
 def caption(events: Sequence[Event], language: str) -> list[str]:
     """The last action in words under the board: what the channel read of it, as one paragraph
-    (wrapped by the render, never cut); empty when nothing happened on the board."""
+    (wrapped by the render, never cut), "Last move:" first unless the game only began or ended
+    (a draw agreed, a resignation); empty when nothing happened on the board."""
     from bot.games.picture_text import plain
 
     said = [plain(translate(f"event.hexarena.{event.kind}", language, event_words(event.kind, event.params)))
             for event in events if event.kind not in _UNTOLD]
-    return [translate("hx.picture.last", language, {"text": " ".join(said)})] if said else []
+    if not said:
+        return []
+    text = " ".join(said)
+    acted = any(event.kind not in _NO_MOVE for event in events if event.kind not in _UNTOLD)
+    return [translate("hx.picture.last", language, {"text": text}) if acted else text]
 
 
 #: the catalog key of each word the board draws (renders/hexarena/style.py's LABELS) where it is not

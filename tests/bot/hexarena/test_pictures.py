@@ -63,3 +63,15 @@ def test_the_sheets_board_outlines_nothing(svc: GameService) -> None:
     sheet = svc.handle(ANN, "game sheet", {"character": "red"})
     image = decode(sheet.files[0].data)
     assert not any(lit(image, cell) for cell in ("G10", "G2", "E1", "A1"))
+
+
+def test_the_start_is_told_but_not_called_a_move() -> None:
+    from bot.games.hexarena import caption
+    from engine.core.protocol import Event
+
+    started = Event("started", {"first": "red", "drawn": False})
+    moved = Event("moved", {"ship": "red_fighter2", "type": "fighter", "side": "red", "from": "G3", "to": "G10",
+                            "path": ["G4"], "teleport": False, "passenger": None})
+    assert caption([started], "fr") == ["La partie commence (HexArena, règles reconstituées) : Rouge joue en premier."]
+    assert caption([moved, Event("turn_ended", {"side": "red", "actions": 1, "ap": None, "next": "blue"})], "en") == [
+        "Last move: Red fighter 2 moves G3 → G10."]
