@@ -122,8 +122,11 @@ def _stroke(draw: ImageDraw.ImageDraw, segments: Sequence[tuple[Point, Point]], 
             draw.line((*a, *b), fill=colour, width=width + grow)
 
 
-def _arrow(draw: ImageDraw.ImageDraw, start: Point, end: Point, unit: float, dashed: bool) -> list[Point]:
-    """A straight arrow, solid or dashed; its outline's points (for the labels it crosses)."""
+Segment = tuple[Point, Point]
+
+
+def _arrow(draw: ImageDraw.ImageDraw, start: Point, end: Point, unit: float, dashed: bool) -> list[Segment]:
+    """A straight arrow, solid or dashed; the segments it covers (for the labels it crosses)."""
     width = max(3, round(unit / 9))
     angle = math.degrees(math.atan2(end[1] - start[1], end[0] - start[0]))
     size = max(10.0, unit * 0.36)
@@ -132,10 +135,10 @@ def _arrow(draw: ImageDraw.ImageDraw, start: Point, end: Point, unit: float, das
     _stroke(draw, segments, width)
     head = _head(end, angle, size)
     draw.polygon(head, fill=INK, outline=HALO, width=2)
-    return [start, end, *head]
+    return [(start, end), (head[1], head[2])]
 
 
-def _dotted(draw: ImageDraw.ImageDraw, start: Point, end: Point, unit: float) -> list[Point]:
+def _dotted(draw: ImageDraw.ImageDraw, start: Point, end: Point, unit: float) -> list[Segment]:
     """A shot's tracer: round dots from the shooter to the impact."""
     r = max(2.5, unit * 0.07)
     step = max(9.0, unit * 0.26)
@@ -144,13 +147,15 @@ def _dotted(draw: ImageDraw.ImageDraw, start: Point, end: Point, unit: float) ->
     for colour, grow in ((HALO, 1.5), (INK, 0.0)):
         for x, y in dots:
             draw.ellipse((x - r - grow, y - r - grow, x + r + grow, y + r + grow), fill=colour)
-    return [start, end]
+    return [(start, end)]
 
 
-def draw_impact(draw: ImageDraw.ImageDraw, centre: Point, radius: float) -> None:
-    """A hit: a yellow burst with a black outline (a shot's end, a ram between two ships)."""
+def draw_impact(draw: ImageDraw.ImageDraw, centre: Point, radius: float) -> list[Segment]:
+    """A hit: a yellow burst with a black outline (a shot's end, a ram between two ships); the
+    segments across it."""
     points = [h.polar(centre, -90 + 22.5 * k, radius if k % 2 == 0 else radius * 0.5) for k in range(16)]
     draw.polygon(points, fill=IMPACT, outline=INK, width=2)
+    return [(points[0], points[8]), (points[4], points[12])]
 
 
 def draw_ghosts(canvas: c.Canvas, geometry: h.HexGeometry, placed: Iterable[Placed],
@@ -169,7 +174,7 @@ def draw_actions(canvas: c.Canvas, geometry: h.HexGeometry, placed: Iterable[Pla
     again on their cell's colour (`fill_of`). A turn has no stroke: the ghost of the old facing
     beside the new one is its mark (an arc round a piece found no room between it and the outline)."""
     unit = geometry.size
-    inked: list[Point] = []
+    inked: list[Segment] = []
     for mark in placed:
         kind = mark.mark.kind
         if kind in (GHOST, TURN):
@@ -180,28 +185,30 @@ def draw_actions(canvas: c.Canvas, geometry: h.HexGeometry, placed: Iterable[Pla
         elif kind == SHOT:
             hit = _towards(b, a, 0.42 * unit)
             inked += _dotted(canvas.draw, _towards(a, b, 0.55 * unit), hit, unit)
-            draw_impact(canvas.draw, hit, 0.3 * unit)
-            inked += [hit]
+            inked += draw_impact(canvas.draw, hit, 0.3 * unit)
         elif kind == RAM:
-            middle = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
-            draw_impact(canvas.draw, middle, 0.34 * unit)
-            inked += [middle]
+            inked += draw_impact(canvas.draw, ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2), 0.34 * unit)
     _rewrite_labels(canvas, geometry, inked, label_size, fill_of)
 
 
-def _rewrite_labels(canvas: c.Canvas, geometry: h.HexGeometry, inked: Sequence[Point], label_size: int,
+def _near(point: Point, segment: Segment, reach_x: float, reach_y: float) -> bool:
+    """Whether `segment` comes within the box of half-sides `reach_x`, `reach_y` round `point`
+    (as an ellipse: the vertical distances scaled to the horizontal)."""
+    scale = reach_x / reach_y
+    (ax, ay), (bx, by) = segment
+    px, py = point[0] - ax, (point[1] - ay) * scale
+    dx, dy = bx - ax, (by - ay) * scale
+    along = max(0.0, min(1.0, (px * dx + py * dy) / ((dx * dx + dy * dy) or 1.0)))
+    return math.hypot(px - along * dx, py - along * dy) < reach_x
+
+
+def _rewrite_labels(canvas: c.Canvas, geometry: h.HexGeometry, inked: Sequence[Segment], label_size: int,
                     fill_of: Callable[[Hex], c.RGB]) -> None:
     """The coordinates of every cell a mark came near, written again, so no arrow hides them."""
-    if not inked:
-        return
-    samples: list[Point] = []
-    for a, b in zip(inked, inked[1:], strict=False):
-        count = max(1, int(math.dist(a, b) // 4))
-        samples += [_towards(a, b, math.dist(a, b) * k / count) for k in range(count + 1)]
     reach_x, reach_y = label_size * 1.6 + 6, label_size * 0.5 + 6
     for cell in geometry.board:
-        x, y = h.label_point(geometry, cell)
-        if any(abs(px - x) < reach_x and abs(py - y) < reach_y for px, py in samples):
+        point = h.label_point(geometry, cell)
+        if any(_near(point, segment, reach_x, reach_y) for segment in inked):
             h.draw_label(canvas, geometry, cell, label_size, backing=fill_of(cell))
 
 
