@@ -70,3 +70,17 @@ def test_game_board_draws_the_last_move_from_the_history() -> None:
     assert "pushes the base of Red: C6 → C7" in translate(board.description.key, "en", board.description.params)
     bare = decode(presenter.board_for(ARKEON, state, Scene("Duel", "en"))[0].data)
     assert HIGHLIGHT not in colours_near(bare, "C7")
+
+
+def test_a_turn_and_an_attack_are_drawn_by_their_marks() -> None:
+    from bot.games.arkeon import last_marks
+    from engine.core.protocol import Event
+    from renders.hexmarks import GHOST, SHOT, TURN, Mark
+
+    events = [Event("swapped", {"side": "blue", "at": "E5", "from": "basic", "to": "ccw", "facing": None}),
+              Event("turned", {"side": "red", "kind": "basic", "at": "D6", "from": "NE", "to": "NW", "by": "ccw",
+                               "source": "E5"}),
+              Event("destroyed", {"side": "red", "kind": "cw", "at": "E4", "cause": "attack", "by": ["E3", "D4"]})]
+    assert last_marks(events) == (["E5"], [
+        Mark(TURN, ("D6",), side="red", piece="basic", facings=("NE", "NW")),
+        Mark(SHOT, ("E3", "E4")), Mark(SHOT, ("D4", "E4")), Mark(GHOST, ("E4",), side="red", piece="cw")])

@@ -75,3 +75,29 @@ def test_the_start_is_told_but_not_called_a_move() -> None:
     assert caption([started], "fr") == ["La partie commence (HexArena, règles reconstituées) : Rouge joue en premier."]
     assert caption([moved, Event("turn_ended", {"side": "red", "actions": 1, "ap": None, "next": "blue"})], "en") == [
         "Last move: Red fighter 2 moves G3 → G10."]
+
+
+def test_each_event_is_drawn_by_its_mark() -> None:
+    """A teleport's mark names where it left and arrived, never the wrapped path; a ram both ships;
+    what was destroyed is ghosted where it stood; a recycle the debris and the admiral's step."""
+    from bot.games.hexarena import last_marks
+    from engine.core.protocol import Event
+    from renders.hexmarks import GHOST, JUMP, MOVE, RAM, TURN, Mark
+
+    view = {"ships": {"red_fighter1": {"side": "red", "type": "fighter"}, "red_admiral1": {"side": "red", "type": "admiral"}}}
+    events = [
+        Event("moved", {"ship": "red_fighter1", "type": "fighter", "side": "red", "from": "G6", "to": "D3",
+                        "path": ["F6", "E6", "M1", "L1", "D3"], "teleport": True, "passenger": None}),
+        Event("rotated", {"ship": "red_fighter1", "at": "D3", "from": "NW", "to": "SE"}),
+        Event("rammed", {"ship": "blue_patrol1", "at": "E10", "direction": "SE", "target": "red_cargo2",
+                         "target_at": "F10"}),
+        Event("destroyed", {"ship": "red_cargo2", "side": "red", "type": "cargo", "at": "F10", "by": "blue_patrol1",
+                            "debris": False, "released": "red_admiral1", "reserve": 8}),
+        Event("recycled", {"ship": "red_admiral1", "debris": "G3", "access": "indirect", "from": "G1", "to": "G2",
+                           "reserve": 8}),
+    ]
+    assert last_marks(events, view) == [
+        Mark(JUMP, ("G6", "D3")), Mark(TURN, ("D3",), side="red", piece="fighter", facings=("NW", "SE")),
+        Mark(RAM, ("E10", "F10")), Mark(GHOST, ("F10",), side="red", piece="cargo"),
+        Mark(GHOST, ("G3",), side="red", piece="debris"), Mark(MOVE, ("G1", "G2")),
+    ]
