@@ -442,7 +442,7 @@ class GameService:
             if interaction is None or not self.store.claim_taken(interaction):
                 raise
             log.warning("game=%s: the database went away as %s committed, which it did", game.id, interaction)
-            committed = self.store.get_game(game.id)
+            committed = self.store.fresh_game(game.id)  # the request's connection went away with the database
             if committed is None:
                 raise
             return committed

@@ -951,6 +951,13 @@ class Store:
             return False
         return True
 
+    def fresh_game(self, game_id: int) -> GameRecord | None:
+        """The game read on a connection of its own, past the request's memo and connection: after a
+        commit whose outcome is unknown, the game as the database holds it now."""
+        with self.engine.connect() as connection:
+            row = connection.execute(_GAME_BY_ID, {"game_id": game_id}).first()
+        return _game_record(row) if row is not None else None
+
     def claim_taken(self, key: str) -> bool:
         """Whether `key` is claimed, read on a connection of its own: after a commit whose outcome is
         unknown (the database went away as it answered), the request's connection is not to be trusted."""
