@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from bot.drivers import TurnHooks
-from bot.lottery import is_lottery_game
+from bot.lottery import is_lottery_game, lottery_kinds
 from bot.lottery.turn_post import build_turn_post, later_drawing, next_draw
 from bot.outbox import Drawing, announce, post_language, post_of
 from bot.service.core import Applied, GameService, derive_status
@@ -301,10 +301,7 @@ class DrawApplier:
         handed on as soon as it is made, so a pass over any number of games holds one batch of records,
         not every record and every post's image (the poll keeps none of them)."""
         facts = DrawFacts(self.store, self.source)
-        for batch in self.store.iter_games(statuses=("running",), batch=GAMES_PER_BATCH):
-            games = [game for game in batch if is_lottery_game(game.kind)]
-            if not games:
-                continue
+        for games in self.store.iter_games(statuses=("running",), kinds=lottery_kinds(), batch=GAMES_PER_BATCH):
             with self.store.request():  # one connection for the batch's reads and its games' commits
                 facts.preload(games)
                 for game in games:

@@ -253,8 +253,9 @@ class _Scope(threading.local):
 #: Entries read per step when walking the log from its end (undo listings).
 _WALK_STEP = 64
 
-_GAMES, _SEATS, _LOG, _CLAIMS = (
-    GameRow.__table__, Seat.__table__, LogEntry.__table__, Claim.__table__  # type: ignore[attr-defined]
+_GAMES, _SEATS, _LOG, _CLAIMS, _STATUS = (
+    GameRow.__table__, Seat.__table__, LogEntry.__table__, Claim.__table__,  # type: ignore[attr-defined]
+    StatusMessage.__table__,  # type: ignore[attr-defined]
 )
 
 # --- statements built once ----------------------------------------------------------------------------
@@ -567,21 +568,42 @@ class Store:
     ) -> Iterator[list[GameRecord]]:
         """The games of `list_games`, oldest first, read `batch` at a time (keyset on the id): a pass
         over every game holds one batch of records, whatever the number of games."""
+        query = select(_GAMES)
+        if guild_id is not None:
+            query = query.where(_GAMES.c.guild_id == guild_id)
+        if statuses is not None:
+            query = query.where(_GAMES.c.status.in_(list(statuses)))
+        if kinds is not None:
+            query = query.where(_GAMES.c.kind.in_(list(kinds)))
+        for rows in self._game_pages(query, batch):
+            yield [_game_record(row) for row in rows]
+
+    def _game_pages(self, query: Any, batch: int) -> Iterator[list[Row[Any]]]:
+        """The rows of `query` (a select of the games table's `id` among others) a page of `batch` per
+        statement, in id order: each page starts after the last id of the one before (keyset), so a
+        page costs the same whatever the number of games before it."""
         after = 0
         while True:
-            query = select(_GAMES).where(_GAMES.c.id > after).order_by(_GAMES.c.id).limit(batch)
-            if guild_id is not None:
-                query = query.where(_GAMES.c.guild_id == guild_id)
-            if statuses is not None:
-                query = query.where(_GAMES.c.status.in_(list(statuses)))
-            if kinds is not None:
-                query = query.where(_GAMES.c.kind.in_(list(kinds)))
-            records = [_game_record(row) for row in self._fetch(query)]
-            if records:
-                yield records
-            if len(records) < batch:
+            rows = self._fetch(query.where(_GAMES.c.id > after).order_by(_GAMES.c.id).limit(batch))
+            if rows:
+                yield rows
+            if len(rows) < batch:
                 return
-            after = records[-1].id
+            after = rows[-1].id
+
+    def unposted_games(self, *, statuses: Collection[str], guild_ids: Collection[int],
+                       batch: int = 1000) -> list[int]:
+        """The ids of the games of `statuses` in a channel of one of these servers that have no status
+        message yet: their ids and servers only, the status messages joined in, a page of `batch`
+        games per statement — not one read of each game and one of its message (a restart with
+        thousands of games). Other servers' games are left out here (a process holds thousands of
+        servers: too many for one IN list)."""
+        servers = set(guild_ids)
+        query = (select(_GAMES.c.id, _GAMES.c.guild_id)
+                 .outerjoin(_STATUS, _STATUS.c.game_id == _GAMES.c.id)
+                 .where(_STATUS.c.game_id.is_(None), _GAMES.c.channel_id.is_not(None),
+                        _GAMES.c.status.in_(list(statuses))))
+        return [row.id for rows in self._game_pages(query, batch) for row in rows if row.guild_id in servers]
 
     def commit(
         self,
@@ -955,4 +977,12 @@ class Store:
         return bytes.fromhex(value)
 
     def is_claimed(self, key: str) -> bool:
-        return bool(self._fetch(select(_CLAIMS.c.key).where(_CLAIMS.c.key == key)))
+        return key in self.claimed([key])
+
+    def claimed(self, keys: Collection[str]) -> frozenset[str]:
+        """Those of `keys` already claimed, in one statement: a pass over a page of games asks for the
+        page's keys at once rather than one game at a time (none asked: none read)."""
+        wanted = sorted(set(keys))
+        if not wanted:
+            return frozenset()
+        return frozenset(row.key for row in self._fetch(select(_CLAIMS.c.key).where(_CLAIMS.c.key.in_(wanted))))
