@@ -650,6 +650,7 @@ class Store:
             changed["setup"] = _json_copy(setup, "setup")
         if options is not None:
             changed["options"] = _json_copy(options, "options")
+        channels = self._memoised_channels(game_id)
         with self._tx(write=True, game_id=game_id, expected_version=expected_version) as connection:
             guarded = _guarded_update(tuple(changed))
             row = connection.execute(guarded, {"game_id": game_id, "expected_version": expected_version,
@@ -664,7 +665,23 @@ class Store:
             self._take_claims(connection, game_id, expected_version, claims, now)
             insert_posts(connection, outbox, now)  # the posts this change causes: kept or lost with it
             write_plans(connection, game_id, timers)
-            return _game_record(row)
+            committed = _game_record(row)
+        self._keep_channels(channels, committed)
+        return committed
+
+    def _memoised_channels(self, game_id: int) -> list[tuple[Any, ...]]:
+        """The request's channel reads that found this game (before a commit of it forgets them)."""
+        memo = self._scope.memo or {}
+        return [key for key, game in memo.items() if key[0] == "channel" and game is not None and game.id == game_id]
+
+    def _keep_channels(self, channels: Sequence[tuple[Any, ...]], game: GameRecord) -> None:
+        """After a commit of `game`, the channels it was the game of still have it — a commit creates
+        no game, so it is still their newest — now as committed: the command's later reads of its
+        channel (the status refresh the adapter owes) need no statement. Inside `locked_game`, whose
+        transaction commits only when its block ends, nothing is kept."""
+        memo = self._scope.memo
+        if memo is not None and self._scope.locked is None:
+            memo.update((key, game) for key in channels)
 
     @staticmethod
     def _check_seats(game_id: int, seats_set: Sequence[SeatRecord]) -> None:
