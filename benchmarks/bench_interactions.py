@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import io
 import os
 import statistics
@@ -31,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -151,11 +153,11 @@ class BareBot:
 def measure(fake: LoadFake, players: list[Seated], pid: int, bot: str, scenario: str, orders: int,
             clients: int) -> Row:
     """One batch of `orders` from `players` against the bot process `pid`."""
-    for player in players:
-        player.orders = []
-    plan_orders(players, orders)
+    played = {id(player): len(player.orders) for player in players}
+    plan_orders(players, orders)  # after the orders of earlier batches: a soldier goes on to and fro
+    batch = [dataclasses.replace(player, orders=player.orders[played[id(player)]:]) for player in players]
     cpu, started = cpu_seconds(pid), time.perf_counter()
-    outcomes = asyncio.run(play(fake, players, clients))
+    outcomes = asyncio.run(play(fake, batch, clients))
     seconds, cpu = time.perf_counter() - started, cpu_seconds(pid) - cpu
     with fake._cond:
         deferred = sum(1 for o in outcomes if fake.interactions[o.answer.interaction_id].callback_type == 5)
@@ -208,7 +210,8 @@ def run(args: argparse.Namespace) -> list[Row]:
             for name, bot in bare.items():
                 bot.start()
                 assert bot.proc is not None
-                rows.append(measure(fake, players, bot.proc.pid, name, "idle", args.orders, args.clients))
+                strangers = [dataclasses.replace(player, orders=[]) for player in players]  # this bot's games' moves stay its own
+                rows.append(measure(fake, strangers, bot.proc.pid, name, "idle", args.orders, args.clients))
                 bot.stop()
         rows.append(fan_out_row(fake, store, players, process, fdj, args))
     return rows
@@ -238,6 +241,8 @@ def report(rows: Sequence[Row]) -> None:
                   f"{p99(accepted):>7.0f}")
             print(f"{'':<28} {'  refusals (text only)':<30} {len(refused):>8} {median(refused):>7.0f} "
                   f"{p99(refused):>7.0f}")
+            refusals = Counter(o.key for o in row.outcomes if o.key != "ok")
+            print(f"{'':<28}   refused: {', '.join(f'{key} {count}' for key, count in sorted(refusals.items()))}")
         if row.fan_out:
             print(f"{'':<28} {'  ' + row.fan_out}")
     timeouts = sum(o.key == "timeout" for row in rows for o in row.outcomes)
