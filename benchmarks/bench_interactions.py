@@ -255,14 +255,14 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--games", type=int, default=50, help="games the players order in, two players each (50)")
     parser.add_argument("--orders", type=int, default=300, help="orders a bot and scenario (300)")
     parser.add_argument("--clients", type=int, default=32, help="players typing at once (32)")
-    parser.add_argument("--rounds", type=int, default=1, help="rounds of the three bots, alternating (1)")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds of the three bots, alternating (1; 0: the fan-out only)")
     parser.add_argument("--fanout-games", type=int, default=1000, help="games the restart's draw reaches (1000)")
     parser.add_argument("--quick", action="store_true", help="10 games, 40 orders, 8 clients, a 50-game fan-out")
     args = parser.parse_args(argv)
     if args.quick:
         args.games, args.orders, args.clients, args.fanout_games = 10, 40, 8, 50
-    if min(args.games, args.orders, args.clients, args.rounds, args.fanout_games) < 1:
-        parser.error("every size is at least 1")
+    if min(args.games, args.orders, args.clients, args.fanout_games) < 1 or args.rounds < 0:
+        parser.error("every size is at least 1 (rounds at least 0: the fan-out alone)")
     # each accepted move spends an action point: a player's orders of every round of this bot stay within it
     if (args.rounds + 1) * -(-args.orders // (2 * args.games)) > AP:
         parser.error(f"more than {AP} orders a player over the rounds: add games or take fewer orders")
