@@ -163,24 +163,25 @@ class DrawPoller:
         and evening (claimed), unless a game master already did: game by game, oldest evening first.
 
         Every tick runs this while an evening is overdue, and a restart too: the running games are read
-        a page at a time, with when each started, the draws each got and the alerts already claimed
-        read for the whole page in three statements — a tick costs a few statements a page, and
-        writes only the alerts not sent yet."""
+        a page at a time without their documents, with when each started, the draws each got and the
+        alerts already claimed read for the whole page in three statements — a tick costs a few
+        statements a page, and reads whole and writes only the games whose alert is not sent yet."""
         overdue = [(moment, self.applier.schedule.local_date(moment)) for moment in self.overdue(now)]
         if not overdue:
             return []
         hooks = self.applier.hooks
         hours = int(self.give_up.total_seconds() // 3600)
         sent = []
-        for games in self.store.iter_games(statuses=("running",), kinds=lottery_kinds(), batch=GAMES_PER_BATCH):
-            started = started_at_of(self.store, games)
-            applied = applied_evenings_of(self.store, [game.id for game in games])
-            taken = self.store.claimed([alert_claim_key(game.id, day) for game in games for _, day in overdue])
-            for game in games:
-                for moment, day in overdue:
+        for heads in self.store.iter_game_heads(statuses=("running",), kinds=lottery_kinds(), batch=GAMES_PER_BATCH):
+            started = started_at_of(self.store, heads)
+            applied = applied_evenings_of(self.store, [head.id for head in heads])
+            taken = self.store.claimed([alert_claim_key(head.id, day) for head in heads for _, day in overdue])
+            owed = {head.id: [day for moment, day in overdue if alert_claim_key(head.id, day) not in taken
+                              and started[head.id] < moment and all(date != day for date, _ in applied[head.id])]
+                    for head in heads}
+            for game in self.store.games_by_id([game_id for game_id, days in owed.items() if days]).values():
+                for day in owed[game.id]:
                     key = alert_claim_key(game.id, day)
-                    if key in taken or started[game.id] >= moment or any(date == day for date, _ in applied[game.id]):
-                        continue
                     alert = [post_of(game, draw_missing_alert(game, day, hours), GM_ALERT)] if hooks else []
                     if not self.store.claim(key, game_id=game.id, outbox=alert):
                         continue

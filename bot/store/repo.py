@@ -82,6 +82,22 @@ class GameRecord:
 
 
 @dataclass(frozen=True)
+class GameHead:
+    """A game without its documents (setup and state: most of a row, and most of reading one): what
+    a pass over every running game decides from — which games a draw or an alert is owed to — before
+    it reads the few it acts on whole (`Store.games_by_id`)."""
+
+    id: int
+    kind: str
+    guild_id: int | None
+    channel_id: int | None
+    name: str
+    status: str
+    created_at: datetime
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class SeatRecord:
     game_id: int
     user_id: int
@@ -249,6 +265,9 @@ class _Scope(threading.local):
     locked: Connection | None = None
     memo: dict[tuple[Any, ...], Any] | None = None
 
+
+#: the columns of a `GameHead`, in its fields' order
+_HEAD_COLUMNS = ("id", "kind", "guild_id", "channel_id", "name", "status", "created_at", "options")
 
 #: Entries read per step when walking the log from its end (undo listings).
 _WALK_STEP = 64
@@ -577,6 +596,24 @@ class Store:
             query = query.where(_GAMES.c.kind.in_(list(kinds)))
         for rows in self._game_pages(query, batch):
             yield [_game_record(row) for row in rows]
+
+    def iter_game_heads(self, *, statuses: Collection[str], kinds: Collection[str],
+                        batch: int = 200) -> Iterator[list[GameHead]]:
+        """The games of these statuses and kinds as `GameHead`s, oldest first, a page of `batch` per
+        statement: a pass over thousands of running games reads none of their documents."""
+        query = (select(*(_GAMES.c[name] for name in _HEAD_COLUMNS))
+                 .where(_GAMES.c.status.in_(list(statuses)), _GAMES.c.kind.in_(list(kinds))))
+        for rows in self._game_pages(query, batch):
+            yield [GameHead(*row[:-1], options=dict(row.options or {})) for row in rows]
+
+    def games_by_id(self, game_ids: Collection[int]) -> dict[int, GameRecord]:
+        """The records of these games (a page's worth: one IN list) in one statement, in id order; a
+        game that is gone is left out."""
+        wanted = sorted(set(game_ids))
+        if not wanted:
+            return {}
+        query = select(_GAMES).where(_GAMES.c.id.in_(wanted)).order_by(_GAMES.c.id)
+        return {row.id: _game_record(row) for row in self._fetch(query)}
 
     def _game_pages(self, query: Any, batch: int) -> Iterator[list[Row[Any]]]:
         """The rows of `query` (a select of the games table's `id` among others) a page of `batch` per

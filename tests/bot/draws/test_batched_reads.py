@@ -94,6 +94,7 @@ def test_a_draw_tick_over_every_game_reads_them_a_page_at_a_time(sqlite_store: S
     assert hooks.woken == GAMES, "no alert twice"
     assert writes(again) == []
     assert len(again) <= 4 + 9 * pages, again
+    assert not [s for s in again if "games.state" in s], "a tick that owes nothing reads no game's documents"
 
 
 def test_the_status_resume_reads_the_games_without_a_message_a_page_at_a_time(sqlite_store: Store) -> None:
