@@ -11,7 +11,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tests.discord_shapes import BUTTON, OPTION_TYPES, interaction_json, snowflake
+from tests.discord_shapes import ALL_PERMISSIONS, BUTTON, OPTION_TYPES, interaction_json, snowflake
 from tests.fake_discord.payloads import Channel, Guild, Member
 
 
@@ -64,6 +64,10 @@ def command_data(
         elif spec["type"] == OPTION_TYPES["role"]:
             resolved.setdefault("roles", {})[value["id"]] = dict(value)
             option["value"] = value["id"]
+        elif spec["type"] == OPTION_TYPES["channel"]:  # as Discord resolves it: a partial channel
+            resolved.setdefault("channels", {})[str(value.id)] = {
+                "id": str(value.id), "name": value.name, "type": value.kind, "permissions": str(ALL_PERMISSIONS)}
+            option["value"] = str(value.id)
         if name == focused:
             option["focused"] = True
         given.append(option)
@@ -111,6 +115,11 @@ def _checked(spec: Mapping[str, Any], value: Any, path: str, focused: str | None
     elif kind == OPTION_TYPES["role"]:
         if not (isinstance(value, Mapping) and "permissions" in value):
             raise NotACommand(f"{where} takes a role of the server")
+    elif kind == OPTION_TYPES["channel"]:
+        if not isinstance(value, Channel):
+            raise NotACommand(f"{where} takes a channel of the server")
+        if spec.get("channel_types") and value.kind not in spec["channel_types"]:
+            raise NotACommand(f"{where}: a channel of type {value.kind} is not among {spec['channel_types']}")
     return value
 
 

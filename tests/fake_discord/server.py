@@ -244,6 +244,12 @@ class FakeDiscord(DiscordCore):
         self._run(self._dispatch("THREAD_UPDATE", data, guild_id=thread.guild_id, required=False))
         return data
 
+    def archive_thread(self, thread: Thread) -> dict[str, Any]:
+        """The thread is archived (idle, or closed by a moderator): THREAD_UPDATE with its new state."""
+        data = super().archive_thread(thread)
+        self._run(self._dispatch("THREAD_UPDATE", data, guild_id=thread.guild_id, required=False))
+        return data
+
     def delete_channel(self, channel: Channel) -> None:
         """The channel (or thread) is deleted: CHANNEL_DELETE, or THREAD_DELETE for a thread, as Discord
         sends them."""
