@@ -36,6 +36,7 @@ COMMAND_MODULES = (
     "bot.service.mine",
     "bot.service.away",
     "bot.service.member",
+    "bot.service.web_links",
 )
 
 
