@@ -237,6 +237,7 @@ def _console(args: argparse.Namespace, settings: Settings) -> int:
     language = console_language(args.lang)
 
     def console_on(service: GameService) -> Console:
+        _start_web(settings, service)  # the games played here, followed in a browser too
         return Console(service, out_dir=args.out, admins=admins, language=language, per_run=True, run=started,
                        names_file=names_file())
 
@@ -492,8 +493,27 @@ def _run(settings: Settings) -> int:
         return 2
     from bot.discord_adapter.client import run_bot
 
+    if settings.web.enabled:  # its own service over the same database: its pages hear the bot's commits
+        from bot.app import open_service
+
+        _start_web(settings, open_service(settings))
     with discord_errors(TOKEN_ENV):
         return run_bot(settings)
+
+
+def _start_web(settings: Settings, service: GameService) -> None:
+    """The web companion (`bot.web`) when ``[web] enabled = true``; it serves until the process ends
+    (a daemon thread). An address it cannot listen on fails the start, naming the keys to change."""
+    if not settings.web.enabled:
+        return
+    from bot.cli_failures import CliFailure
+    from bot.web.server import start_web
+
+    try:
+        start_web(settings.web, service)
+    except OSError as err:
+        raise CliFailure(f"the web companion cannot listen on {settings.web.host}:{settings.web.port} "
+                         f"(web.host, web.port): {err.strerror or err}") from err
 
 
 if __name__ == "__main__":

@@ -1,0 +1,125 @@
+"""What a game's web page shows: exactly what a spectator on Discord may read, in one language.
+
+The board is `/game board`'s picture with its alt text, the status `/game status`'s lines, the
+history `/game history`'s pages as a member who neither plays nor GMs the game reads them (`Reader()`:
+a sealed order shows who gave it and when, never what it says, until its reveal). Everything goes
+through the same presenters and the same secrecy path as the Discord side, so the page can show
+nothing a spectator could not already read in the channel.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from markupsafe import Markup
+
+from bot.games import is_picture, presenter_for
+from bot.i18n import LANGUAGES, alt_text, translate
+from bot.service.core import GameService
+from bot.service.scene import scene_of
+from bot.service.secrecy import Reader
+from bot.service.status import status_messages
+from bot.service.views import history_lines
+from bot.store.repo import GameRecord
+from bot.web.text import html_message
+from engine import registry
+
+DEFAULT_LANGUAGE = "fr"  # French is the bot's first language
+#: the highest history page a link may ask for (as `/game history`'s option)
+MAX_PAGE = 10_000
+
+
+def accepted_language(header: str | None) -> str:
+    """The reader's language from the browser's Accept-Language (``en-GB,en;q=0.9,fr;q=0.5``): the
+    one of ours it prefers most, else French."""
+    best, best_q = DEFAULT_LANGUAGE, 0.0
+    for position, part in enumerate((header or "").split(",")):
+        tag, _, params = part.strip().partition(";")
+        language = tag.strip().lower().split("-")[0]
+        quality = 1.0
+        for param in params.split(";"):
+            name, _, value = param.strip().partition("=")
+            if name == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        quality -= position * 1e-6  # equal weights: the first written wins
+        if language in LANGUAGES and quality > best_q:
+            best, best_q = language, quality
+    return best
+
+
+@dataclass(frozen=True)
+class Board:
+    png: bytes
+    alt: str
+
+
+class Boards:
+    """The boards drawn lately, by game, version and language: a page and its image share one
+    drawing, and the many readers of one game cost one drawing per change."""
+
+    def __init__(self, size: int = 64) -> None:
+        self._size = size
+        self._lock = threading.Lock()
+        self._drawn: OrderedDict[tuple[int, int, str], Board | None] = OrderedDict()
+
+    def of(self, svc: GameService, game: GameRecord, language: str) -> Board | None:
+        key = (game.id, game.version, language)
+        with self._lock:
+            if key in self._drawn:
+                self._drawn.move_to_end(key)
+                return self._drawn[key]
+        board = _draw(svc, game, language)
+        with self._lock:
+            self._drawn[key] = board
+            while len(self._drawn) > self._size:
+                self._drawn.popitem(last=False)
+        return board
+
+
+def _draw(svc: GameService, game: GameRecord, language: str) -> Board | None:
+    """`/game board`'s picture (the public one, no close-up), described as the channel's is."""
+    rules = registry.get(game.kind)
+    state = rules.from_json(game.state)
+    presenter = presenter_for(game.kind)
+    scene = scene_of(svc, game, language)
+    files = presenter.described(presenter.board_for(rules, state, scene), rules, state, scene)
+    picture = next((f for f in files if is_picture(f) and f.filename.endswith(".png")), None)
+    if picture is None:
+        return None
+    return Board(picture.data, alt_text(picture.description, language) if picture.description else game.name)
+
+
+@dataclass(frozen=True)
+class GamePage:
+    game_id: int
+    version: int
+    name: str
+    kind: str
+    language: str
+    status: tuple[Markup, ...]
+    history: tuple[Markup, ...]
+    page: int
+    pages: int
+    board_alt: str | None
+
+
+def game_page(svc: GameService, game: GameRecord, language: str, page: int, boards: Boards) -> GamePage:
+    """The page of `game` for a spectator reading `language`, its history at `page` (clamped)."""
+    now = svc.clock()
+    status = tuple(html_message(m, language, now) for m in status_messages(svc, game, now))
+    lines, page, pages = history_lines(svc, game, Reader(), page)
+    board = boards.of(svc, game, language)
+    return GamePage(game.id, game.version, game.name, game.kind, language, status,
+                    tuple(html_message(m, language, now) for m in lines), page, pages,
+                    board.alt if board is not None else None)
+
+
+def words(language: str) -> dict[str, str]:
+    """The page's own words (``web.*``) in `language`, for the template."""
+    keys = ("board", "status", "history", "history.none", "newer", "older", "pages", "language", "live", "footer")
+    return {key.replace(".", "_"): translate(f"web.{key}", language) for key in keys}
