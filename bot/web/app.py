@@ -138,7 +138,7 @@ async def page(request: web.Request) -> web.Response:
                                     request.app[BOARDS])
     base = f"/g/{request.match_info['token']}"
     other = next(code for code in LANGUAGES if code != language)
-    html = _TEMPLATES.get_template("game.html").render(
+    html = _TEMPLATES.get_template("game_page.html").render(
         p=shown, w=words(language),
         page_words=translate("web.page", language, {"page": shown.page, "pages": shown.pages}),
         board_url=_href(f"{base}/board.png", lang=language, v=shown.version),
