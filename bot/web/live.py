@@ -68,26 +68,26 @@ class PostgresListener(threading.Thread):
         self._url = libpq_url
         self._on_change = on_change
         self._poll = poll_seconds
-        self._stop = threading.Event()
+        self._stopping = threading.Event()
         self.listening = threading.Event()
 
     def stop(self) -> None:
-        self._stop.set()
+        self._stopping.set()
 
     def run(self) -> None:
         import psycopg
 
-        while not self._stop.is_set():
+        while not self._stopping.is_set():
             try:
                 with psycopg.connect(self._url, autocommit=True) as connection:
                     connection.execute(f"LISTEN {CHANGE_CHANNEL}")
                     if self.listening.is_set():  # a reconnection: what happened meanwhile is unknown
                         self._on_change(None)
                     self.listening.set()
-                    while not self._stop.is_set():
+                    while not self._stopping.is_set():
                         for note in connection.notifies(timeout=self._poll):
                             if note.payload.isdigit():
                                 self._on_change(int(note.payload))
             except psycopg.Error:
                 log.warning("web companion: lost its PostgreSQL LISTEN connection; reconnecting", exc_info=True)
-                self._stop.wait(1.0)
+                self._stopping.wait(1.0)
