@@ -40,7 +40,7 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
     "Cross-Origin-Resource-Policy": "same-origin",
 }
-STATIC_TYPES = {".css": "text/css", ".js": "text/javascript"}
+STATIC_TYPES = {".css": "text/css", ".js": "text/javascript", ".svg": "image/svg+xml"}
 #: seconds between two keep-alive comments of an idle event stream (each also re-checks the link)
 HEARTBEAT_SECONDS = 15.0
 
@@ -225,7 +225,7 @@ def make_app(svc: GameService, *, limit: RateLimit | None = None, heartbeat: flo
     app.router.add_get(f"/g/{token}", page)
     app.router.add_get(f"/g/{token}/board.png", board)
     app.router.add_get(f"/g/{token}/events", events)
-    for name in ("web.css", "live.js"):
+    for name in ("web.css", "live.js", "icon.svg"):
         app.router.add_get(f"/static/{name}", _static(name))
     app.on_response_prepare.append(_secured)
     app.cleanup_ctx.append(_hub(listen_postgres))
