@@ -13,7 +13,6 @@ import threading
 
 from aiohttp import web
 
-from bot.config import WebSettings
 from bot.service.core import GameService
 from bot.service.web_links import serve_links
 from bot.web.app import make_app
@@ -39,7 +38,11 @@ class WebServer:
     def start(self) -> WebServer:
         """Listening when it returns (an address in use fails here, as an OSError)."""
         self._thread.start()
-        asyncio.run_coroutine_threadsafe(self._start(), self._loop).result(timeout=30)
+        try:
+            asyncio.run_coroutine_threadsafe(self._start(), self._loop).result(timeout=30)
+        except BaseException:
+            self.stop()  # its thread and loop go with it: nothing is left half started
+            raise
         base = self.base_url or f"http://{self.host}:{self.port}"
         serve_links(base)
         log.info("web companion serving on %s:%s (links: %s/g/...)", self.host, self.port, base)
@@ -59,10 +62,3 @@ class WebServer:
             asyncio.run_coroutine_threadsafe(self._runner.cleanup(), self._loop).result(timeout=30)
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=10)
-
-
-def start_web(settings: WebSettings, service: GameService) -> WebServer | None:
-    """The companion the settings ask for, started; None when it is off."""
-    if not settings.enabled:
-        return None
-    return WebServer(service, settings.host, settings.port, base_url=settings.link_base).start()
