@@ -19,15 +19,14 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from pathlib import Path
 
 from aiohttp import web
-from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from bot.i18n import LANGUAGES, translate
+from bot.i18n import LANGUAGES
 from bot.service.core import GameService
 from bot.store.repo import GameRecord
 from bot.store.web_links import TOKEN_PATTERN, game_of_token
 from bot.web.limits import RateLimit
 from bot.web.live import ChangeHub, PostgresListener
-from bot.web.page import MAX_PAGE, Boards, accepted_language, game_page, words
+from bot.web.page import MAX_PAGE, Boards, accepted_language, page_html
 
 log = logging.getLogger("spacechess.web")
 
@@ -49,8 +48,6 @@ LIMIT = web.AppKey("limit", RateLimit)
 BOARDS = web.AppKey("boards", Boards)
 HUB = web.AppKey("hub", ChangeHub)
 HEARTBEAT = web.AppKey("heartbeat", float)
-_TEMPLATES = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(default=True),
-                         trim_blocks=True, lstrip_blocks=True)
 _DIGITS = re.compile(r"[0-9]{1,9}")
 
 
@@ -123,31 +120,12 @@ async def _game(request: web.Request) -> GameRecord:
     return game
 
 
-def _href(path: str, **params: object) -> str:
-    query = "&".join(f"{name}={value}" for name, value in params.items() if value is not None)
-    return f"{path}?{query}" if query else path
-
-
 async def page(request: web.Request) -> web.Response:
     query = _query(request, {"page": _page_number, "lang": _language})
     game = await _game(request)
     language = query.get("lang") or accepted_language(request.headers.get("Accept-Language"))
-    chosen = query.get("lang")  # a language the reader chose sticks to the page's links
-    svc = request.app[SERVICE]
-    shown = await asyncio.to_thread(game_page, svc, game, language, int(query.get("page", "1")),
-                                    request.app[BOARDS])
-    base = f"/g/{request.match_info['token']}"
-    other = next(code for code in LANGUAGES if code != language)
-    html = _TEMPLATES.get_template("game_page.html").render(
-        p=shown, w=words(language),
-        page_words=translate("web.page", language, {"page": shown.page, "pages": shown.pages}),
-        board_url=_href(f"{base}/board.png", lang=language, v=shown.version),
-        events_url=f"{base}/events",
-        newer_url=_href(base, page=shown.page - 1, lang=chosen) if shown.page > 1 else None,
-        older_url=_href(base, page=shown.page + 1, lang=chosen) if shown.page < shown.pages else None,
-        other_language=other, other_language_name=translate(f"word.choice.language.{other}", other),
-        other_url=_href(base, page=shown.page if shown.page > 1 else None, lang=other),
-    )
+    html = await asyncio.to_thread(page_html, request.app[SERVICE], game, language, int(query.get("page", "1")),
+                                   request.app[BOARDS], f"/g/{request.match_info['token']}", "lang" in query)
     return web.Response(text=html, content_type="text/html", charset="utf-8",
                         headers={"Cache-Control": "no-store", "Vary": "Accept-Language"})
 

@@ -12,7 +12,9 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from pathlib import Path
 
+from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
 from bot.games import is_picture, presenter_for
@@ -123,3 +125,31 @@ def words(language: str) -> dict[str, str]:
     """The page's own words (``web.*``) in `language`, for the template."""
     keys = ("board", "status", "history", "history.none", "newer", "older", "pages", "language", "live", "footer")
     return {key.replace(".", "_"): translate(f"web.{key}", language) for key in keys}
+
+
+_TEMPLATES = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"),
+                         autoescape=select_autoescape(default=True), trim_blocks=True, lstrip_blocks=True)
+
+
+def _href(path: str, **params: object) -> str:
+    query = "&".join(f"{name}={value}" for name, value in params.items() if value is not None)
+    return f"{path}?{query}" if query else path
+
+
+def page_html(svc: GameService, game: GameRecord, language: str, page: int, boards: Boards, base: str,
+              chosen: bool = False) -> str:
+    """The whole page of `game` (`game_page`) as HTML, its links under `base` (``/g/<token>``); a
+    language the reader `chosen` sticks to the history's links."""
+    shown = game_page(svc, game, language, page, boards)
+    other = next(code for code in LANGUAGES if code != language)
+    kept = language if chosen else None
+    return _TEMPLATES.get_template("game_page.html").render(
+        p=shown, w=words(language),
+        page_words=translate("web.page", language, {"page": shown.page, "pages": shown.pages}),
+        board_url=_href(f"{base}/board.png", lang=language, v=shown.version),
+        events_url=f"{base}/events",
+        newer_url=_href(base, page=shown.page - 1, lang=kept) if shown.page > 1 else None,
+        older_url=_href(base, page=shown.page + 1, lang=kept) if shown.page < shown.pages else None,
+        other_language=other, other_language_name=translate(f"word.choice.language.{other}", other),
+        other_url=_href(base, page=shown.page if shown.page > 1 else None, lang=other),
+    )
