@@ -61,8 +61,8 @@ class Board:
 
 
 class Boards:
-    """The boards drawn lately, by game, version and language: a page and its image share one
-    drawing, and the many readers of one game cost one drawing per change."""
+    """The boards drawn lately, by game, version and language: the many readers of one game cost
+    one drawing per change."""
 
     def __init__(self, size: int = 64) -> None:
         self._size = size
@@ -107,18 +107,25 @@ class GamePage:
     history: tuple[Markup, ...]
     page: int
     pages: int
-    board_alt: str | None
+    board_alt: str
 
 
-def game_page(svc: GameService, game: GameRecord, language: str, page: int, boards: Boards) -> GamePage:
+def game_page(svc: GameService, game: GameRecord, language: str, page: int) -> GamePage:
     """The page of `game` for a spectator reading `language`, its history at `page` (clamped)."""
     now = svc.clock()
     status = tuple(html_message(m, language, now) for m in status_messages(svc, game, now))
     lines, page, pages = history_lines(svc, game, Reader(), page)
-    board = boards.of(svc, game, language)
     return GamePage(game.id, game.version, game.name, game.kind, language, status,
-                    tuple(html_message(m, language, now) for m in lines), page, pages,
-                    board.alt if board is not None else None)
+                    tuple(html_message(m, language, now) for m in lines), page, pages, board_alt(svc, game, language))
+
+
+def board_alt(svc: GameService, game: GameRecord, language: str) -> str:
+    """The board's alt text without drawing it (the image is drawn when the browser asks for it):
+    what `Presenter.described` gives a board, whose presenter words no alt text of its own."""
+    rules = registry.get(game.kind)
+    description = presenter_for(game.kind).image_description(rules, rules.from_json(game.state),
+                                                             scene_of(svc, game, language))
+    return alt_text(description, language)
 
 
 def words(language: str) -> dict[str, str]:
@@ -136,11 +143,10 @@ def _href(path: str, **params: object) -> str:
     return f"{path}?{query}" if query else path
 
 
-def page_html(svc: GameService, game: GameRecord, language: str, page: int, boards: Boards, base: str,
-              chosen: bool = False) -> str:
+def page_html(svc: GameService, game: GameRecord, language: str, page: int, base: str, chosen: bool = False) -> str:
     """The whole page of `game` (`game_page`) as HTML, its links under `base` (``/g/<token>``); a
     language the reader `chosen` sticks to the history's links."""
-    shown = game_page(svc, game, language, page, boards)
+    shown = game_page(svc, game, language, page)
     other = next(code for code in LANGUAGES if code != language)
     kept = language if chosen else None
     return _TEMPLATES.get_template("game_page.html").render(

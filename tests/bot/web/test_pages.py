@@ -5,13 +5,14 @@ on every answer; the per-address rate limit."""
 from __future__ import annotations
 
 import re
+from html import unescape as html_unescape
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.service import GameService
 from bot.store import GameRecord
-from bot.web.app import SECURITY_HEADERS, make_app
+from bot.web.app import BOARDS, SECURITY_HEADERS, SERVICE, make_app
 from bot.web.limits import RateLimit
 from bot.web.page import accepted_language
 from bot.web.text import html_text
@@ -34,6 +35,8 @@ async def test_the_page_shows_board_status_and_history_in_french_by_default(clie
     image = await client.get(board.group(1).replace("&amp;", "&"))
     assert image.status == 200 and image.content_type == "image/png"
     assert (await image.read()).startswith(b"\x89PNG")
+    drawn = client.app[BOARDS].of(client.app[SERVICE], game, "fr")  # the picture drawn, as Discord gets it
+    assert html_unescape(board.group(2)) == drawn.alt  # the page's alt text is the picture's
 
 
 @pytest.mark.parametrize(("accept", "query", "language"), [
