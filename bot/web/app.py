@@ -26,7 +26,8 @@ from bot.store.repo import GameRecord
 from bot.store.web_links import TOKEN_PATTERN, game_of_token
 from bot.web.limits import RateLimit
 from bot.web.live import ChangeHub, PostgresListener
-from bot.web.page import MAX_PAGE, Boards, accepted_language, page_html
+from bot.web.page import MAX_PAGE, accepted_language, page_html
+from bot.web.pictures import STORIES, Pictures, stories_of
 
 log = logging.getLogger("spacechess.web")
 
@@ -45,7 +46,7 @@ HEARTBEAT_SECONDS = 15.0
 
 SERVICE = web.AppKey("service", GameService)
 LIMIT = web.AppKey("limit", RateLimit)
-BOARDS = web.AppKey("boards", Boards)
+PICTURES = web.AppKey("pictures", Pictures)
 HUB = web.AppKey("hub", ChangeHub)
 HEARTBEAT = web.AppKey("heartbeat", float)
 _DIGITS = re.compile(r"[0-9]{1,9}")
@@ -130,16 +131,23 @@ async def page(request: web.Request) -> web.Response:
                         headers={"Cache-Control": "no-store", "Vary": "Accept-Language"})
 
 
-async def board(request: web.Request) -> web.Response:
-    query = _query(request, {"lang": _language, "v": lambda text: bool(_DIGITS.fullmatch(text))})
-    game = await _game(request)
-    language = query.get("lang") or accepted_language(request.headers.get("Accept-Language"))
-    drawn = await asyncio.to_thread(request.app[BOARDS].of, request.app[SERVICE], game, language)
-    if drawn is None:
-        raise web.HTTPNotFound()
-    # an address naming its version never changes: a browser may keep it (privately: the link is secret)
-    cache = "private, max-age=86400, immutable" if query.get("v") == str(game.version) else "no-store"
-    return web.Response(body=drawn.png, content_type="image/png", headers={"Cache-Control": cache})
+def _picture(what: str) -> Callable[[web.Request], Awaitable[web.Response]]:
+    """The route of the picture `what` (the board, a story's): drawn when first asked, then kept."""
+
+    async def serve(request: web.Request) -> web.Response:
+        query = _query(request, {"lang": _language, "v": lambda text: bool(_DIGITS.fullmatch(text))})
+        game = await _game(request)
+        if what != "board" and what not in stories_of(game.kind):
+            raise web.HTTPNotFound()
+        language = query.get("lang") or accepted_language(request.headers.get("Accept-Language"))
+        drawn = await asyncio.to_thread(request.app[PICTURES].of, request.app[SERVICE], game, language, what)
+        if drawn is None:
+            raise web.HTTPNotFound()
+        # an address naming its version never changes: a browser may keep it (privately: the link is secret)
+        cache = "private, max-age=86400, immutable" if query.get("v") == str(game.version) else "no-store"
+        return web.Response(body=drawn.data, content_type=drawn.content_type, headers={"Cache-Control": cache})
+
+    return serve
 
 
 async def events(request: web.Request) -> web.StreamResponse:
@@ -197,11 +205,12 @@ def make_app(svc: GameService, *, limit: RateLimit | None = None, heartbeat: flo
     app = web.Application(middlewares=[guarded], handler_args={"max_field_size": 8190})
     app[SERVICE] = svc
     app[LIMIT] = limit or RateLimit()
-    app[BOARDS] = Boards()
+    app[PICTURES] = Pictures()
     app[HEARTBEAT] = heartbeat
     token = "{token:" + TOKEN_PATTERN + "}"
     app.router.add_get(f"/g/{token}", page)
-    app.router.add_get(f"/g/{token}/board.png", board)
+    for what, suffix in {"board": "png", **STORIES}.items():
+        app.router.add_get(f"/g/{token}/{what}.{suffix}", _picture(what))
     app.router.add_get(f"/g/{token}/events", events)
     for name in ("web.css", "live.js", "icon.svg"):
         app.router.add_get(f"/static/{name}", _static(name))

@@ -9,15 +9,13 @@ nothing a spectator could not already read in the channel.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
-from bot.games import is_picture, presenter_for
+from bot.games import presenter_for
 from bot.i18n import LANGUAGES, alt_text, translate
 from bot.service.core import GameService
 from bot.service.scene import scene_of
@@ -25,6 +23,7 @@ from bot.service.secrecy import Reader
 from bot.service.status import status_messages
 from bot.service.views import history_lines
 from bot.store.repo import GameRecord
+from bot.web.pictures import STORIES, stories_of
 from bot.web.text import html_message
 from engine import registry
 
@@ -55,48 +54,6 @@ def accepted_language(header: str | None) -> str:
 
 
 @dataclass(frozen=True)
-class Board:
-    png: bytes
-    alt: str
-
-
-class Boards:
-    """The boards drawn lately, by game, version and language: the many readers of one game cost
-    one drawing per change."""
-
-    def __init__(self, size: int = 64) -> None:
-        self._size = size
-        self._lock = threading.Lock()
-        self._drawn: OrderedDict[tuple[int, int, str], Board | None] = OrderedDict()
-
-    def of(self, svc: GameService, game: GameRecord, language: str) -> Board | None:
-        key = (game.id, game.version, language)
-        with self._lock:
-            if key in self._drawn:
-                self._drawn.move_to_end(key)
-                return self._drawn[key]
-        board = _draw(svc, game, language)
-        with self._lock:
-            self._drawn[key] = board
-            while len(self._drawn) > self._size:
-                self._drawn.popitem(last=False)
-        return board
-
-
-def _draw(svc: GameService, game: GameRecord, language: str) -> Board | None:
-    """`/game board`'s picture (the public one, no close-up), described as the channel's is."""
-    rules = registry.get(game.kind)
-    state = rules.from_json(game.state)
-    presenter = presenter_for(game.kind)
-    scene = scene_of(svc, game, language)
-    files = presenter.described(presenter.board_for(rules, state, scene), rules, state, scene)
-    picture = next((f for f in files if is_picture(f) and f.filename.endswith(".png")), None)
-    if picture is None:
-        return None
-    return Board(picture.data, alt_text(picture.description, language) if picture.description else game.name)
-
-
-@dataclass(frozen=True)
 class GamePage:
     game_id: int
     version: int
@@ -108,6 +65,8 @@ class GamePage:
     page: int
     pages: int
     board_alt: str
+    #: what else the game draws of its story (``recap``: charts, ``replay``: an animation), as links
+    stories: tuple[str, ...] = ()
 
 
 def game_page(svc: GameService, game: GameRecord, language: str, page: int) -> GamePage:
@@ -116,7 +75,8 @@ def game_page(svc: GameService, game: GameRecord, language: str, page: int) -> G
     status = tuple(html_message(m, language, now) for m in status_messages(svc, game, now))
     lines, page, pages = history_lines(svc, game, Reader(), page)
     return GamePage(game.id, game.version, game.name, game.kind, language, status,
-                    tuple(html_message(m, language, now) for m in lines), page, pages, board_alt(svc, game, language))
+                    tuple(html_message(m, language, now) for m in lines), page, pages, board_alt(svc, game, language),
+                    stories_of(game.kind))
 
 
 def board_alt(svc: GameService, game: GameRecord, language: str) -> str:
@@ -130,7 +90,8 @@ def board_alt(svc: GameService, game: GameRecord, language: str) -> str:
 
 def words(language: str) -> dict[str, str]:
     """The page's own words (``web.*``) in `language`, for the template."""
-    keys = ("board", "status", "history", "history.none", "newer", "older", "pages", "language", "live", "footer")
+    keys = ("board", "status", "history", "history.none", "newer", "older", "pages", "language", "live", "footer",
+            "story", "recap", "replay")
     return {key.replace(".", "_"): translate(f"web.{key}", language) for key in keys}
 
 
@@ -153,6 +114,8 @@ def page_html(svc: GameService, game: GameRecord, language: str, page: int, base
         p=shown, w=words(language),
         page_words=translate("web.page", language, {"page": shown.page, "pages": shown.pages}),
         board_url=_href(f"{base}/board.png", lang=language, v=shown.version),
+        story_urls={what: _href(f"{base}/{what}.{STORIES[what]}", lang=language, v=shown.version)
+                    for what in shown.stories},
         events_url=f"{base}/events",
         newer_url=_href(base, page=shown.page - 1, lang=kept) if shown.page > 1 else None,
         older_url=_href(base, page=shown.page + 1, lang=kept) if shown.page < shown.pages else None,

@@ -12,7 +12,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.service import GameService
 from bot.store import GameRecord
-from bot.web.app import BOARDS, SECURITY_HEADERS, SERVICE, make_app
+from bot.web.app import PICTURES, SECURITY_HEADERS, SERVICE, make_app
 from bot.web.limits import RateLimit
 from bot.web.page import accepted_language
 from bot.web.text import html_text
@@ -35,7 +35,7 @@ async def test_the_page_shows_board_status_and_history_in_french_by_default(clie
     image = await client.get(board.group(1).replace("&amp;", "&"))
     assert image.status == 200 and image.content_type == "image/png"
     assert (await image.read()).startswith(b"\x89PNG")
-    drawn = client.app[BOARDS].of(client.app[SERVICE], game, "fr")  # the picture drawn, as Discord gets it
+    drawn = client.app[PICTURES].of(client.app[SERVICE], game, "fr")  # the picture drawn, as Discord gets it
     assert html_unescape(board.group(2)) == drawn.alt  # the page's alt text is the picture's
 
 
@@ -159,3 +159,34 @@ def test_a_bucket_refills_with_time() -> None:
     assert limit.allow("b")  # each address its own bucket
     now[0] += 0.5  # one token back
     assert limit.allow("a") and not limit.allow("a")
+
+
+async def test_a_game_that_draws_its_story_links_its_recap_and_replay(client: TestClient, svc: GameService,
+                                                                      game: GameRecord, token: str) -> None:
+    from bot.service import Context
+    from bot.store.web_links import issue_link
+
+    here = {"guild_id": 10, "channel_id": 200}
+    gm, ann, bob = (Context(user_id=i, user_name=n, manage_server=i == 1, **here) for i, n in
+                    ((1, "gm"), (20, "ann"), (21, "bob")))
+    for reply in (svc.handle(gm, "sc new", {"name": "Orion"}),
+                  svc.handle(ann, "sc join", {"name": "Ann", "team": "1", "role": "general"}),
+                  svc.handle(bob, "sc join", {"name": "Bob", "team": "2", "role": "general"}),
+                  svc.handle(ann, "sc equip", {"card1": 1, "card2": 2}), svc.handle(bob, "sc equip", {"card1": 3, "card2": 4}),
+                  svc.handle(ann, "sc deploy", {"cell": "A1"}), svc.handle(bob, "sc deploy", {"cell": "X44"}),
+                  svc.handle(gm, "gm start", {})):
+        assert reply.ok, reply.messages
+    orion = svc.store.game_in_channel(10, 200)
+    link = issue_link(svc.store, orion.id, 1)
+    html = await (await client.get(f"/g/{link}?lang=en")).text()
+    recap = re.search(r'<a href="([^"]+)" id="recap-link">Charts of the game', html)
+    replay = re.search(r'<a href="([^"]+)" id="replay-link">', html)
+    assert recap is not None and replay is not None
+    charts = await client.get(recap.group(1).replace("&amp;", "&"))
+    assert charts.status == 200 and charts.content_type == "image/png" and (await charts.read()).startswith(b"\x89PNG")
+    animation = await client.get(replay.group(1).replace("&amp;", "&"))
+    assert animation.status == 200 and animation.content_type == "image/gif"
+    assert (await animation.read()).startswith(b"GIF8")
+    # SpaceBlast draws no recap: no link, and its address is no page
+    assert "recap-link" not in await (await client.get(f"/g/{token}")).text()
+    assert (await client.get(f"/g/{token}/recap.png")).status == 404
