@@ -504,12 +504,17 @@ def _run(settings: Settings) -> int:
         return 2
     from bot.discord_adapter.client import run_bot
 
+    servers: list[WebServer] = []
     if settings.web.enabled:  # its own service over the same database: its pages hear the bot's commits
         from bot.app import open_service
 
-        _start_web(settings, open_service(settings))  # serves until the process ends (a daemon thread)
-    with discord_errors(TOKEN_ENV):
-        return run_bot(settings)
+        servers = _start_web(settings, open_service(settings))
+    try:
+        with discord_errors(TOKEN_ENV):
+            return run_bot(settings)
+    finally:
+        for server in servers:
+            server.stop()
 
 
 def _start_web(settings: Settings, service: GameService) -> list[WebServer]:

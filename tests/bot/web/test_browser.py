@@ -17,6 +17,7 @@ import pytest
 from bot.service import GameService
 from bot.store import Store
 from bot.store.web_links import issue_link
+from bot.web.app import SECURITY_HEADERS
 from bot.web.server import WebServer
 from tests.bot.web.conftest import BOB, SEALED_WORDS, spaceblast_game
 
@@ -112,3 +113,25 @@ def test_a_phone_screen_has_no_horizontal_scroll(browser: Any, served: tuple[Gam
     assert page.evaluate("document.activeElement.id") == "language-switch"
     assert errors == []
     page.context.close()
+
+
+def test_the_running_server_is_safe_to_expose(served: tuple[GameService, str]) -> None:
+    """Point 4 against the real server: headers on every answer, plain refusals, nothing but reading."""
+    import urllib.error
+    import urllib.request
+
+    _svc, url = served
+    origin = url.split("/g/")[0]
+    with urllib.request.urlopen(url, timeout=10) as answer:  # noqa: S310 - our own test server
+        assert answer.status == 200
+        assert answer.headers["Content-Security-Policy"] == SECURITY_HEADERS["Content-Security-Policy"]
+        assert answer.headers["X-Content-Type-Options"] == "nosniff"
+        assert answer.headers["Referrer-Policy"] == "no-referrer"
+    for path, method, status in ((f"{origin}/g/{'A' * 22}", "GET", 404), (f"{origin}/etc/passwd", "GET", 404),
+                                 (f"{url}?page=zero", "GET", 400), (url, "POST", 405), (url, "DELETE", 405)):
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(urllib.request.Request(path, method=method), timeout=10)  # noqa: S310
+        assert refused.value.code == status
+        body = refused.value.read().decode()
+        assert body.startswith(str(status)) and "Traceback" not in body and "<" not in body
+        assert refused.value.headers["X-Content-Type-Options"] == "nosniff"

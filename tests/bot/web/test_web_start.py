@@ -91,3 +91,29 @@ def test_an_address_in_use_fails_the_start_naming_the_keys(tmp_path: Path,
         assert main(["console", "--config", str(path), "--script", str(script), "--out", str(tmp_path)]) != 0
     err = capsys.readouterr().err
     assert f"127.0.0.1:{port}" in err and "web.port" in err and "Traceback" not in err
+
+
+def test_spacechess_run_serves_the_companion_while_the_bot_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                                                ) -> None:
+    """`spacechess run` with `[web] enabled = true`: the pages answer while the Discord client runs
+    (here a stand-in that asks the server), and stop with it."""
+    import urllib.error
+
+    from bot.discord_adapter import client
+
+    port = free_port()
+    path = config(tmp_path, f'[bot]\ntoken = "x"\n[database]\nurl = "sqlite:///games.sqlite"\n'
+                            f'[web]\nenabled = true\nport = {port}\n')
+    asked: list[int] = []
+
+    def bot_running(settings: Any) -> int:
+        with pytest.raises(urllib.error.HTTPError) as answer:  # a token that opens nothing: the server is up
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/g/{'A' * 22}", timeout=10)  # noqa: S310
+        asked.append(answer.value.code)
+        return 0
+
+    monkeypatch.setattr(client, "run_bot", bot_running)
+    assert main(["run", "--config", str(path)]) == 0
+    assert asked == [404]
+    with pytest.raises(OSError):
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5)  # noqa: S310
