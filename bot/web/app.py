@@ -211,7 +211,7 @@ def make_app(svc: GameService, *, limit: RateLimit | None = None, heartbeat: flo
     app.router.add_get(f"/g/{token}", page)
     for what, suffix in {"board": "png", **STORIES}.items():
         app.router.add_get(f"/g/{token}/{what}.{suffix}", _picture(what))
-    app.router.add_get(f"/g/{token}/events", events)
+    app.router.add_get(f"/g/{token}/events", events, allow_head=False)  # a stream has no head
     for name in ("web.css", "live.js", "icon.svg"):
         app.router.add_get(f"/static/{name}", _static(name))
     app.on_response_prepare.append(_secured)

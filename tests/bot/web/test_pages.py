@@ -111,6 +111,8 @@ async def test_only_reading_is_allowed(client: TestClient, token: str) -> None:
     for method in ("POST", "PUT", "DELETE", "PATCH"):
         answer = await client.request(method, f"/g/{token}")
         assert answer.status == 405 and answer.headers["Allow"] == "GET, HEAD"
+    assert (await client.head(f"/g/{token}")).status == 200
+    assert (await client.head(f"/g/{token}/events")).status == 405  # an event stream is read whole
 
 
 async def test_every_answer_carries_the_security_headers(client: TestClient, token: str) -> None:
