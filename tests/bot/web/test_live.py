@@ -52,6 +52,24 @@ def test_listeners_hear_committed_changes_only(svc: GameService, game: GameRecor
         svc.store.remove_change_listener(heard.append)
 
 
+def test_a_change_inside_a_locked_game_is_told_when_the_lock_commits(svc: GameService, game: GameRecord) -> None:
+    """The retry path of a stale write commits inside `locked_game`: its listeners hear of it only
+    once that transaction commits, never while a reader could still find the old version."""
+    heard: list[int] = []
+    svc.store.add_change_listener(heard.append)
+    try:
+        with svc.store.locked_game(game.id) as fresh:
+            svc.store.commit(game.id, fresh.version, state=fresh.state, entries=[NewEntry("note", None, 1, {})])
+            assert heard == []
+        assert heard == [game.id]
+        with pytest.raises(RuntimeError), svc.store.locked_game(game.id) as fresh:  # rolled back: not told
+            svc.store.commit(game.id, fresh.version, state=fresh.state, entries=[NewEntry("note", None, 1, {})])
+            raise RuntimeError("the block fails after its commit")
+        assert heard == [game.id]
+    finally:
+        svc.store.remove_change_listener(heard.append)
+
+
 async def test_the_stream_sends_each_new_version(token: str, svc: GameService) -> None:
     # keep-alives an hour apart: only the commit's notification can wake the stream in this test
     app = make_app(svc, limit=RateLimit(rate=1000.0, burst=1000), heartbeat=3600.0)
