@@ -19,7 +19,7 @@ from bot.store import Store
 from bot.store.web_links import issue_link
 from bot.web.app import SECURITY_HEADERS
 from bot.web.server import WebServer
-from tests.bot.web.conftest import BOB, SEALED_WORDS, spaceblast_game
+from tests.bot.web.conftest import ANN, BOB, SEALED_WORDS, spaceblast_game
 
 CHROMIUM = Path("/usr/bin/chromium")
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright's Python package is not installed")
@@ -83,7 +83,7 @@ def test_french_then_english_with_board_and_history(browser: Any, served: tuple[
     page.context.close()
 
 
-def test_the_page_follows_a_move_without_reloading(browser: Any, served: tuple[GameService, str]) -> None:
+def test_the_page_follows_the_turn_without_reloading(browser: Any, served: tuple[GameService, str]) -> None:
     svc, url = served
     page, errors = opened(browser, url, locale="en-US")
     assert page.locator("html").get_attribute("lang") == "en"  # from the browser's Accept-Language
@@ -97,6 +97,10 @@ def test_the_page_follows_a_move_without_reloading(browser: Any, served: tuple[G
     page.wait_for_function("document.querySelector('#board').complete && "
                            "document.querySelector('#board').naturalWidth > 0")
     assert f"v={version + 1}" in page.locator("#board").get_attribute("src")
+    assert not any(words in page.content() for words in SEALED_WORDS)  # Ann's order: still sealed
+    assert svc.handle(ANN, "sb ready", {}).ok and svc.handle(BOB, "sb ready", {}).ok  # the turn resolves
+    page.wait_for_function("document.querySelector('.history').innerText.includes('left missile')")
+    assert page.evaluate("window.notReloaded") is True  # revealed on the open page, turn by turn
     assert errors == []
     page.context.close()
 
