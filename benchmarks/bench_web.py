@@ -7,8 +7,9 @@ live pages open, and the time from a commit to every open page's event stream ha
 SQLite (a temporary file) by default; `--database` names an empty PostgreSQL database to run on
 instead (its schema is made there). With `--writer-process` (PostgreSQL only) the moves are made by
 a second process, so the change reaches this process's pages by LISTEN/NOTIFY, as between two bot
-processes. A page's first view draws its board (kept per game and version), so the first-view rows
-include a drawing and the repeat rows show the page alone. "commit → all streams" is measured from
+processes. A page's first view reads its game's history (replayed once, then kept by the service's
+checkpoints); its board is drawn when the browser asks for the image, not counted here. "commit →
+all streams" is measured from
 the commit (the store's change listener in the committing process) to the last stream receiving
 the new version; the page's script then fetches the page again (one "repeat view").
 """
@@ -174,7 +175,7 @@ async def run(args: argparse.Namespace) -> None:
     print(f"web companion on {backend}: {args.games} games stored (made in {made:.1f} s), "
           f"{args.streams} live pages open")
     print(f"{'measure':<32}{'n':>6}{'p50 ms':>10}{'p99 ms':>10}{'max ms':>10}")
-    for name, samples in (("page, first view (board drawn)", first), ("page, repeat view", repeat),
+    for name, samples in (("page, first view", first), ("page, repeat view", repeat),
                           (f"commit → all {args.streams} streams", delays)):
         p50, p99, worst = percentiles(samples)
         print(f"{name:<32}{len(samples):>6}{p50:>10.1f}{p99:>10.1f}{worst:>10.1f}")

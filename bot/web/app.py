@@ -171,7 +171,7 @@ async def events(request: web.Request) -> web.StreamResponse:
         with hub.watching(game.id) as woke:
             while True:
                 woke.clear()  # before the read: a change committed from now on wakes the next wait
-                version = await asyncio.to_thread(current)
+                version = await hub.read(game.id, token, current, hub.stamp(game.id))
                 if version is None:
                     break
                 if version != sent:

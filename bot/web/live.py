@@ -13,20 +13,27 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
+from typing import Any, TypeVar
 
 from bot.store.repo import CHANGE_CHANNEL
 
 log = logging.getLogger("spacechess.web")
+T = TypeVar("T")
 
 
 class ChangeHub:
-    """The open event streams, by game; `changed` may be called from any thread."""
+    """The open event streams, by game; `changed` may be called from any thread. The streams woken
+    by one change share one read of the game (`read`), however many pages are open."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
         self._streams: dict[int, set[asyncio.Event]] = {}
+        #: changes heard, by game, and of every game at once (a lost connection): see `stamp`
+        self._changes: dict[int, int] = {}
+        self._everything = 0
+        self._reads: dict[Hashable, tuple[int, asyncio.Future[Any]]] = {}
 
     def changed(self, game_id: int | None) -> None:
         """`game_id` changed (None: any game may have, e.g. after a lost connection): wake its streams."""
@@ -36,6 +43,10 @@ class ChangeHub:
             return
 
     def _wake(self, game_id: int | None) -> None:
+        if game_id is None:
+            self._everything += 1
+        else:
+            self._changes[game_id] = self._changes.get(game_id, 0) + 1
         woken = self._streams.values() if game_id is None else (self._streams.get(game_id, ()),)
         for events in woken:
             for event in events:
@@ -54,6 +65,27 @@ class ChangeHub:
                 streams.discard(event)
                 if not streams:
                     del self._streams[game_id]
+
+    def stamp(self, game_id: int) -> int:
+        """How many changes of `game_id` were heard so far (on the loop: it grows with each wake)."""
+        return self._everything + self._changes.get(game_id, 0)
+
+    async def read(self, game_id: int, key: Hashable, reader: Callable[[], T], seen: int) -> T:
+        """`reader()` on a worker thread, or the result of the same read already running when it
+        started after every change the caller had heard of (`seen`, its `stamp`): a read that started
+        earlier might miss one, so the caller gets a read of its own."""
+        running = self._reads.get(key)
+        if running is not None and running[0] >= seen:
+            return await asyncio.shield(running[1])
+        future = asyncio.ensure_future(asyncio.to_thread(reader))
+        self._reads[key] = (self.stamp(game_id), future)
+
+        def done(finished: asyncio.Future[Any]) -> None:
+            if key in self._reads and self._reads[key][1] is finished:
+                del self._reads[key]
+
+        future.add_done_callback(done)
+        return await asyncio.shield(future)
 
     def open_streams(self) -> int:
         return sum(len(events) for events in self._streams.values())

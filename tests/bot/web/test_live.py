@@ -103,6 +103,30 @@ async def test_the_hub_wakes_only_the_streams_of_the_changed_game() -> None:
     assert hub.open_streams() == 0
 
 
+async def test_streams_woken_by_one_change_share_one_read_but_never_an_older_one() -> None:
+    hub = ChangeHub(asyncio.get_running_loop())
+    reads: list[int] = []
+    gate = threading.Event()
+
+    def reader() -> int:
+        reads.append(len(reads))
+        gate.wait(PATIENCE)
+        return len(reads)
+
+    with hub.watching(1):
+        seen = hub.stamp(1)
+        first = asyncio.ensure_future(hub.read(1, "token", reader, seen))
+        second = asyncio.ensure_future(hub.read(1, "token", reader, seen))  # woken by the same change
+        await asyncio.sleep(0.05)
+        hub.changed(1)  # a change while that read runs: whoever heard it needs a read of its own
+        await asyncio.sleep(0)
+        third = asyncio.ensure_future(hub.read(1, "token", reader, hub.stamp(1)))
+        await asyncio.sleep(0.05)
+        gate.set()
+        results = await asyncio.wait_for(asyncio.gather(first, second, third), PATIENCE)
+    assert len(reads) == 2 and results[0] == results[1]
+
+
 @pytest.mark.postgres
 def test_on_postgresql_a_commit_reaches_a_listening_connection(postgres_url: str, request: pytest.FixtureRequest
                                                               ) -> None:
