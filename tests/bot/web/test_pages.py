@@ -24,6 +24,7 @@ async def test_the_page_shows_board_status_and_history_in_french_by_default(clie
     answer = await client.get(f"/g/{token}")
     assert answer.status == 200 and answer.content_type == "text/html"
     html = await answer.text()
+    assert len(html.encode()) < 20_000  # light: a few KB besides the images
     assert '<html lang="fr">' in html and "<h2 id=\"board-title\">Plateau</h2>" in html
     board = re.search(r'<img src="([^"]+)" alt="([^"]+)"', html)
     assert board is not None and "Nebula" in board.group(2) and "Ann" in board.group(2)  # alt text: the game
