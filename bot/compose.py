@@ -36,6 +36,8 @@ COMMAND_MODULES = (
     "bot.service.mine",
     "bot.service.away",
     "bot.service.member",
+    "bot.service.channels",
+    "bot.service.owed_posts",
     "bot.service.web_links",
 )
 

@@ -155,7 +155,10 @@ def parse_command(text: str, base_dir: Path) -> ParsedLine:
         if name in options:  # Discord cannot send an option twice: keeping the last would hide a typo
             raise LineError("console.repeated_option", option=name)
         opt = table()[path].option(name)
-        if opt is not None and opt.type in ("user", "role") and _is_name(value):
+        if opt is not None and opt.type == "channel" and _is_name(value):
+            options[name] = stable_id("channel", value.removeprefix("#"))  # as the channel's own id
+            names[options[name]] = "#" + value.removeprefix("#")
+        elif opt is not None and opt.type in ("user", "role") and _is_name(value):
             options[name] = stable_id(opt.type, value.removeprefix("@"))
             names[options[name]] = "@" + value.removeprefix("@")
         elif opt is not None and opt.type == "attachment":
@@ -207,8 +210,9 @@ def _english(kind: str, word: str, group: str = "") -> str:
 
 
 def _is_name(value: str) -> bool:
-    """A member or role named as the console names them (``@ann`` or ``ann``), not an id or a mention."""
-    return not value.strip().isdigit() and not value.strip().startswith("<@")
+    """A member, role or channel named as the console names them (``@ann``, ``ann``, ``#log``), not an
+    id or a mention."""
+    return not value.strip().isdigit() and not value.strip().startswith(("<@", "<#"))
 
 
 def _prefixes() -> set[str]:
@@ -347,6 +351,15 @@ class Console:
     def on_gm_alert(self, game: Any, reply: Reply) -> None:
         self.show(self._posting or self.context(), reply)
 
+    def on_dm(self, user_id: int, game: Any, reply: Reply) -> None:
+        """A direct message to a member (`/game settings reminders:dm`), shown as one, in their language."""
+        from bot.service.dms import dm_language
+
+        language = dm_language(self.service.store, user_id, self.service.server_language(game.guild_id))
+        to = translate("console.dm", language, {"user": self._names.get(user_id, f"<@{user_id}>")})
+        for message in reply.messages:
+            self._print(f"{to} {self._names_for_ids(translate(message.key, language, message.params), language)}")
+
     def _click(self, line: str) -> ParsedLine:
         words = line.split()
         number = words[1] if len(words) > 1 else "1"
@@ -452,7 +465,7 @@ class Console:
         """A button's option as the console would type it: a member or role by the name it was given
         in this session (``user:@ann``), not by the id that name became; other values as they are."""
         opt = table()[command].option(option) if command in table() else None
-        if opt is not None and opt.type in ("user", "role") and isinstance(value, int):
+        if opt is not None and opt.type in ("user", "role", "channel") and isinstance(value, int):
             return self._names.get(value, value)
         return value
 

@@ -197,6 +197,20 @@ def decode_reply(payload: Mapping[str, Any], language: str | None = None) -> Rep
     return Reply(messages, files=files, mentions=tuple(int(u) for u in payload.get("mentions", [])))
 
 
+def dm_of(game: GameRecord, user: int, reply: Reply, fallback: Reply) -> NewPost:
+    """The outbox row of a direct message to `user` about `game`, and the channel post it falls back
+    to where Discord refuses it (the member takes no direct message from the bot)."""
+    payload = {**encode_reply(reply), rows.RECIPIENT: user, rows.FALLBACK: encode_reply(fallback)}
+    return NewPost(channel_id=game.channel_id, kind=rows.DM, payload=payload, game_id=game.id,
+                   guild_id=game.guild_id)
+
+
+def first_line(payload: Mapping[str, Any]) -> Message | None:
+    """The first message of a post, as `/gm posts` names it (its pictures are not drawn for that)."""
+    messages = payload.get("messages") or []
+    return _decode(messages[0]) if messages else None
+
+
 def post_of(game: GameRecord, reply: Reply, kind: str = TURN_POST, drawing: Drawing | None = None) -> NewPost:
     """The outbox row of a post in `game`'s channel, to write with the change that causes it."""
     return NewPost(channel_id=game.channel_id, kind=kind, payload=encode_reply(reply, drawing), game_id=game.id,
@@ -222,12 +236,24 @@ def flush(store: Store, hooks: Any) -> int:
     delivered = 0
     for post in rows.unsent(store):  # no lease: this is the delivery of a single process (console, tests)
         game = store.get_game(post.game_id) if post.game_id is not None else None
-        if game is not None:
+        if game is not None and post.kind == rows.DM:
+            deliver_dm(hooks, game, post)
+        elif game is not None:
             reply = decode_reply(post.payload, post_language(hooks))
             (hooks.on_gm_alert if post.kind == GM_ALERT else hooks.on_turn_post)(game, reply)
         rows.mark_sent(store, post)
         delivered += 1
     return delivered
+
+
+def deliver_dm(hooks: Any, game: GameRecord, post: OutboxRecord) -> None:
+    """A direct message (`bot.service.dms`) to an adapter that writes to members (`on_dm`, told whom);
+    any other pings the member in the game's channel instead, as a refused message does."""
+    on_dm = getattr(hooks, "on_dm", None)
+    if callable(on_dm):
+        on_dm(rows.recipient(post), game, decode_reply(post.payload, post_language(hooks)))
+    else:
+        hooks.on_turn_post(game, decode_reply(post.payload[rows.FALLBACK], post_language(hooks)))
 
 
 # -- the asynchronous sender ----------------------------------------------------------------------------
@@ -266,6 +292,8 @@ REFUSALS = {
     "file_too_large": "gm.post_refused.file_too_large",
     "unknown_channel": "gm.post_refused.unknown_channel",
 }
+#: why Discord refused a direct message (`Failure.cause`): the member takes none from the bot
+DM_REFUSED = "dm_refused"
 #: the line a post sent again without its images (refused as too large) ends with
 IMAGES_LEFT_OUT = "gm.post_refused.images_left_out"
 
@@ -286,12 +314,37 @@ class Failure:
         return self.kind == FINAL
 
 
-def refusal_alert(game: GameRecord, post: OutboxRecord, cause: str) -> NewPost:
+#: refusals after which the bot cannot write in the game's channel at all: its GMs are told elsewhere
+SHUT_OUT = frozenset({"unknown_channel", "missing_access"})
+
+
+def log_channel_of(store: Store, game: GameRecord) -> int | None:
+    """The server's GM log channel (`/gm settings log_channel:`), where there is one."""
+    return store.guild_settings(game.guild_id).log_channel_id if game.guild_id is not None else None
+
+
+def gm_alert(store: Store, game: GameRecord, reply: Reply, *, in_channel: bool = True,
+             channel_id: int | None = None) -> NewPost | None:
+    """The GM alert `reply` about `game`: in its channel (`channel_id`, else the game's), or, where the
+    bot cannot write there (`in_channel` False), in the server's GM log channel, else by direct message
+    to the game's creator; None where none of them is."""
+    channel = (channel_id or game.channel_id) if in_channel else log_channel_of(store, game)
+    if channel is None:
+        return dm_of(game, game.created_by, reply, reply) if not in_channel and game.created_by else None
+    return NewPost(channel_id=channel, kind=GM_ALERT, payload=encode_reply(reply), game_id=game.id,
+                   guild_id=game.guild_id)
+
+
+def refusal_alert(store: Store, game: GameRecord, post: OutboxRecord, cause: str) -> NewPost | None:
     """The GM alert telling `game`'s GMs that Discord refused one of its posts for `cause`, and what to
-    fix, in the game's channel; in a lane of its own there (`rows.ABOUT_REFUSAL`)."""
-    reply = Reply((Message(REFUSALS[cause], {"name": game.name, "post": post.id}),))
-    alert = post_of(game, reply, GM_ALERT)
-    return NewPost(channel_id=post.channel_id if post.channel_id is not None else game.channel_id, kind=GM_ALERT,
+    fix: in the post's channel where the bot may still write there, else in the log channel; in a lane
+    of its own (`rows.ABOUT_REFUSAL`)."""
+    channel = post.channel_id if post.channel_id is not None else game.channel_id
+    reply = Reply((Message(REFUSALS[cause], {"name": game.name, "post": post.id, "channel": channel}),))
+    alert = gm_alert(store, game, reply, in_channel=cause not in SHUT_OUT, channel_id=channel)
+    if alert is None:
+        return None
+    return NewPost(channel_id=alert.channel_id, kind=alert.kind,
                    payload={**alert.payload, rows.ABOUT_REFUSAL: {"post": post.id, "cause": cause}},
                    game_id=game.id, guild_id=game.guild_id)
 
@@ -320,11 +373,12 @@ class OutboxSender(Generic[Part]):
         on_sent: Callable[[OutboxRecord], None] = lambda _post: None,
         limiter: RateLimiter | None = None,
         clock: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.UTC),
-        on_gone: Callable[[int], bool] = lambda _game_id: True,
+        on_gone: Callable[[int, int], bool] = lambda _game_id, _channel_id: True,
     ) -> None:
         self.store = store
-        #: the post's channel is gone: pause its game (run in a thread); whether it was paused now — the
-        #: GMs are told then, once, not at each of the game's posts given up after
+        #: the post's channel (game id, channel id) is gone: pause its game if it is still there (run in
+        #: a thread); whether it was paused now — the GMs are told then, once, not at each of the game's
+        #: posts given up after
         self.on_gone = on_gone
         self.render = render
         self.send_part = send_part
@@ -335,6 +389,7 @@ class OutboxSender(Generic[Part]):
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._pruned: dt.datetime | None = None
+        self._refused_dms: set[int] = set()  # the members whose refusal of a direct message was logged
 
     # -- lifecycle (inside the event loop) --
     def start(self) -> None:
@@ -366,17 +421,31 @@ class OutboxSender(Generic[Part]):
 
     # -- one pass --
     async def drain(self) -> float | None:
-        """Send the due head of every channel (channels side by side, each in order), again while
-        posts keep going out; then the seconds until the next owed post is due (None: nothing owed)."""
-        while True:
-            heads = await asyncio.to_thread(rows.heads, self.store)
-            now = self.clock()
-            due = [post for post in heads if post.next_attempt_at <= now]
-            if not due:
-                break
-            sent = await asyncio.gather(*(self.send(post) for post in due))
-            if not any(sent):
-                break
+        """Send every due post: each channel's lane (`rows.lane_of`) on its own, in order, so that a
+        slow or refused channel never holds another back; a post written meanwhile (a wake-up) starts
+        its channel's lane at once. Then the seconds until the next owed post is due (None: nothing
+        owed)."""
+        lanes: dict[rows.Lane, asyncio.Task[None]] = {}
+        try:
+            while True:
+                self._wake.clear()
+                heads = await asyncio.to_thread(rows.heads, self.store)
+                now = self.clock()
+                for post in heads:
+                    lane = rows.lane_of(post)
+                    if post.next_attempt_at <= now and lane not in lanes:
+                        lanes[lane] = asyncio.create_task(self._lane(post), name=f"outbox-lane-{post.channel_id}")
+                if not lanes:
+                    break
+                woken = asyncio.ensure_future(self._wake.wait())
+                await asyncio.wait([*lanes.values(), woken], return_when=asyncio.FIRST_COMPLETED)
+                woken.cancel()
+                for lane in [lane for lane, task in lanes.items() if task.done()]:
+                    lanes.pop(lane).result()  # a lane's failure (the database) ends the pass
+        finally:
+            for task in lanes.values():
+                task.cancel()
+            await asyncio.gather(*lanes.values(), return_exceptions=True)
         await self._prune()
         # a channel's later posts wait for its head: only heads say when to look again
         heads = await asyncio.to_thread(rows.heads, self.store)
@@ -384,6 +453,13 @@ class OutboxSender(Generic[Part]):
             return None
         soonest = min(post.next_attempt_at for post in heads)
         return max(0.0, (soonest - self.clock()).total_seconds())
+
+    async def _lane(self, post: OutboxRecord | None) -> None:
+        """One channel's lane: its posts one after the other while they go out and are due."""
+        while post is not None and await self.send(post):
+            post = await asyncio.to_thread(rows.lane_head, self.store, rows.lane_of(post))
+            if post is not None and post.next_attempt_at > self.clock():
+                return
 
     async def send(self, post: OutboxRecord) -> bool:
         """Send one post (under a lease); whether it is done with (sent or given up)."""
@@ -408,7 +484,17 @@ class OutboxSender(Generic[Part]):
 
     async def _failed(self, post: OutboxRecord, err: Exception) -> bool:
         failure = self.classify(err)
+        if failure.cause == DM_REFUSED and post.kind == rows.DM:
+            return await self._dm_refused(post, err)
         if failure.kind != TRANSIENT and rows.ABOUT_REFUSAL in post.payload:
+            game = await asyncio.to_thread(self.store.get_game, post.game_id) if post.game_id is not None else None
+            elsewhere = await asyncio.to_thread(log_channel_of, self.store, game) if game is not None else None
+            if elsewhere is not None and elsewhere != post.channel_id:
+                # the GMs cannot be told in the game's channel: in their log channel, at once
+                log.warning("GM alert %s refused in channel %s (%s): sent to the log channel %s", post.id,
+                            post.channel_id, err, elsewhere)
+                await asyncio.to_thread(rows.move_to, self.store, post, elsewhere, self.clock())
+                return True
             # the GMs cannot be told in the game's channel either: only the log knows
             log.error("GM alert %s about a refused post (%s) cannot be posted in channel %s either, given up: %s",
                       post.id, post.payload[rows.ABOUT_REFUSAL], post.channel_id, err)
@@ -418,9 +504,13 @@ class OutboxSender(Generic[Part]):
             log.error("post %s in channel %s given up: %s", post.id, post.channel_id, err)
             # paused before the post is given up: a crash in between sends it again, and pauses then
             paused = (failure.cause == "unknown_channel" and post.game_id is not None
-                      and await asyncio.to_thread(self.on_gone, post.game_id))
+                      and post.channel_id is not None
+                      and await asyncio.to_thread(self.on_gone, post.game_id, post.channel_id))
             alert = (await asyncio.to_thread(self._alert, post, failure.cause)
                      if paused or failure.cause != "unknown_channel" else None)
+            if paused and alert is None:
+                log.error("game %s paused, its channel %s gone: no GM log channel to tell its GMs "
+                          "(/gm settings log_channel:)", post.game_id, post.channel_id)
             await asyncio.to_thread(rows.give_up, self.store, post, repr(err), cause=failure.cause, alert=alert)
             return True
         wait = backoff(post.attempts, failure.retry_after)
@@ -440,12 +530,23 @@ class OutboxSender(Generic[Part]):
         await asyncio.to_thread(rows.put_off, self.store, post, until, repr(err))
         return False
 
+    async def _dm_refused(self, post: OutboxRecord, err: Exception) -> bool:
+        """Discord refused a direct message (the member's privacy settings): they are pinged in the game's
+        channel instead, this time and each time after (their setting is theirs to change); logged once."""
+        user = rows.recipient(post)
+        if user not in self._refused_dms:
+            self._refused_dms.add(user)
+            log.warning("member %s refuses direct messages (%s): pinged in channel %s instead, now and after",
+                        user, err, post.channel_id)
+        await asyncio.to_thread(rows.fall_back, self.store, post, repr(err))
+        return True
+
     def _alert(self, post: OutboxRecord, cause: str | None) -> NewPost | None:
         """The GM alert of a refusal, where there is a game whose GMs can be told (not yet told of it)."""
         if cause is None or cause == post.refused or post.game_id is None:
             return None
         game = self.store.get_game(post.game_id)
-        return refusal_alert(game, post, cause) if game is not None else None
+        return refusal_alert(self.store, game, post, cause) if game is not None else None
 
     async def _prune(self) -> None:
         now = self.clock()

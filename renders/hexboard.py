@@ -151,10 +151,24 @@ def draw_cell(
     draw_label(canvas, geometry, cell, label_size)
 
 
-def draw_label(canvas: c.Canvas, geometry: HexGeometry, cell: Hex, label_size: int) -> None:
+def label_point(geometry: HexGeometry, cell: Hex) -> Point:
+    """Where a cell's coordinates are written: near its top corner, above any piece."""
     x, y = geometry.hex_centre(cell)
+    return x, y - 0.66 * geometry.size
+
+
+def draw_label(
+    canvas: c.Canvas, geometry: HexGeometry, cell: Hex, label_size: int, backing: c.RGB | None = None
+) -> None:
+    """A cell's coordinates; on a `backing` box of that colour where a thick outline or a mark runs
+    under them, so they stay readable (the box interrupts the line, as a label in a frame does)."""
+    x, y = label_point(geometry, cell)
     label = geometry.board.format(cell)
-    canvas.text((round(x), round(y - 0.66 * geometry.size)), label, label_size, c.MUTED, anchor="mm")
+    if backing is not None:
+        half_w = c.font(label_size).getlength(label) / 2 + 2
+        half_h = label_size / 2 + 1
+        canvas.draw.rectangle((x - half_w, y - half_h, x + half_w, y + half_h), fill=backing)
+    canvas.text((round(x), round(y)), label, label_size, c.MUTED, anchor="mm")
 
 
 def draw_grid(
@@ -195,7 +209,7 @@ def draw_highlight(
         fill = fill_of(cell)
         canvas.draw.polygon(geometry.hex_polygon(cell), fill=HIGHLIGHT if fill == c.FLOOR else fill)
         canvas.draw.polygon(geometry.hex_polygon(cell, inset=2), outline=HIGHLIGHT_OUTLINE, width=4)
-        draw_label(canvas, geometry, cell, label_size)
+        draw_label(canvas, geometry, cell, label_size, backing=HIGHLIGHT if fill == c.FLOOR else fill)
 
 
 # -- small shared glyphs -------------------------------------------------------------------------------

@@ -38,8 +38,8 @@ LOADING = 1 << 7
 #: Interaction types, the button component type and the application command option types.
 APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE = 2, 3, 4
 BUTTON = 2
-OPTION_TYPES = {"subcommand": 1, "group": 2, "string": 3, "integer": 4, "boolean": 5, "user": 6, "role": 8,
-                "attachment": 11}
+OPTION_TYPES = {"subcommand": 1, "group": 2, "string": 3, "integer": 4, "boolean": 5, "user": 6, "channel": 7,
+                "role": 8, "attachment": 11}
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
 _counter = itertools.count(1)

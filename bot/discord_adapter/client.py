@@ -27,6 +27,7 @@ from bot.discord_adapter.answers import (
     seconds_left,
     tell_failure,
 )
+from bot.discord_adapter.events import PlaceEvents
 from bot.discord_adapter.payload import install_commands
 from bot.discord_adapter.posts import ChannelPoster, chunks
 from bot.discord_adapter.status import StatusBoard
@@ -57,6 +58,8 @@ from bot.timers import TimerRunner, TimerScheduler
 log = logging.getLogger("spacechess.discord")
 
 CONTENT_LIMIT = 2000
+#: the longest rate limit discord.py sleeps through inside a request (its minimum); a longer one raises
+MAX_RATELIMIT_WAIT = 30.0
 #: Discord's autocomplete answer: at most this many choices, each name and value this long at most
 AUTOCOMPLETE_CHOICES, CHOICE_TEXT = 25, 100
 CUSTOM_ID_LIMIT = 100
@@ -199,14 +202,17 @@ class MenuSelect(discord.ui.DynamicItem[discord.ui.Select],
                                  shown_to=self.spec.shown_to)
 
 
-class GameBot(discord.AutoShardedClient):
+class GameBot(PlaceEvents, discord.AutoShardedClient):
     """One process of the bot: it holds the gateway shards of `bot.shard_ids` (all of them by default),
     so Discord sends it the interactions of those shards' servers only. What is not tied to a server's
     gateway — draws, timers, the outbox — every process runs, claimed through the shared database."""
 
     def __init__(self, service: GameService, settings: Settings) -> None:
+        # a long rate limit raises (`discord.RateLimited`) rather than sleeping inside a send: the outbox
+        # puts that post off and its other channels go on; a sync at start retries later
         super().__init__(intents=discord.Intents(guilds=True), allowed_mentions=discord.AllowedMentions.none(),
-                         shard_count=settings.bot.shard_count or None, shard_ids=settings.bot.shard_ids or None)
+                         shard_count=settings.bot.shard_count or None, shard_ids=settings.bot.shard_ids or None,
+                         max_ratelimit_timeout=MAX_RATELIMIT_WAIT)
         self.service = service
         self.settings = settings
         self.tree = app_commands.CommandTree(self)
@@ -217,7 +223,9 @@ class GameBot(discord.AutoShardedClient):
         self.progress_seconds = PROGRESS_SECONDS
         #: the bot's own requests (posts, status messages, pins) under Discord's rate, this process's share
         self.limiter = RateLimiter(process_rate(settings.bot.shard_count, settings.bot.shard_ids), burst=BOT_BURST)
-        self.status_board = StatusBoard(self, service, settings.bot.status_debounce_seconds, self.limiter)
+        self.status_board = StatusBoard(self, service, settings.bot.status_debounce_seconds, self.limiter,
+                                        on_gone=self.status_channel_gone)
+        self._sync_retry: asyncio.Task[None] | None = None
         self.scheduler: DrawScheduler | None = None
         self.timers: TimerScheduler | None = None
         #: sends the outbox (turn posts, reminders, GM alerts) once READY; each post sent refreshes the status
@@ -225,8 +233,22 @@ class GameBot(discord.AutoShardedClient):
 
     async def setup_hook(self) -> None:
         await self.install_commands()
-        await self.sync_commands()
+        try:
+            await self.sync_commands()
+        except discord.RateLimited as limited:  # the gateway must not wait for it: the commands follow
+            log.warning("the command sync is rate-limited for %.0f s: tried again then", limited.retry_after)
+            self._sync_retry = asyncio.create_task(self._sync_after(limited.retry_after), name="command-sync")
         self.start_draws()
+
+    async def _sync_after(self, seconds: float) -> None:
+        """Sync the commands once a rate limit is over (again while Discord says to wait)."""
+        while True:
+            await asyncio.sleep(seconds)
+            try:
+                await self.sync_commands()
+                return
+            except discord.RateLimited as limited:
+                seconds = limited.retry_after
 
     def start_draws(self) -> None:
         """Poll the lottery on its calendar and run the games' timers (deadlines, clocks, reminders):
@@ -239,6 +261,8 @@ class GameBot(discord.AutoShardedClient):
         self.timers.start()
 
     async def close(self) -> None:
+        if self._sync_retry is not None:
+            self._sync_retry.cancel()
         if self.timers is not None:
             self.service.timer_listeners.remove(self.timers.wake)
             self.timers.shutdown()
@@ -287,6 +311,7 @@ class GameBot(discord.AutoShardedClient):
                  sorted(self.shards), self.shard_count)
         self.poster.sender.start()
         await self.status_board.resume()
+        self.status_board.start_sweeps()
 
     async def _call(self, ctx: Context, path: str, options: dict[str, Any], shown_to: int | None) -> Reply:
         # attachments are downloaded here, inside the deferral's clock: a slow CDN must not cost the answer

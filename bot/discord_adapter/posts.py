@@ -1,4 +1,5 @@
-"""The bot's own posts in game channels (turn posts, reminders, GM alerts), sent from the outbox.
+"""The bot's own posts in game channels (turn posts, reminders, GM alerts), and its direct messages
+to members (`bot.service.dms`), sent from the outbox.
 
 `bot.outbox.OutboxSender` decides what to send and when; this module says how on Discord: the post's
 text in the server's language of the moment, cut into messages of at most 2,000 characters, a
@@ -17,11 +18,12 @@ from dataclasses import dataclass
 import discord
 
 from bot.i18n import alt_text, translate
-from bot.outbox import FINAL, FIXABLE, GM_ALERT, Failure, OutboxSender, RateLimiter, decode_reply
+from bot.outbox import DM_REFUSED, FINAL, FIXABLE, GM_ALERT, Failure, OutboxSender, RateLimiter, decode_reply
+from bot.service.channels import pause_channel_gone
 from bot.service.core import GameService
-from bot.service.gm import pause_channel_gone
+from bot.service.dms import dm_language
 from bot.service.replies import Attachment
-from bot.store.outbox import OutboxRecord
+from bot.store.outbox import OutboxRecord, recipient
 
 log = logging.getLogger("spacechess.discord.posts")
 
@@ -60,18 +62,23 @@ def chunks(lines: list[str], limit: int = CONTENT_LIMIT) -> list[str]:
 FIXABLE_CODES = {50013: "missing_permissions", 50001: "missing_access", 50083: "thread_locked",
                  40005: "file_too_large"}
 FINAL_CODES = {10003: "unknown_channel"}
+#: Discord's code of a direct message the member does not take from the bot (their privacy settings)
+DM_REFUSED_CODE = 50007
 
 
 def classify(err: Exception) -> Failure:
     """Rate limits, server errors, the network and a 401 (the token being reset): tried again later.
     A missing permission or access, an archived or locked thread, a file too large: kept, the GMs
-    told what to fix. An unknown channel: given up, the GMs told. Any other refusal (an invalid body:
+    told what to fix. An unknown channel: given up, the GMs told. A direct message refused: the
+    member pinged in the game's channel instead. Any other refusal (an invalid body:
     the bot's own fault) is given up and logged."""
     if isinstance(err, discord.RateLimited):
         return Failure(retry_after=err.retry_after)
     if isinstance(err, discord.HTTPException):
         if err.status == 429:
             return Failure(retry_after=_retry_after(err))
+        if err.code == DM_REFUSED_CODE:
+            return Failure(FINAL, cause=DM_REFUSED)
         if err.code in FIXABLE_CODES:
             return Failure(FIXABLE, cause=FIXABLE_CODES[err.code])
         if err.code in FINAL_CODES:
@@ -96,15 +103,19 @@ class ChannelPoster:
                  on_sent: Callable[[OutboxRecord], None] | None = None, limiter: RateLimiter | None = None) -> None:
         self.client = client
         self.service = service
+        self._dm_channels: dict[int, int] = {}  # member → the id of the bot's direct-message channel with them
         self.sender: OutboxSender[PostPart] = OutboxSender(
             service.store, render=self.render, send_part=self.send_part, classify=classify,
             on_sent=on_sent or (lambda _post: None), limiter=limiter,
-            on_gone=lambda game_id: pause_channel_gone(service, game_id),
+            on_gone=lambda game_id, channel_id: pause_channel_gone(service, game_id, channel_id),
         )
 
     async def render(self, post: OutboxRecord) -> list[PostPart]:
         """The post's messages in the server's language now; a GM alert pings the GM role first."""
         language = await asyncio.to_thread(self.service.server_language, post.guild_id)
+        user = recipient(post)
+        if user is not None:  # a direct message reads in its member's language
+            language = await asyncio.to_thread(dm_language, self.service.store, user, language)
         reply = await asyncio.to_thread(decode_reply, post.payload, language)  # its board may be drawn now, in it
         lines = [translate(m.key, language, m.params) for m in reply.messages]
         roles: list[discord.Object] = []
@@ -122,12 +133,21 @@ class ChannelPoster:
 
     async def send_part(self, post: OutboxRecord, index: int, part: PostPart) -> int:
         assert post.channel_id is not None
+        user = recipient(post)
         # a channel of another shard's server is not in this process's cache: written to as it is
-        channel = self.client.get_channel(post.channel_id) or self.client.get_partial_messageable(
-            post.channel_id, guild_id=post.guild_id)
+        channel = (await self.dm_channel(user) if user is not None else self.client.get_channel(post.channel_id)
+                   or self.client.get_partial_messageable(post.channel_id, guild_id=post.guild_id))
         assert isinstance(channel, discord.abc.Messageable)
         files = [discord.File(io.BytesIO(f.data), filename=f.filename, description=part.alt[i] if i < len(part.alt) else None)
                  for i, f in enumerate(part.files)]
         message = await channel.send(part.content, files=files, allowed_mentions=part.mentions,
                                      nonce=post.nonce(index))
         return message.id
+
+    async def dm_channel(self, user: int) -> discord.PartialMessageable:
+        """The bot's direct-message channel with `user`: opened once (``POST /users/@me/channels``), its
+        id kept for the process's later messages."""
+        if user not in self._dm_channels:
+            data = await self.client.http.start_private_message(user)
+            self._dm_channels[user] = int(data["id"])
+        return self.client.get_partial_messageable(self._dm_channels[user], type=discord.ChannelType.private)

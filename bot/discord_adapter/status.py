@@ -14,7 +14,12 @@ it did not change). What must survive a crash is in the database:
   (too many pins, 30003; no permission, 50013; a server error) never leads to a new message per
   change — a refusal is remembered and not asked again, a server error is retried at the next refresh;
 - a message older than an hour has a stricter edit limit (30046): the refresh is retried later with
-  back-off, never replaced by a new message. Only a deleted message (404) is posted anew.
+  back-off, never replaced by a new message. Only a deleted message (404 / 10008) is posted anew;
+- a forum post (a thread) archives itself after a few idle days, and Discord refuses edits there
+  (50083) while a post would unarchive it: the bot unarchives the thread first, then edits. A locked
+  thread it may not reopen is left alone until a moderator unlocks it (its GMs are told by
+  `bot.discord_adapter.events`); a deleted channel (10003) pauses the game through the one path of
+  changes and the message is not asked for again — no new post per refresh, none at each restart.
 
 A draw changes every game at once: thousands of refreshes fall due together. Each request to Discord
 waits its turn at the bot's rate limiter, shared with the outbox (`bot.outbox.process_rate`), so the
@@ -28,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
+from collections.abc import Callable
 
 import discord
 
@@ -48,26 +54,43 @@ from bot.store.repo import Store
 log = logging.getLogger("spacechess.discord.status")
 
 CONTENT_LIMIT = 2000
+#: Discord's codes: the channel (or thread) is gone; the message is; the thread is archived or locked
+UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, THREAD_ARCHIVED = 10003, 10008, 50083
 #: Discord's codes for a pin it will not take: too many pins in the channel, missing permission/access
 PIN_REFUSALS = frozenset({30003, 50013, 50001})
 #: first and longest wait before retrying a refresh Discord refused for now (an old message's edits, 5xx)
 RETRY_FIRST, RETRY_MAX = 60.0, 900.0
 #: the games whose channel shows a status message (a finished one keeps the one it has)
 UNDER_WAY = ("setup", "running", "paused")
+#: how often a process looks for the status refreshes another process owes its servers' games (a draw
+#: applied there, a post sent there): only the process holding a server's shard writes its messages
+SWEEP_SECONDS = 30.0
+
+
+def status_nonce(game_id: int, version: int) -> str:
+    """The nonce of a game's first status message (at most 25 characters): the same for the same game
+    as it is, so a post repeated after a crash is recognised as the same message."""
+    return f"st{game_id}v{version}"[:25]
 
 
 class StatusBoard:
     def __init__(self, client: discord.Client, service: GameService, debounce_seconds: float,
-                 limiter: RateLimiter) -> None:
+                 limiter: RateLimiter,
+                 on_gone: Callable[[int, int], object] = lambda _game_id, _channel_id: None) -> None:
         self.client = client
+        #: the game's channel (game id, channel id) is gone (run in a thread): pause the game and tell
+        #: its GMs, as a refused post does
+        self.on_gone = on_gone
         self.service = service
         self.debounce_seconds = debounce_seconds
         self.limiter = limiter
         self.retry_first = RETRY_FIRST
         self._pending: dict[int, asyncio.Task[None]] = {}
-        self._posted: dict[int, str] = {}
+        #: what each game's message shows, and where (a game moved by `/gm move` needs one in its new channel)
+        self._posted: dict[int, tuple[int, str]] = {}
         self._failures: dict[int, int] = {}
         self._locks: dict[int, asyncio.Lock] = {}
+        self._sweeps: asyncio.Task[None] | None = None
 
     @property
     def store(self) -> Store:
@@ -77,6 +100,22 @@ class StatusBoard:
         """Something changed in this game: mark it (durably) and refresh its status message soon,
         once per period."""
         self._schedule(game_id, self.debounce_seconds, mark=True)
+
+    def start_sweeps(self) -> None:
+        """Look for owed refreshes every `SWEEP_SECONDS` (another process's changes to our games)."""
+        if self._sweeps is None or self._sweeps.done():
+            self._sweeps = asyncio.create_task(self._sweep(), name="status-sweeps")
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                owed = await asyncio.to_thread(dirty_games, self.store)
+            except Exception:
+                log.exception("looking for owed status refreshes failed: next look in %.0f s", SWEEP_SECONDS)
+                continue
+            for game_id in owed:
+                self._schedule(game_id, 0.0, mark=False)
 
     async def resume(self) -> None:
         """Refresh every status message a previous run owed: marked or changed since it was posted,
@@ -108,36 +147,59 @@ class StatusBoard:
         self._pending.pop(game_id, None)  # a change from now on schedules the next refresh
         await self.refresh(game_id)
 
-    def text(self, game_id: int) -> tuple[int, str] | None:
-        """(channel id, content) of the game's status, in the server's language; runs in a thread."""
+    def text(self, game_id: int) -> tuple[int, str, int] | None:
+        """(channel id, content, game version) of the game's status, in the server's language; runs
+        in a thread."""
         game = self.service.store.get_game(game_id)
         if game is None or game.channel_id is None:
             return None
         language = self.service.server_language(game.guild_id)
         lines = [translate(m.key, language, m.params) for m in status_messages(self.service, game)]
-        return game.channel_id, "\n".join(lines)[:CONTENT_LIMIT]
+        return game.channel_id, "\n".join(lines)[:CONTENT_LIMIT], game.version
 
     async def refresh(self, game_id: int) -> None:
         # one refresh at a time per game: two overlapping ones would both post a first message
         async with self._locks.setdefault(game_id, asyncio.Lock()):
             await self._refresh(game_id)
 
+    def _held_here(self, game_id: int) -> bool:
+        """Whether this process holds the game's server (its shard): the one writer of its status
+        message — another process leaves the mark for it. Runs in a thread."""
+        game = self.store.get_game(game_id)
+        return game is None or game.guild_id is None or self.client.get_guild(game.guild_id) is not None
+
     async def _refresh(self, game_id: int) -> None:
+        if not await asyncio.to_thread(self._held_here, game_id):
+            return  # its own process refreshes it (`_sweep`): two writers would post two messages
         seen = dt.datetime.now(dt.UTC)  # marks up to now are answered by the text read next
         found = await asyncio.to_thread(self.text, game_id)
-        if found is not None and self._posted.get(game_id) != found[1]:
-            channel_id, content = found
+        if found is not None and self._posted.get(game_id) != found[:2]:
+            channel_id, content, version = found
             try:
-                await self._post(game_id, channel_id, content, seen)
-            except discord.Forbidden as err:  # the bot may not see or write there: kept for a restart
-                log.warning("status message of game %s not updated: %s", game_id, err)
-                return
-            except (discord.HTTPException, OSError) as err:
+                await self._post(game_id, channel_id, content, seen, version)
+            except discord.HTTPException as err:
+                if err.code != UNKNOWN_CHANNEL:
+                    self._refused(game_id, err)
+                    return
+                # nothing to show any more: the mark is answered, so no restart asks for it again
+                log.warning("the channel of game %s is gone (%s): game paused, no status message", game_id, err)
+                await asyncio.to_thread(self.on_gone, game_id, channel_id)
+                seen = dt.datetime.now(dt.UTC)  # the pause it made is answered too: nothing is shown
+            except OSError as err:
                 self._retry(game_id, err)
                 return
-            self._posted[game_id] = content
+            else:
+                self._posted[game_id] = (channel_id, content)
         self._failures.pop(game_id, None)
         await asyncio.to_thread(clear_status_dirty, self.store, game_id, seen)
+
+    def _refused(self, game_id: int, err: discord.HTTPException) -> None:
+        """The bot may not see or write there, or may not reopen the locked thread: kept for a restart
+        or the next change (a moderator's fix is a change nobody tells the bot of); else tried again."""
+        if isinstance(err, discord.Forbidden) or err.code == THREAD_ARCHIVED:
+            log.warning("status message of game %s not updated: %s", game_id, err)
+        else:
+            self._retry(game_id, err)
 
     def _retry(self, game_id: int, err: Exception) -> None:
         """Discord refused the edit for now (an old message's edit limit, a server error): try again
@@ -148,27 +210,46 @@ class StatusBoard:
         log.warning("status message of game %s not updated (%s): retry in %.0f s", game_id, err, delay)
         self._schedule(game_id, delay, mark=False)
 
-    async def _post(self, game_id: int, channel_id: int, content: str, seen: dt.datetime) -> None:
+    async def _post(self, game_id: int, channel_id: int, content: str, seen: dt.datetime, version: int) -> None:
         channel = self.client.get_channel(channel_id) or self.client.get_partial_messageable(channel_id)
         assert isinstance(channel, discord.abc.Messageable)
         none = discord.AllowedMentions.none()
-        message_id = await asyncio.to_thread(self.store.status_message, game_id)
+        message_id = await asyncio.to_thread(self.store.status_message, game_id, channel_id)
         if message_id is not None:
             message = channel.get_partial_message(message_id)  # type: ignore[attr-defined]
             try:
-                await self.limiter.acquire()
-                await message.edit(content=content, allowed_mentions=none)
-            except discord.NotFound:
+                await self._edit(channel_id, message, content)
+            except discord.NotFound as err:
+                if err.code == UNKNOWN_CHANNEL:
+                    raise
                 log.info("status message of game %s was deleted; posting a new one", game_id)
             else:
                 if await asyncio.to_thread(status_pin, self.store, game_id) == "pending":
                     await self._pin(game_id, message)
                 return
         await self.limiter.acquire()
-        message = await channel.send(content, allowed_mentions=none)
+        # a bot killed after Discord made the message, before it was stored, posts it again at its
+        # restart: with the same nonce (the game unchanged), Discord answers with the first one
+        message = await channel.send(content, allowed_mentions=none, nonce=status_nonce(game_id, version))
         # stored before the pin: whatever happens to the pin, the next change edits this message
         await asyncio.to_thread(keep_status_message, self.store, game_id, channel_id, message.id, seen)
         await self._pin(game_id, message)
+
+    async def _edit(self, channel_id: int, message: discord.PartialMessage, content: str) -> None:
+        """Edit the message; in an archived thread, unarchive it first (an edit does not, a post
+        would) and edit again. A locked thread refuses the unarchiving: that refusal is raised."""
+        none = discord.AllowedMentions.none()
+        await self.limiter.acquire()
+        try:
+            await message.edit(content=content, allowed_mentions=none)
+            return
+        except discord.HTTPException as err:
+            if err.code != THREAD_ARCHIVED:
+                raise
+        await self.limiter.acquire()
+        await self.client.http.edit_channel(channel_id, archived=False)
+        await self.limiter.acquire()
+        await message.edit(content=content, allowed_mentions=none)
 
     async def _pin(self, game_id: int, message: discord.Message | discord.PartialMessage) -> None:
         """Pin it; a refusal is remembered (never asked again), a server error left for the next refresh."""
@@ -185,6 +266,8 @@ class StatusBoard:
         await asyncio.to_thread(set_status_pin, self.store, game_id, "pinned")
 
     async def close(self) -> None:
+        if self._sweeps is not None:
+            self._sweeps.cancel()
         for task in self._pending.values():
             task.cancel()
         self._pending.clear()

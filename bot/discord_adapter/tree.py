@@ -85,6 +85,8 @@ def _annotation(opt: Option) -> Any:
         base = discord.User
     elif opt.type == "role":
         base = discord.Role
+    elif opt.type == "channel":
+        base = discord.TextChannel  # a text channel of the server (the bot's cache has them all)
     else:
         base = app_commands.Range[str, 1, opt.max_length] if opt.max_length else str
     return base if opt.required else Optional[base]  # noqa: UP045 - discord.py inspects typing.Optional

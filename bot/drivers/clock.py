@@ -17,6 +17,7 @@ from bot.outbox import GM_ALERT, announce, post_of
 from bot.service import away
 from bot.service.commands import Option
 from bot.service.core import Applied, GameService
+from bot.service.dms import route
 from bot.service.effects import Effects
 from bot.service.pings import members_for, mentions
 from bot.service.replies import Message, Reply, discord_time
@@ -140,12 +141,16 @@ class ClockDriver(TurnDriver):
             game = svc.store.get_game(timer.game_id)
             if game is None or game.status != "running":
                 return
-            users = mover_seats(game, timer.payload["actor"], now)
-            post = post_of(game, Reply((Message("turn.clock_half", {
-                "actor": mover_words(game, timer.payload["actor"]), "users": mentions(users),
-                "when": discord_time(dt.datetime.fromisoformat(timer.payload["ends"]))}),),
-                mentions=users))
-            if svc.store.claim(timer.claim_key, game_id=game.id, outbox=[post]):
+            when = discord_time(dt.datetime.fromisoformat(timer.payload["ends"]))
+
+            def line(users: tuple[int, ...]) -> Message:
+                return Message("turn.clock_half", {"actor": mover_words(game, timer.payload["actor"]),
+                                                   "users": mentions(users), "when": when})
+
+            routed = route(svc.store, game, mover_seats(game, timer.payload["actor"], now),
+                           Message("dm.clock_half", {"when": when}), line)
+            post = post_of(game, Reply((line(routed.channel),), mentions=routed.channel))
+            if svc.store.claim(timer.claim_key, game_id=game.id, outbox=[post, *routed.dms]):
                 announce(svc.store, hooks)
 
         def on_timeout(timer: TimerRecord, now: dt.datetime) -> None:

@@ -20,6 +20,7 @@ from bot.outbox import announce, post_of
 from bot.service import away
 from bot.service.commands import Option
 from bot.service.core import Applied, GameService
+from bot.service.dms import route
 from bot.service.effects import Effects, FollowUp
 from bot.service.pings import members_for, mentions
 from bot.service.replies import Message, Reply, ServiceError, discord_time
@@ -181,11 +182,16 @@ class DeadlineDriver(TurnDriver):
                 return
             rules = registry.get(game.kind)
             state = rules.from_json(game.state)
-            users = members_for(svc.store, game, rules, state, rules.waiting_on(state),
-                                away=away.away_seats(game, now))
-            posts = [post_of(game, Reply((Message("turn.deadline_reminder", {
-                "hours": timer.payload.get("hours"), "users": mentions(users)}),),
-                mentions=users))] if users else []
+            hours = timer.payload.get("hours")
+
+            def line(users: tuple[int, ...]) -> Message:
+                return Message("turn.deadline_reminder", {"hours": hours, "users": mentions(users)})
+
+            routed = route(svc.store, game, members_for(svc.store, game, rules, state, rules.waiting_on(state),
+                                                        away=away.away_seats(game, now)),
+                           Message("dm.deadline_reminder", {"hours": hours}), line)
+            posts = [post_of(game, Reply((line(routed.channel),), mentions=routed.channel))] if routed.channel else []
+            posts += routed.dms
             if svc.store.claim(timer.claim_key, game_id=game.id, outbox=posts) and posts:
                 announce(svc.store, hooks)
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import weakref
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from bot.drivers import TurnHooks
@@ -32,9 +32,10 @@ from bot.lottery import is_lottery_game
 from bot.lottery.turn_post import build_turn_post, later_drawing, next_draw
 from bot.outbox import Drawing, announce, post_language, post_of
 from bot.service.core import Applied, GameService, derive_status
-from bot.service.pings import muted_members
+from bot.service.dms import dm_posts
+from bot.service.pings import muted_members, your_turn
 from bot.service.replaying import Step, public_events
-from bot.service.replies import Reply
+from bot.service.replies import Message, Reply
 from bot.service.scene import scene_of
 from bot.store.draws import (
     applied_evenings,
@@ -44,6 +45,7 @@ from bot.store.draws import (
     started_at_of,
     stored_draws,
 )
+from bot.store.outbox import NewPost
 from bot.store.repo import AlreadyClaimed, GameRecord, NewEntry, SeatRecord, StaleWrite, Store
 from bot.store.timers import get_timer, set_timer
 from draws import FDJ_LOTO, Draw, DrawSchedule, counts_for_game, game_numbers, manual_source
@@ -159,7 +161,7 @@ class DrawApplier:
                 return None
             outcome = rules.apply_input(rules.from_json(game.state), "draw", None, payload)
             outcome, entries = self._with_limit(game, outcome, [NewEntry("draw", None, user_id, payload)], draw)
-            reply, drawing = self._post(Applied(game, outcome, rules), draw, facts or DrawFacts(self.store, self.source),
+            reply, drawing, dms = self._post(Applied(game, outcome, rules), draw, facts or DrawFacts(self.store, self.source),
                                         later=post, language=language)
             try:
                 committed = self.store.commit(
@@ -169,7 +171,7 @@ class DrawApplier:
                     entries=entries,
                     status=derive_status(rules, outcome.state, game.status),
                     claims=[draw_claim_key(game.id, draw.date, draw.index)],
-                    outbox=[post_of(game, reply, drawing=drawing)] if post else (),
+                    outbox=[post_of(game, reply, drawing=drawing), *dms] if post else dms,
                 )
             except AlreadyClaimed:
                 return None
@@ -237,20 +239,21 @@ class DrawApplier:
         return None
 
     def _post(self, applied: Applied, draw: Draw, facts: DrawFacts, *, later: bool,
-              language: str | None = None) -> tuple[Reply, Drawing | None]:
+              language: str | None = None) -> tuple[Reply, Drawing | None, tuple[NewPost, ...]]:
         """The turn post; with `later` (it goes to the outbox) its board as a drawing, drawn when it is
         sent, in the language its text is then read in, when the post allows it (`later_drawing`).
         A board drawn now speaks `language`, else the language its hooks show posts in (the
-        console's), else the server's: the language of the post's text."""
+        console's), else the server's: the language of the post's text. With it, the direct messages of
+        the members it pings who take theirs so (`bot.service.dms`)."""
         game = applied.game
         policy = self.store.guild_settings(game.guild_id).ping_policy if game.guild_id is not None else "players"
         pending = Step(-1, "draw", None, tuple(public_events(applied.outcome.events)), applied.outcome.state)
         scene = scene_of(self.service, game, language or post_language(self.hooks), pending=(pending,))
         drawing = later_drawing(applied, scene, next_draw(self.schedule, self.service.clock())) if later else None
-        muted = facts.muted(game.id) if policy != "none" else frozenset()
-        reply = build_turn_post(applied, draw, seats=facts.seats(game.id), ping_policy=policy, scene=scene,
-                                pictures=drawing is None, muted=muted)
-        return reply, drawing
+        muted, by_dm = (facts.muted(game.id), facts.by_dm(game.id)) if policy != "none" else (frozenset(), frozenset())
+        reply, written = build_turn_post(applied, draw, seats=facts.seats(game.id), ping_policy=policy, scene=scene,
+                                         pictures=drawing is None, muted=muted, by_dm=by_dm)
+        return reply, drawing, dm_posts(game, written, Message("dm.draw"), your_turn)
 
     def apply_pending(
         self, game: GameRecord, extra: Sequence[Draw] = (), *, deliver: bool = True, user_id: int | None = None,
@@ -338,7 +341,7 @@ class DrawFacts:
         self._applied: dict[int, list[tuple[dt.date, int]]] = {}
         self._manual: dict[int, list[Draw]] = {}
         self._seats: dict[int, list[SeatRecord]] = {}
-        self._muted: frozenset[int] | None = None  # of the batch's members, once they are read
+        self._members: dict[str, frozenset[int]] = {}  # muted, by_dm: of the batch's members, once read
 
     def preload(self, games: Sequence[GameRecord]) -> None:
         """Read what `games` need at once; what an earlier batch read is dropped (memory stays one batch)."""
@@ -346,7 +349,7 @@ class DrawFacts:
         self._started = started_at_of(self.store, games)
         self._applied = applied_evenings_of(self.store, ids)
         self._seats = self.store.seats_of(ids)
-        self._muted = None  # read for the whole batch by the first post that pings
+        self._members = {}  # read for the whole batch by the first post that pings
         owners = {manual_source(str(game_id)): game_id for game_id in ids}
         self._manual = {game_id: [] for game_id in ids}
         for draw in stored_draws(self.store, sources=list(owners)):
@@ -379,11 +382,20 @@ class DrawFacts:
     def muted(self, game_id: int) -> frozenset[int]:
         """The members seated in `game_id` who turned pings off everywhere: for a preloaded game,
         read once for every member of its batch."""
+        return self._of_members("muted", game_id, lambda seats: muted_members(self.store, seats))
+
+    def by_dm(self, game_id: int) -> frozenset[int]:
+        """The members seated in `game_id` who take their pings by direct message, read as `muted`."""
+        return self._of_members("by_dm", game_id,
+                                lambda seats: self.store.dm_members({seat.user_id for seat in seats}))
+
+    def _of_members(self, name: str, game_id: int,
+                    read: Callable[[Iterable[SeatRecord]], frozenset[int]]) -> frozenset[int]:
         if game_id not in self._seats:
-            return muted_members(self.store, self.seats(game_id))
-        if self._muted is None:
-            self._muted = muted_members(self.store, (seat for seats in self._seats.values() for seat in seats))
-        return self._muted
+            return read(self.seats(game_id))
+        if name not in self._members:
+            self._members[name] = read([seat for seats in self._seats.values() for seat in seats])
+        return self._members[name]
 
 
 _APPLIERS: weakref.WeakKeyDictionary[GameService, DrawApplier] = weakref.WeakKeyDictionary()

@@ -73,11 +73,12 @@ def draw_header(draw: Draw) -> Message:
 
 def build_turn_post(
     applied: Applied, draw: Draw, *, seats: Sequence[SeatRecord], ping_policy: str, scene: Scene | None = None,
-    pictures: bool = True, muted: Collection[int] = frozenset(),
-) -> Reply:
+    pictures: bool = True, muted: Collection[int] = frozenset(), by_dm: Collection[int] = frozenset(),
+) -> tuple[Reply, tuple[int, ...]]:
     """Header, one line per character (the engine's own breakdown), then anything else the draw caused
     (an ending), the board image (unless `pictures` is false: `later_drawing` draws it when the post
-    is sent) and the pings."""
+    is sent) and the pings; and the members it would ping who take theirs by direct message
+    (`by_dm`: `bot.service.dms`), left out of the post's pings."""
     game = applied.game
     presenter = presenter_for(game.kind)
     messages = [Message("turn.title", {"name": game.name, "turn": applied.rules.view(applied.outcome.state)["turn"]}),
@@ -97,6 +98,8 @@ def build_turn_post(
                     pings=ping_policy, muted=muted)
     messages.extend(end.messages)
     gainers = tuple(user for user in mentions if user not in end.mentions)  # the winners' line names them
+    written = tuple(user for user in gainers if user in by_dm)
+    gainers = tuple(user for user in gainers if user not in by_dm)
     if gainers:
         messages.append(Message("turn.pings", {"users": " ".join(f"<@{user}>" for user in gainers)}))
     mentions = gainers + end.mentions
@@ -105,7 +108,7 @@ def build_turn_post(
     public, state = public_events(applied.outcome.events), applied.outcome.state
     files = presenter.described(presenter.images_for(applied.rules, state, public, scene), applied.rules, state,
                                 scene, public) if pictures else ()
-    return Reply(tuple(messages), files=files, mentions=mentions)
+    return Reply(tuple(messages), files=files, mentions=mentions), written
 
 
 def next_draw(schedule: DrawSchedule, now: dt.datetime) -> Message:

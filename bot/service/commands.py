@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from bot.service.context import Context
     from bot.service.core import GameService
 
-OPTION_TYPES = ("string", "integer", "boolean", "attachment", "user", "role")
+OPTION_TYPES = ("string", "integer", "boolean", "attachment", "user", "role", "channel")
 #: The largest file an attachment option takes unless it says less: an export of a long game (10,000 log
 #: entries weigh about 2 MB). A larger one is refused before anything reads it, and the Discord adapter
 #: refuses it from the size Discord announces, before downloading it.
@@ -176,11 +176,11 @@ def unknown_command(typed: str) -> ServiceError:
     return ServiceError("error.unknown_command", command=command)
 
 
-_MENTION = re.compile(r"^<@[&!]?(\d+)>$")
+_MENTION = re.compile(r"^<(?:@[&!]?|#)(\d+)>$")
 
 
 def _snowflake(opt: Option, value: Any) -> int:
-    """A member or role id, given as an id or as a mention (``<@123>``, ``<@&123>``)."""
+    """A member, role or channel id, given as an id or as a mention (``<@123>``, ``<@&123>``, ``<#123>``)."""
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     text = str(value).strip()
@@ -245,7 +245,7 @@ def _coerce(opt: Option, value: Any, group: str = "") -> Any:
         if text in _TRUE | _FALSE:
             return text in _TRUE
         raise ServiceError("error.option_not_boolean", option=opt.name, value=value)
-    if opt.type in ("user", "role"):
+    if opt.type in ("user", "role", "channel"):
         return _snowflake(opt, value)
     if opt.type == "attachment":
         if not isinstance(value, Attachment):

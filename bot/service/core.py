@@ -87,6 +87,8 @@ class Change:
     reopen: bool = False
     #: a new setup document (another map before the start): the log replays from it from now on
     setup: dict[str, Any] | None = None
+    #: the channel the game lives in from now on (`/gm move`), its owed posts with it
+    channel: int | None = None
 
 
 @dataclass(frozen=True)
@@ -301,6 +303,7 @@ class GameService:
         post: bool = False,
         reopen: bool = False,
         setup: dict[str, Any] | None = None,
+        channel: int | None = None,
     ) -> Applied:
         """The one path of every change to a game: a player's input, the bot's (a deadline, a
         timeout, a computer's move), and every GM action (start, pause, resume, end, kick, replace,
@@ -321,11 +324,12 @@ class GameService:
         holding it (a row lock on PostgreSQL, the write lock on SQLite), so players ordering at the
         same moment wait their turn — unless `stale` names the refusal to give instead (a GM's
         confirmation was shown for the version it read). `reopen` lets an undo take back the input
-        that ended the game; `setup` replaces the setup document the log replays from.
+        that ended the game; `setup` replaces the setup document the log replays from; `channel` moves
+        the game to another channel.
         `error.conflict` is left for a game that vanished or a unique key taken meanwhile.
         """
         first = self._commit_change(ctx, game, Change(kind, actor, payload, seats_set, seats_removed, check, claims,
-                                                      options, state, status, stale, reopen, setup), post)
+                                                      options, state, status, stale, reopen, setup, channel), post)
         posts: list[Reply] = []
         queue = list(first[1].follow_ups)
         current = first[0]
@@ -377,7 +381,8 @@ class GameService:
             new_options = change.options(current) if change.options else None
             # the record as the commit will leave it, for the driver to plan from
             pending = Applied(replace(current, status=new_status,
-                                      options=current.options if new_options is None else new_options),
+                                      options=current.options if new_options is None else new_options,
+                                      channel_id=current.channel_id if change.channel is None else change.channel),
                               outcome, rules, change.kind, payload=change.payload)
             effects = driver.effects(self, pending)
             pending = replace(pending, turn=effects.turn)
@@ -395,6 +400,7 @@ class GameService:
                 claims=(*change.claims, *((interaction,) if interaction else ())),
                 options=new_options,
                 setup=change.setup,
+                channel_id=change.channel,
                 # a change nobody asked for (a deadline's resolution) posts in the channel, in its
                 # transaction; one that hands the turn over pings those it now waits on, with it
                 outbox=self._posts(current, pending, seats, post),
@@ -476,14 +482,15 @@ class GameService:
         """The channel posts a change writes with its commit: its public reply when nobody asked for
         it (`post`), and the members it hands the turn to told (`Applied.turn`, its driver's call) —
         in that post, else in one of its own: a ping Discord notifies is a new message (a command's
-        reply edits its "thinking…", and an edit notifies nobody), sent once, after the reply."""
-        told, users = turn_ping(self.store, pending.game, pending.rules, pending.outcome.state, pending.turn,
-                                seats=seats)
+        reply edits its "thinking…", and an edit notifies nobody), sent once, after the reply; or by
+        direct message, for the members who chose it (`bot.service.dms`)."""
+        told, users, dms = turn_ping(self.store, pending.game, pending.rules, pending.outcome.state, pending.turn,
+                                     seats=seats)
         if post:
             reply = self.describe(pending)
             return [post_of(game, replace(reply, messages=reply.messages + told,
-                                          mentions=tuple(dict.fromkeys(reply.mentions + users))))]
-        return [post_of(game, Reply(told, mentions=users))] if told else []
+                                          mentions=tuple(dict.fromkeys(reply.mentions + users)))), *dms]
+        return ([post_of(game, Reply(told, mentions=users))] if told else []) + list(dms)
 
     def announce_end(self, applied: Applied) -> Announcement:
         """The winners by name, pinged once, when `applied` ended its game (`bot.service.game_over`)."""

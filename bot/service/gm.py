@@ -87,25 +87,6 @@ def gm_pause(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     return Reply.say("gm.paused", name=game.name)
 
 
-def pause_channel_gone(svc: GameService, game_id: int) -> bool:
-    """The game's channel is gone (Discord refused a post with 10003): the game is paused as by
-    `/gm pause`, through the same path, so no deadline or clock runs out on players who cannot see it.
-    Whether it was paused now (False: it was not running, or another process paused it first)."""
-
-    def running(current: GameRecord) -> None:
-        if current.status != "running":
-            raise ServiceError("error.not_running", status=Message(f"status.value.{current.status}"))
-
-    game = svc.store.get_game(game_id)
-    if game is None or game.status != "running":
-        return False
-    try:
-        svc.apply_input(None, game, "pause", None, {}, status="paused", check=running)
-    except ServiceError:
-        return False
-    return True
-
-
 @command("gm resume", gm_only=True)
 def gm_resume(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     game = svc.channel_game(ctx)
@@ -297,12 +278,18 @@ def unsealed(svc: GameService, export: GameExport, filename: str) -> GameExport:
     Option("language", choices=("fr", "en")),
     Option("gm_role", "role"),
     Option("pings", choices=("players", "none", "all")),
+    Option("log_channel", "channel"),
+    Option("no_log_channel", "boolean"),
     server_wide=True,  # the GM role decides who GMs every game: not a game creator's to choose
 )
 def gm_settings(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
-    """Server settings: reply language, the GM role, who gets pinged on turn posts."""
+    """Server settings: reply language, the GM role, who gets pinged on turn posts, and the GMs' log
+    channel — where they are told what the bot cannot say in a game's own channel (it is gone, locked
+    or closed to the bot: `bot.service.channels`)."""
     if ctx.guild_id is None:
         raise ServiceError("error.server_only")
+    if "log_channel" in opts and opts.get("no_log_channel"):
+        raise ServiceError("error.log_channel_both")
     changes = {}
     if "language" in opts:
         changes["language"] = opts["language"]
@@ -310,12 +297,19 @@ def gm_settings(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         changes["gm_role_id"] = opts["gm_role"]
     if "pings" in opts:
         changes["ping_policy"] = opts["pings"]
+    if "log_channel" in opts:
+        changes["log_channel_id"] = opts["log_channel"]
+    elif opts.get("no_log_channel"):
+        changes["log_channel_id"] = None
     if changes and "language" not in changes:  # a first save keeps the language the bot spoke so far
         changes["language"] = svc.server_language(ctx.guild_id)
     settings = svc.store.set_guild_settings(ctx.guild_id, **changes) if changes else svc.store.guild_settings(
         ctx.guild_id)
     role = Message("word.none") if settings.gm_role_id is None else Message("gm.settings.role",
                                                                              {"role": settings.gm_role_id})
+    log_channel = Message("word.none") if settings.log_channel_id is None else Message(
+        "gm.settings.channel", {"channel": settings.log_channel_id})
     return Reply((Message("gm.settings", {"language": ChoiceText("language", settings.language), "role": role,
-                                          "pings": ChoiceText("pings", settings.ping_policy)}),),
+                                          "pings": ChoiceText("pings", settings.ping_policy),
+                                          "log_channel": log_channel}),),
                  visibility=Visibility.PRIVATE)

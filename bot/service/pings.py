@@ -9,6 +9,9 @@ every game on every server (`may_ping`) — and nobody where the server's ``ping
 over (`turn_ping`, posted by the pipeline with the change that handed it, `GameService._posts`), the
 reminders of the clock and the deadline, a draw offer; the game-over winners
 (`bot.service.game_over`) and the Space Chess turn posts (`bot.lottery.turn_post`) ask `may_ping`.
+A member who takes their reminders by direct message (`/game settings reminders:dm`) is told of
+the turn handed to them and of the clock's and the deadline's reminders there instead of in the
+channel (`bot.service.dms.route`); the other pings stay in the channel.
 """
 
 from __future__ import annotations
@@ -18,7 +21,9 @@ from typing import Any
 
 from bot.drivers import plays_as
 from bot.service.computers import computers_of
+from bot.service.dms import route
 from bot.service.replies import Message
+from bot.store.outbox import NewPost
 from bot.store.repo import GameRecord, SeatRecord, Store
 
 
@@ -60,10 +65,18 @@ def mentions(users: Sequence[int]) -> str:
 
 
 def turn_ping(store: Store, game: GameRecord, rules: Any, state: Any, actors: Sequence[str], *,
-              seats: Sequence[SeatRecord] | None = None) -> tuple[tuple[Message, ...], tuple[int, ...]]:
-    """The line telling the members who play `actors` that the game now waits on them, and who it
-    pings: nothing when nobody is to be pinged. It names members only (no order, no secret)."""
+              seats: Sequence[SeatRecord] | None = None,
+              ) -> tuple[tuple[Message, ...], tuple[int, ...], tuple[NewPost, ...]]:
+    """The line telling the members who play `actors` that the game now waits on them, who it pings
+    in the channel, and the direct messages of those who take them instead: nothing when nobody is to
+    be pinged. It names members only (no order, no secret)."""
     users = members_for(store, game, rules, state, actors, seats=seats)
-    if not users:
-        return (), ()
-    return (Message("turn.your_turn", {"users": mentions(users)}),), users
+    routed = route(store, game, users, Message("dm.your_turn"), your_turn)
+    if not routed.channel:
+        return (), (), routed.dms
+    return (your_turn(routed.channel),), routed.channel, routed.dms
+
+
+def your_turn(users: Sequence[int]) -> Message:
+    """The channel's line telling `users` it is their turn."""
+    return Message("turn.your_turn", {"users": mentions(users)})

@@ -32,6 +32,8 @@ GAME_STATUSES = ("setup", "running", "paused", "finished")
 PING_POLICIES = ("players", "none", "all")
 #: the languages a member may choose for their private replies (as `bot.i18n.LANGUAGES`)
 LANGUAGES = ("fr", "en")
+#: where a member's pings go (`/game settings reminders:`): the game's channel, or a direct message
+REMINDERS = ("channel", "dm")
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -73,6 +75,8 @@ class GuildSettings(SQLModel, table=True):
     language: str = _column(String(8))
     gm_role_id: int | None = _column(BigInteger, nullable=True)
     ping_policy: str = _column(String(16))
+    #: where the GMs are told what the bot cannot say in a game's own channel (gone, locked, closed to it)
+    log_channel_id: int | None = _column(BigInteger, nullable=True)
     updated_at: datetime = _column(UTCDateTime)
 
 
@@ -82,11 +86,13 @@ class MemberSettings(SQLModel, table=True):
 
     __tablename__ = "member_settings"
     __table_args__ = (CheckConstraint("language IS NULL OR " + _in("language", LANGUAGES),
-                                      name="ck_member_settings_language"),)
+                                      name="ck_member_settings_language"),
+                      CheckConstraint(_in("reminders", REMINDERS), name="ck_member_settings_reminders"))
 
     user_id: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
     mute_pings: bool = _column(Boolean, default=False)
     language: str | None = _column(String(8), nullable=True)
+    reminders: str = _column(String(8), default="channel", server_default="channel")
     updated_at: datetime = _column(UTCDateTime)
 
 
@@ -220,7 +226,8 @@ class TimerRow(SQLModel, table=True):
     created_at: datetime = _column(UTCDateTime)
 
 
-OUTBOX_KINDS = ("turn_post", "gm_alert")
+#: a direct message (``dm``) is for one member (its payload's ``recipient``), about a game of its channel
+OUTBOX_KINDS = ("turn_post", "gm_alert", "dm")
 
 
 class OutboxRow(SQLModel, table=True):

@@ -59,6 +59,12 @@ class OutboxRecord:
     last_error: str | None = None
     #: the cause of a refusal the game's GMs were told of (once per cause)
     refused: str | None = None
+    created_at: dt.datetime | None = None
+
+    @property
+    def given_up(self) -> bool:
+        """Done with, but never posted (Discord will not take it): `/gm posts` lists and retries it."""
+        return self.sent_at is not None and (self.last_error or "").startswith(GAVE_UP)
 
     def nonce(self, part: int) -> str:
         """Discord's message nonce of one part (at most 25 characters): the same for every attempt,
@@ -71,7 +77,7 @@ def _record(row: Any) -> OutboxRecord:
         id=row.id, game_id=row.game_id, guild_id=row.guild_id, channel_id=row.channel_id, kind=row.kind,
         payload=dict(row.payload), attempts=row.attempts, next_attempt_at=row.next_attempt_at,
         message_ids=[int(m) for m in row.message_ids or []], sent_at=row.sent_at, last_error=row.last_error,
-        refused=row.refused,
+        refused=row.refused, created_at=row.created_at,
     )
 
 
@@ -102,21 +108,63 @@ def enqueue(store: Store, posts: Sequence[NewPost]) -> None:
         insert_posts(connection, posts)
 
 
+#: the kind of a direct message to one member (`bot.service.dms`), and its payload's keys: the member
+#: it is for, the channel post (pinging them) it falls back to when Discord refuses it
+DM, RECIPIENT, FALLBACK = "dm", "recipient", "fallback"
+
+
+def recipient(post: OutboxRecord) -> int | None:
+    """The member a direct message is for (None: a channel post)."""
+    return int(post.payload[RECIPIENT]) if post.kind == DM else None
+
+
 #: the payload key of a GM alert telling of a refused post: such an alert does not wait behind the
 #: refused post it is about (it goes in a lane of its own in its channel), and its own refusal is logged
 ABOUT_REFUSAL = "about_refusal"
+#: how the error of a post given up begins
+GAVE_UP = "gave up: "
+
+
+#: a post's lane: (channel id, whether it is an alert about a refused post there), or (DM, member id)
+Lane = tuple[int | str | None, bool | int | None]
+
+
+def lane_of(post: OutboxRecord) -> Lane:
+    """The lane a post waits in: its channel's, or beside it the alerts about a refused post there
+    (they do not wait for it to be fixed), or for a direct message its recipient's — so that
+    channels and members never wait for each other."""
+    if post.kind == DM:
+        return DM, recipient(post)
+    return post.channel_id, ABOUT_REFUSAL in post.payload
 
 
 def heads(store: Store, *, limit: int = 500) -> list[OutboxRecord]:
-    """The oldest unsent post of each channel (sent or not yet due ones included: the caller checks
-    `next_attempt_at`), in id order. A channel's later posts wait for its head, so they keep their order;
-    the alerts about a refused post have a lane of their own, so they do not wait for it to be fixed."""
+    """The oldest unsent post of each lane (`lane_of`; sent or not yet due ones included: the caller
+    checks `next_attempt_at`), in id order. A channel's later posts wait for its head, so they keep
+    their order."""
     query = select(_OUTBOX).where(_OUTBOX.c.sent_at.is_(None)).order_by(_OUTBOX.c.id).limit(limit)
-    seen: dict[tuple[int | None, bool], OutboxRecord] = {}
+    seen: dict[tuple[Any, ...], OutboxRecord] = {}
     with store.engine.connect() as connection:
         for row in connection.execute(query):
-            seen.setdefault((row.channel_id, ABOUT_REFUSAL in (row.payload or {})), _record(row))
+            record = _record(row)
+            seen.setdefault(lane_of(record), record)
     return sorted(seen.values(), key=lambda post: post.id)
+
+
+def lane_head(store: Store, lane: Lane) -> OutboxRecord | None:
+    """The oldest unsent post of one lane (`lane_of`), where there is one."""
+    channel_id = lane[0]
+    if channel_id == DM:
+        where = _OUTBOX.c.kind == DM
+    else:
+        where = _OUTBOX.c.channel_id.is_(None) if channel_id is None else _OUTBOX.c.channel_id == channel_id
+    query = select(_OUTBOX).where(_OUTBOX.c.sent_at.is_(None), where).order_by(_OUTBOX.c.id)
+    with store.engine.connect() as connection:
+        for row in connection.execute(query):
+            record = _record(row)
+            if lane_of(record) == lane:
+                return record
+    return None
 
 
 def unsent(store: Store) -> list[OutboxRecord]:
@@ -169,6 +217,54 @@ def put_off(store: Store, post: OutboxRecord, until: dt.datetime, error: str) ->
             attempts=_OUTBOX.c.attempts + 1, next_attempt_at=until, last_error=error[:ERROR_MAX]))
 
 
+def move_posts(connection: Connection, game_id: int, old_channel: int | None, new_channel: int,
+               now: dt.datetime) -> None:
+    """A game moved to `new_channel` (`/gm move`), in the move's transaction: the posts it still owes in
+    its old channel go to the new one, whole (a part posted there is gone with it) and due now; those
+    owed elsewhere (its GMs' alerts in their log channel) stay where they are."""
+    connection.execute(update(_OUTBOX).where(
+        _OUTBOX.c.game_id == game_id, _OUTBOX.c.sent_at.is_(None),
+        _OUTBOX.c.channel_id.is_(None) if old_channel is None else _OUTBOX.c.channel_id == old_channel,
+    ).values(channel_id=new_channel, message_ids=[], next_attempt_at=now, attempts=0, refused=None))
+
+
+def move_to(store: Store, post: OutboxRecord, channel_id: int, at: dt.datetime) -> None:
+    """Send `post` in another channel from `at` (a GM alert the game's channel refused, to the GMs' log
+    channel; a game's owed posts after `/gm move`), as a post never tried there."""
+    with writer(store.engine).begin() as connection:
+        connection.execute(update(_OUTBOX).where(_OUTBOX.c.id == post.id).values(
+            channel_id=channel_id, next_attempt_at=at, attempts=0, refused=None))
+
+
+def owed_and_given_up(store: Store, game_id: int, since: dt.datetime, *, limit: int = 50) -> list[OutboxRecord]:
+    """The game's posts not sent yet, and those given up since `since`, oldest first (`/gm posts`); an
+    alert about a refusal given up is left out (what it told of is listed itself)."""
+    query = select(_OUTBOX).where(_OUTBOX.c.game_id == game_id, or_(
+        _OUTBOX.c.sent_at.is_(None),
+        and_(_OUTBOX.c.sent_at >= since, _OUTBOX.c.last_error.like(GAVE_UP + "%")),
+    )).order_by(_OUTBOX.c.id)
+    with store.engine.connect() as connection:
+        found = (_record(row) for row in connection.execute(query))
+        return [post for post in found if not (post.given_up and ABOUT_REFUSAL in post.payload)][:limit]
+
+
+def retry(store: Store, game_id: int, channel_id: int | None, since: dt.datetime, now: dt.datetime) -> int:
+    """Send the game's owed posts now (no back-off left), and its posts given up since `since` again,
+    whole, in `channel_id` (its channel now); how many. A GM does this once the cause is fixed. An
+    alert about a refusal given up is not sent again: what it told of is what is retried."""
+    with writer(store.engine).begin() as connection:
+        owed = connection.execute(update(_OUTBOX).where(
+            _OUTBOX.c.game_id == game_id, _OUTBOX.c.sent_at.is_(None)).values(next_attempt_at=now)).rowcount
+        given_up = connection.execute(select(_OUTBOX.c.id, _OUTBOX.c.payload).where(
+            _OUTBOX.c.game_id == game_id, _OUTBOX.c.sent_at >= since, _OUTBOX.c.last_error.like(GAVE_UP + "%")))
+        ids = [row.id for row in given_up if ABOUT_REFUSAL not in (row.payload or {})]
+        if ids:
+            connection.execute(update(_OUTBOX).where(_OUTBOX.c.id.in_(ids)).values(
+                sent_at=None, channel_id=channel_id, message_ids=[], attempts=0, next_attempt_at=now,
+                refused=None, last_error=None))
+    return int(owed or 0) + len(ids)
+
+
 def prune(store: Store, before: dt.datetime) -> int:
     """Forget posts sent before `before`; how many."""
     with writer(store.engine).begin() as connection:
@@ -185,7 +281,18 @@ def give_up(store: Store, post: OutboxRecord, error: str, *, cause: str | None =
         if cause is not None:
             _tell_once(connection, post, cause, alert)
         connection.execute(update(_OUTBOX).where(_OUTBOX.c.id == post.id).values(
-            attempts=_OUTBOX.c.attempts + 1, sent_at=_now(), last_error=f"gave up: {error}"[:ERROR_MAX]))
+            attempts=_OUTBOX.c.attempts + 1, sent_at=_now(), last_error=f"{GAVE_UP}{error}"[:ERROR_MAX]))
+
+
+def fall_back(store: Store, post: OutboxRecord, error: str) -> None:
+    """Discord refused a direct message (the member takes none from the bot): done with, and the channel
+    ping it replaces written instead, in the same transaction, so the member is pinged once either way."""
+    fallback = NewPost(channel_id=post.channel_id, kind="turn_post", payload=post.payload[FALLBACK],
+                       game_id=post.game_id, guild_id=post.guild_id)
+    with writer(store.engine).begin() as connection:
+        insert_posts(connection, [fallback])
+        connection.execute(update(_OUTBOX).where(_OUTBOX.c.id == post.id).values(
+            attempts=_OUTBOX.c.attempts + 1, sent_at=_now(), last_error=f"fell back: {error}"[:ERROR_MAX]))
 
 
 def refuse(store: Store, post: OutboxRecord, until: dt.datetime, error: str, cause: str, *,

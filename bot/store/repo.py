@@ -50,6 +50,7 @@ from bot.store.models import (
     GAME_STATUSES,
     LANGUAGES,
     PING_POLICIES,
+    REMINDERS,
     BotKey,
     Claim,
     DrawRow,
@@ -60,7 +61,7 @@ from bot.store.models import (
     Seat,
     StatusMessage,
 )
-from bot.store.outbox import NewPost, insert_posts
+from bot.store.outbox import NewPost, insert_posts, move_posts
 from bot.store.timer_rows import TimerPlan, write_plans
 
 
@@ -117,6 +118,7 @@ class GuildSettingsRecord:
     language: str = "fr"
     gm_role_id: int | None = None
     ping_policy: str = "players"
+    log_channel_id: int | None = None  # the GMs' log channel (`/gm settings log_channel:`)
     updated_at: datetime | None = None  # None: defaults, never stored
 
 
@@ -128,6 +130,7 @@ class MemberSettingsRecord:
     mute_pings: bool = False  # pinged in no game (their seats' own mute aside)
     language: str | None = None  # their private replies' language; None: their Discord client's
     updated_at: datetime | None = None  # None: defaults, never stored
+    reminders: str = "channel"  # where their pings go: the game's channel, or "dm" (a direct message)
 
 
 @dataclass(frozen=True)
@@ -238,6 +241,7 @@ def _settings_record(row: GuildSettings) -> GuildSettingsRecord:
         language=row.language,
         gm_role_id=row.gm_role_id,
         ping_policy=row.ping_policy,
+        log_channel_id=row.log_channel_id,
         updated_at=row.updated_at,
     )
 
@@ -637,6 +641,7 @@ class Store:
         options: dict[str, Any] | None = None,
         outbox: Sequence[NewPost] = (),
         timers: Sequence[TimerPlan] = (),
+        channel_id: int | None = None,
     ) -> GameRecord:
         """Apply one accepted change: new snapshot, version + 1, log entries and seats, all or nothing.
 
@@ -650,6 +655,7 @@ class Store:
         `updated_at` is the status message's "needs refresh" mark (`discord_state.dirty_games`), so a
         crash right after the commit still leaves that refresh owed. `timers` are the game's timers
         the change sets, moves or cancels (`bot.store.timer_rows`), in the same transaction.
+        `channel_id` moves the game to another channel (`/gm move`), with the posts it still owes there.
 
         An order's commit is two statements: the guarded UPDATE returning the new row, and the
         log INSERT numbering its entry in SQL (seats and claims add theirs only when given).
@@ -667,7 +673,12 @@ class Store:
             changed["setup"] = _json_copy(setup, "setup")
         if options is not None:
             changed["options"] = _json_copy(options, "options")
+        if channel_id is not None:
+            changed["channel_id"] = channel_id
+            self._forget("channel")
         with self._tx(write=True, game_id=game_id, expected_version=expected_version) as connection:
+            old_channel = (connection.execute(select(_GAMES.c.channel_id).where(_GAMES.c.id == game_id)).scalar()
+                           if channel_id is not None else None)
             guarded = _guarded_update(tuple(changed))
             row = connection.execute(guarded, {"game_id": game_id, "expected_version": expected_version,
                                                **{f"new_{name}": value for name, value in changed.items()}}).first()
@@ -679,6 +690,8 @@ class Store:
                 self._forget("seat")
             self._replace_seats(connection, game_id, seats_set, seats_removed)
             self._take_claims(connection, game_id, expected_version, claims, now)
+            if channel_id is not None:
+                move_posts(connection, game_id, old_channel, channel_id, now)
             insert_posts(connection, outbox, now)  # the posts this change causes: kept or lost with it
             write_plans(connection, game_id, timers)
             self._changed(connection, game_id)
@@ -843,8 +856,8 @@ class Store:
         return self._remember(("settings", guild_id), read)
 
     def set_guild_settings(self, guild_id: int, **fields: Any) -> GuildSettingsRecord:
-        """Change some settings (language, gm_role_id, ping_policy); the others keep their value."""
-        unknown = set(fields) - {"language", "gm_role_id", "ping_policy"}
+        """Change some settings (language, gm_role_id, ping_policy, log_channel_id); the others keep their value."""
+        unknown = set(fields) - {"language", "gm_role_id", "ping_policy", "log_channel_id"}
         if unknown:
             raise TypeError(f"unknown guild settings: {', '.join(sorted(unknown))}")
         if "language" in fields and fields["language"] not in LANGUAGES:
@@ -860,6 +873,7 @@ class Store:
             "language": defaults.language,
             "gm_role_id": defaults.gm_role_id,
             "ping_policy": defaults.ping_policy,
+            "log_channel_id": defaults.log_channel_id,
             **changes,
         }
         self._forget("settings")
@@ -877,23 +891,27 @@ class Store:
             if not rows:
                 return MemberSettingsRecord(user_id)
             row = rows[0]
-            return MemberSettingsRecord(row.user_id, bool(row.mute_pings), row.language, _utc(row.updated_at))
+            return MemberSettingsRecord(row.user_id, bool(row.mute_pings), row.language, _utc(row.updated_at),
+                                        row.reminders)
 
         return self._remember(("member", user_id), read)
 
     def set_member_settings(self, user_id: int, **fields: Any) -> MemberSettingsRecord:
-        """Change some of a member's settings (mute_pings, language: None follows their Discord client);
-        the others keep their value."""
-        unknown = set(fields) - {"mute_pings", "language"}
+        """Change some of a member's settings (mute_pings, language: None follows their Discord client,
+        reminders); the others keep their value."""
+        unknown = set(fields) - {"mute_pings", "language", "reminders"}
         if unknown:
             raise TypeError(f"unknown member settings: {', '.join(sorted(unknown))}")
         if fields.get("language") is not None and fields["language"] not in LANGUAGES:
             raise ValueError(f"unknown language {fields['language']!r} (one of {', '.join(LANGUAGES)}, or None)")
+        if "reminders" in fields and fields["reminders"] not in REMINDERS:
+            raise ValueError(f"unknown reminders {fields['reminders']!r} (one of {', '.join(REMINDERS)})")
         if "mute_pings" in fields and not isinstance(fields["mute_pings"], bool):
             raise TypeError(f"mute_pings must be a bool, not {type(fields['mute_pings']).__name__}")
         changes = {**fields, "updated_at": _now()}
         defaults = MemberSettingsRecord(user_id)
-        row = {"user_id": user_id, "mute_pings": defaults.mute_pings, "language": defaults.language, **changes}
+        row = {"user_id": user_id, "mute_pings": defaults.mute_pings, "language": defaults.language,
+               "reminders": defaults.reminders, **changes}
         self._forget("member")
         with self._tx(write=True) as connection:
             upsert = self._dialect_insert(MemberSettings).values(**row)
@@ -902,15 +920,22 @@ class Store:
 
     def muted_members(self, user_ids: Collection[int]) -> frozenset[int]:
         """Those of `user_ids` who turned pings off for every game, in one statement (none asked: none read)."""
+        return self._members_who("muted", user_ids, _MEMBERS.c.mute_pings)
+
+    def dm_members(self, user_ids: Collection[int]) -> frozenset[int]:
+        """Those of `user_ids` who take their pings by direct message, in one statement (none asked: none read)."""
+        return self._members_who("dm", user_ids, _MEMBERS.c.reminders == "dm")
+
+    def _members_who(self, name: str, user_ids: Collection[int], condition: Any) -> frozenset[int]:
         users = sorted(set(user_ids))
         if not users:
             return frozenset()
 
         def read() -> frozenset[int]:
-            query = select(_MEMBERS.c.user_id).where(_MEMBERS.c.user_id.in_(users), _MEMBERS.c.mute_pings)
+            query = select(_MEMBERS.c.user_id).where(_MEMBERS.c.user_id.in_(users), condition)
             return frozenset(row.user_id for row in self._fetch(query))
 
-        return self._remember(("member", "muted", tuple(users)), read)
+        return self._remember(("member", name, tuple(users)), read)
 
     def _dialect_insert(self, model: Any) -> Any:
         """INSERT with the backend's ON CONFLICT clauses."""
@@ -972,10 +997,14 @@ class Store:
         with self.engine.connect() as connection:
             return connection.execute(select(_CLAIMS.c.key).where(_CLAIMS.c.key == key)).first() is not None
 
-    def status_message(self, game_id: int) -> int | None:
-        """The id of the game's pinned status message, if one was posted."""
+    def status_message(self, game_id: int, channel_id: int | None = None) -> int | None:
+        """The id of the game's pinned status message, if one was posted — in `channel_id`, if given
+        (a game moved to another channel by `/gm move` has none there yet)."""
         table = StatusMessage.__table__  # type: ignore[attr-defined]
-        rows = self._fetch(select(table.c.message_id).where(table.c.game_id == game_id))
+        query = select(table.c.message_id).where(table.c.game_id == game_id)
+        if channel_id is not None:
+            query = query.where(table.c.channel_id == channel_id)
+        rows = self._fetch(query)
         return rows[0].message_id if rows else None
 
     def set_status_message(self, game_id: int, channel_id: int, message_id: int) -> None:

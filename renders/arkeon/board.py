@@ -12,7 +12,7 @@ and the key never change, so they are drawn once (per set of words) and copied f
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
@@ -22,6 +22,7 @@ from PIL import Image
 from engine.core.hexgrid import Hex, HexBoard
 from renders import common as c
 from renders import hexboard as h
+from renders import hexmarks as m
 from renders.arkeon import style as s
 
 WIDTH = 1080
@@ -216,6 +217,24 @@ def _draw_sides(
         canvas.draw.line((left, top + SIDE_BLOCK_H - 4, right, top + SIDE_BLOCK_H - 4), fill=c.GRID)
 
 
+def _parse(text: str, where: str) -> Hex:
+    return h.parse_cell(BOARD, text, where, BOARD_NAME)
+
+
+def _ghost(layout: BoardLayout) -> Callable[[Any, h.Point, m.Mark], None]:
+    """A removed piece where it stood, hollow in its side's colour; a turned piece's old attack
+    marks, hollow, under the piece."""
+
+    def draw(draw: Any, centre: h.Point, mark: m.Mark) -> None:
+        if mark.kind == m.TURN:
+            if mark.piece in s.AGGRESSIVE:
+                s.draw_old_facing(draw, centre, layout.hex_size, mark.side, mark.piece, h.ANGLES[mark.facings[0]])
+        else:
+            s.draw_ghost(draw, centre, layout.hex_size, mark.side, mark.piece)
+
+    return draw
+
+
 # -- the public functions ----------------------------------------------------------------------------
 def board_image(
     view: Mapping[str, Any],
@@ -223,19 +242,31 @@ def board_image(
     labels: Mapping[str, str],
     title: str = "",
     highlight: Iterable[str] = (),
+    marks: Iterable[m.Mark] = (),
+    caption: Iterable[str] = (),
 ) -> Image.Image:
     """The board as a palette image (what render_board encodes)."""
     layout = layout_for()
     words = s.words(labels)
-    marked = sorted({h.parse_cell(BOARD, text, "highlight", BOARD_NAME) for text in highlight})
+    placed = m.place(marks, _parse)
+    for mark in placed:
+        if mark.mark.kind in (m.GHOST, m.TURN) and mark.mark.piece not in s.KINDS:
+            raise ValueError(f"marks: piece {mark.mark.piece!r} is not one of {', '.join(s.KINDS)}")
+    marked = sorted({_parse(text, "highlight") for text in highlight} | m.outlined(placed))
     pieces = _pieces(view)
-    canvas = c.Canvas(_blank(words))
+    lines = m.caption_lines(caption, WIDTH - 2 * MARGIN)
+    canvas = c.Canvas(m.with_room_below(_blank(words), m.caption_height(lines)))
     h.draw_highlight(canvas, layout.geometry, marked, layout.label_size, _floor)
+    m.draw_ghosts(canvas, layout.geometry, placed, _ghost(layout))
     for piece in pieces:
         centre = layout.hex_centre(piece.cell)
         s.draw_piece(canvas.draw, centre, layout.hex_size, piece.side, piece.kind, piece.facing)
+    lit = set(marked)
+    m.draw_actions(canvas, layout.geometry, placed, layout.label_size,
+                   lambda cell: h.HIGHLIGHT if cell in lit else c.FLOOR)
     h.draw_header(canvas, h.header_for(view, title, words), WIDTH, MARGIN)
     _draw_sides(canvas, layout, view, words)
+    m.draw_caption(canvas, lines, layout.size[1], MARGIN)
     return canvas.image
 
 
@@ -245,12 +276,17 @@ def render_board(
     labels: Mapping[str, str],
     title: str = "",
     highlight: Iterable[str] = (),
+    marks: Iterable[m.Mark] = (),
+    caption: Iterable[str] = (),
 ) -> bytes:
     """The board as PNG bytes; the same arguments always give the same bytes.
 
-    `highlight` outlines cells (the last move); `labels` are every word drawn (style.LABELS), in
-    the reader's language: one missing raises ValueError, as does anything in the view that does not
-    fit the board (a cell, side, kind, type or facing, a `carried_by` naming no ship, a cell in
+    `highlight` outlines cells (the piece placed or swapped); `marks` draw what else the move did
+    (renders/hexmarks.py: pushes, turns, attacks, removed pieces; their cells are outlined too) and
+    `caption` says it in words under the board, each sentence wrapped whole. `labels` are every word
+    drawn (style.LABELS), in the reader's language: one missing raises ValueError, as does anything
+    in the view or the marks that does not fit the board (a cell, side, kind or facing, a cell in
     `highlight`), naming it.
     """
-    return c.encode_png(board_image(view, title=title, highlight=highlight, labels=labels))
+    return c.encode_png(board_image(view, title=title, highlight=highlight, labels=labels, marks=marks,
+                                    caption=caption))

@@ -121,19 +121,52 @@ def draw_kind(
 def _draw_rotation(
     draw: ImageDraw.ImageDraw, centre: Point, unit: float, clockwise: bool, ink: c.RGB, line: int
 ) -> None:
-    """A three-quarter circle open at the bottom, its arrowhead on the right end for clockwise and on
-    the left end for counter-clockwise (AK-7)."""
+    """Half a circle with a big arrowhead, the way the piece turns its neighbours (AK-7): clockwise
+    on the token's right, from the top down to a head pointing left; counter-clockwise its mirror,
+    on the left. Which half of the token holds the sign tells them apart at a glance, even small
+    (the panel, the key) and in grey, where a full circle's arrowhead alone did not."""
     x, y = centre
-    r = 0.2 * unit
-    draw.arc((x - r, y - r, x + r, y + r), 135, 405, fill=ink, width=line)  # through the top
-    end = 45.0 if clockwise else 135.0
-    ahead = end + 90.0 if clockwise else end - 90.0  # the arc's direction of travel at that end
-    at = h.polar(centre, end, r - line / 2)
-    head = 0.12 * unit
-    draw.polygon(
-        [h.polar(at, ahead, head), h.polar(at, end, head * 0.85), h.polar(at, end + 180.0, head * 0.85)],
-        fill=ink,
-    )
+    r = 0.22 * unit
+    start, end = (-90.0, 60.0) if clockwise else (120.0, 270.0)  # screen angles run clockwise
+    draw.arc((x - r, y - r, x + r, y + r), start, end, fill=ink, width=line)
+    tip = h.polar(centre, 90.0, r - line / 2)  # at the bottom, pointing along the turn
+    ahead = 180.0 if clockwise else 0.0
+    head = 0.22 * unit
+    base = h.polar(tip, ahead + 180, head * 0.75)
+    draw.polygon([tip, h.polar(base, -90, head * 0.5), h.polar(base, 90, head * 0.5)], fill=ink)
+
+
+def draw_ghost(draw: ImageDraw.ImageDraw, centre: Point, unit: float, side: str, kind: str) -> None:
+    """A piece removed this move, where it stood: hollow, outlined and signed in its side's colour,
+    on a white halo (a grey hollow piece is one that may not be placed, AK-14)."""
+    colour = h.SIDE_COLOURS[side]
+    x, y = centre
+    width = max(2, round(unit / 18))
+    if kind == BASE:
+        points = [h.polar(centre, angle, 0.56 * unit) for angle in h.HEX_CORNERS]
+        loop = [*points, points[0]]
+    elif h.SIDE_SHAPES[side] == "circle":
+        loop = [h.polar(centre, angle, 0.38 * unit) for angle in range(0, 361, 10)]
+    else:
+        k = 0.38 * unit * 0.9
+        loop = [(x - k, y - k), (x + k, y - k), (x + k, y + k), (x - k, y + k), (x - k, y - k)]
+    draw.line(loop, fill=c.WHITE, width=width + 3, joint="curve")
+    draw.line(loop, fill=colour, width=width, joint="curve")
+    if kind != BASE:
+        draw_kind(draw, centre, unit, kind, 0.0, colour)
+
+
+def draw_old_facing(draw: ImageDraw.ImageDraw, centre: Point, unit: float, side: str, kind: str,
+                    facing: float) -> None:
+    """A turned piece's attack marks as they pointed before the turn: hollow, under the piece."""
+    colour = h.SIDE_COLOURS[side]
+    for angle in attack_angles(kind, facing):
+        points = [
+            h.local(centre, angle, 0.80 * unit, 0.0),
+            h.local(centre, angle, 0.28 * unit, 0.17 * unit),
+            h.local(centre, angle, 0.28 * unit, -0.17 * unit),
+        ]
+        draw.line([*points, points[0]], fill=colour, width=max(2, round(unit / 16)), joint="curve")
 
 
 def _draw_base(draw: ImageDraw.ImageDraw, centre: Point, unit: float, side: str) -> None:

@@ -14,7 +14,7 @@ coordinates and the key never change, so they are drawn once (per set of words) 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any
@@ -24,6 +24,7 @@ from PIL import Image
 from engine.core.hexgrid import Hex, HexBoard
 from renders import common as c
 from renders import hexboard as h
+from renders import hexmarks as m
 from renders.hexarena import style as s
 
 WIDTH = 1080
@@ -272,6 +273,38 @@ def _variants_note(view: Mapping[str, Any], words: Mapping[str, str]) -> str:
     return c.printable(h.word(words, "variants").format(names=", ".join(names))) if names else ""
 
 
+def _draw_number(canvas: c.Canvas, layout: BoardLayout, ship: _Ship, number: str) -> None:
+    """The ship's number among its side's ships of its type ("Red fighter 2" is the 2), on a white
+    badge at the cell's lower left: the star's corner is the lower right."""
+    x, y = layout.hex_centre(ship.cell)
+    size = layout.hex_size
+    centre = (x - 0.47 * size, y + 0.4 * size)
+    r = 0.5 * layout.label_size + 1.5 if len(number) == 1 else 0.5 * c.font(layout.label_size).getlength(number) + 4
+    canvas.draw.ellipse((centre[0] - r, centre[1] - r, centre[0] + r, centre[1] + r), fill=c.WHITE,
+                        outline=c.BLACK, width=1)  # fmt: skip
+    canvas.text((round(centre[0]), round(centre[1])), number, layout.label_size, c.INK, anchor="mm")
+
+
+def _ghost(layout: BoardLayout) -> Callable[[Any, h.Point, m.Mark], None]:
+    """How a destroyed ship (or a recycled debris) is ghosted where it stood, and a turned ship's
+    old heading: its outline only."""
+
+    def draw(draw: Any, centre: h.Point, mark: m.Mark) -> None:
+        if mark.kind == m.TURN:  # the hull as it pointed before, under the ship
+            if mark.piece in s.FACED:
+                s.draw_ghost(draw, centre, layout.ship_radius, mark.piece, mark.side, h.ANGLES[mark.facings[0]])
+        elif mark.piece == "debris":
+            s.draw_debris(draw, (centre[0], centre[1] + 0.06 * layout.hex_size), 0.42 * layout.hex_size, ghost=True)
+        else:
+            s.draw_ghost(draw, centre, layout.ship_radius, mark.piece, mark.side)
+
+    return draw
+
+
+def _parse(text: str, where: str) -> Hex:
+    return h.parse_cell(BOARD, text, where, BOARD_NAME)
+
+
 # -- the public functions ----------------------------------------------------------------------------
 def board_image(
     view: Mapping[str, Any],
@@ -279,23 +312,40 @@ def board_image(
     labels: Mapping[str, str],
     title: str = "",
     highlight: Iterable[str] = (),
+    marks: Iterable[m.Mark] = (),
+    caption: Iterable[str] = (),
+    numbers: Mapping[str, str] | None = None,
 ) -> Image.Image:
     """The board as a palette image (what render_board encodes)."""
     layout = layout_for()
     words = s.words(labels)
-    marked = sorted({h.parse_cell(BOARD, text, "highlight", BOARD_NAME) for text in highlight})
+    placed = m.place(marks, _parse)
+    for mark in placed:
+        known = (*s.TYPES, "debris") if mark.mark.kind == m.GHOST else s.TYPES
+        if mark.mark.kind in (m.GHOST, m.TURN) and mark.mark.piece not in known:
+            raise ValueError(f"marks: ship {mark.mark.piece!r} is not one of {', '.join(known)}")
+    marked = sorted({_parse(text, "highlight") for text in highlight} | m.outlined(placed))
     contents = _contents(view)
-    canvas = c.Canvas(_blank(words))
+    lines = m.caption_lines(caption, WIDTH - 2 * MARGIN)
+    canvas = c.Canvas(m.with_room_below(_blank(words), m.caption_height(lines)))
     if marked:
         h.draw_highlight(canvas, layout.geometry, marked, layout.label_size, _fill)
         _draw_bases(canvas, layout)  # the outlines that the highlighted cells covered
     for cell in contents.debris:
         x, y = layout.hex_centre(cell)
         s.draw_debris(canvas.draw, (x, y + 0.06 * layout.hex_size), 0.42 * layout.hex_size)
+    m.draw_ghosts(canvas, layout.geometry, placed, _ghost(layout))
     for ship in contents.ships:
         _draw_ship(canvas, layout, ship)
+        number = (numbers or {}).get(ship.ship_id)
+        if number:
+            _draw_number(canvas, layout, ship, c.printable(str(number)))
+    lit = set(marked)
+    m.draw_actions(canvas, layout.geometry, placed, layout.label_size,
+                   lambda cell: h.HIGHLIGHT if cell in lit and _fill(cell) == c.FLOOR else _fill(cell))
     h.draw_header(canvas, h.header_for(view, title, words, _variants_note(view, words)), WIDTH, MARGIN)
     _draw_panel(canvas, layout, view, contents, words)
+    m.draw_caption(canvas, lines, layout.size[1], MARGIN)
     return canvas.image
 
 
@@ -305,12 +355,18 @@ def render_board(
     labels: Mapping[str, str],
     title: str = "",
     highlight: Iterable[str] = (),
+    marks: Iterable[m.Mark] = (),
+    caption: Iterable[str] = (),
+    numbers: Mapping[str, str] | None = None,
 ) -> bytes:
     """The board as PNG bytes; the same arguments always give the same bytes.
 
-    `highlight` outlines cells (the last move); `labels` are every word drawn (style.LABELS), in
-    the reader's language: one missing raises ValueError, as does anything in the view that does not
-    fit the board (a cell, side, kind, type or facing, a `carried_by` naming no ship, a cell in
-    `highlight`), naming it.
+    `highlight` outlines cells; `marks` draw the last action (renders/hexmarks.py: its cells are
+    outlined too) and `caption` says it in words under the board, each sentence wrapped whole;
+    `numbers` writes each ship's number (by id) beside it, as the text names it. `labels` are every
+    word drawn (style.LABELS), in the reader's language: one missing raises ValueError, as does
+    anything in the view or the marks that does not fit the board (a cell, side, kind, type or
+    facing, a `carried_by` naming no ship, a cell in `highlight`), naming it.
     """
-    return c.encode_png(board_image(view, title=title, highlight=highlight, labels=labels))
+    return c.encode_png(board_image(view, title=title, highlight=highlight, labels=labels, marks=marks,
+                                    caption=caption, numbers=numbers))

@@ -3,7 +3,7 @@
 Each ship type has its own outline, so type never hangs on colour: the admiral a round pointer, the
 fighter a sharp dart, the cargo a blunt box, the patrol (no facing, HA-3) a diamond. The faced ones
 point where they face. The side shows twice: the hull's colour and a white mark on it (a disc for
-blue, a square for red). A yellow star beside a ship says "the admiral is here", whether it is the
+blue, a square for red): filled at a faced ship's tail, a hollow ring round the patrol's centre. A yellow star beside a ship says "the admiral is here", whether it is the
 admiral itself or a cargo carrying it (HA-6), since a carried admiral has no cell of its own.
 Every glyph leaves its centre pixel in the side's colour.
 """
@@ -79,10 +79,37 @@ def draw_ship(
         width=max(1, round(radius / 9)),
     )
     if ship_type == PATROL:
-        mark_at = (centre[0], centre[1] + 0.42 * radius)
-    else:
-        mark_at = h.polar(centre, heading + 180, 0.33 * radius)
+        _draw_patrol_mark(draw, centre, radius, side)
+        return
+    mark_at = h.polar(centre, heading + 180, 0.33 * radius)
     h.draw_side_mark(draw, mark_at, radius * 0.2, side, h.SIDE_INK[side])
+
+
+def _draw_patrol_mark(draw: ImageDraw.ImageDraw, centre: Point, radius: float, side: str) -> None:
+    """The patrol has no facing (HA-3), so its side's mark is a hollow ring round its centre, which
+    points nowhere, where the faced ships wear a filled one at their tail."""
+    x, y = centre
+    r = radius * 0.34
+    width = max(2, round(radius / 8))
+    ink = h.SIDE_INK[side]
+    if h.SIDE_SHAPES.get(side) == "circle":
+        draw.ellipse((x - r, y - r, x + r, y + r), outline=ink, width=width)
+    else:
+        k = r * 0.85
+        draw.rectangle((x - k, y - k, x + k, y + k), outline=ink, width=width)
+
+
+def draw_ghost(
+    draw: ImageDraw.ImageDraw, centre: Point, radius: float, ship_type: str, side: str, angle: float = -90.0
+) -> None:
+    """A ship that is no longer there as it was: its hull's outline in its side's colour, hollow, on
+    a white halo (seen on the floor and on the debris that took its cell). A destroyed ship points
+    up (the event does not say its facing); a turned one shows the heading it left."""
+    points = _shape(centre, radius, ship_type, angle)
+    loop = [*points, points[0]]
+    width = max(2, round(radius / 7))
+    draw.line(loop, fill=c.WHITE, width=width + 3, joint="curve")
+    draw.line(loop, fill=h.SIDE_COLOURS[side], width=width, joint="curve")
 
 
 def draw_star(draw: ImageDraw.ImageDraw, centre: Point, radius: float) -> None:
@@ -94,10 +121,14 @@ def draw_star(draw: ImageDraw.ImageDraw, centre: Point, radius: float) -> None:
 _SCRAP = (1.0, 0.55, 0.9, 0.4, 0.8, 0.6, 1.0, 0.45, 0.85, 0.5, 0.95, 0.4)
 
 
-def draw_debris(draw: ImageDraw.ImageDraw, centre: Point, radius: float) -> None:
-    """A destroyed ship's wreck (HA-11): a jagged grey scrap, the same every time (deterministic)."""
+def draw_debris(draw: ImageDraw.ImageDraw, centre: Point, radius: float, ghost: bool = False) -> None:
+    """A destroyed ship's wreck (HA-11): a jagged grey scrap, the same every time (deterministic);
+    `ghost`, a recycled one where it lay: its outline only."""
     step = 360 / len(_SCRAP)
     points = [h.polar(centre, -80 + k * step, radius * f) for k, f in enumerate(_SCRAP)]
+    if ghost:
+        draw.line([*points, points[0]], fill=DEBRIS, width=max(2, round(radius / 7)), joint="curve")
+        return
     draw.polygon(points, fill=DEBRIS, outline=c.BAR_BACK, width=max(1, round(radius / 10)))
     x, y = centre
     r = radius * 0.16

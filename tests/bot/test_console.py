@@ -249,6 +249,14 @@ def test_roles_read_as_the_names_typed_for_them(console):
     assert "GM role: @mods" in output(console), output(console)
 
 
+def test_channels_read_as_the_names_typed_for_them_and_a_game_moves_between_them(console):
+    console.run_lines(["as gm /gm settings log_channel:#mj-log", "in #orion as gm /ts new name:Orion",
+                       "in #orion-2 /gm move name:orion", "/game history"])
+    shown = output(console)
+    assert "GM log channel: #mj-log" in shown, shown
+    assert "**Orion** now lives in this channel (it was in #orion)" in shown and "moved the game to #orion-2" in shown
+
+
 def test_a_later_session_names_the_members_an_earlier_one_typed(sqlite_store, tmp_path):
     """Ids are hashes of names: the console keeps the names it made them from (issue 23.6)."""
     book = tmp_path / "state" / "console_names.json"

@@ -181,6 +181,25 @@ def test_an_event_for_a_session_whose_connection_just_broke_is_lost_not_raised(s
     server.wait_until(lambda: not server.connected, timeout=5, what="the broken session gone")
 
 
+def test_a_dm_channel_is_opened_once_per_member_and_refused_where_they_refuse_dms(server):
+    """``POST /users/@me/channels``: its body checked against the spec, one type-1 channel per member
+    (the same each time), messages there kept per member; a member who refuses DMs: 403 / 50007."""
+    ann, bob = server.add_member("ann"), server.add_member("bob")
+    status, _, error = call(server, "POST", "/users/@me/channels", json={"recipient_id": ["not", "a", "snowflake"]})
+    assert (status, error["code"]) == (400, 50035)
+    assert call(server, "POST", "/users/@me/channels", json={"recipient_id": "1"})[2]["code"] == 10013
+    status, _, opened = call(server, "POST", "/users/@me/channels", json={"recipient_id": str(ann.user.id)})
+    assert status == 200 and opened["type"] == 1 and opened["recipients"][0]["id"] == str(ann.user.id)
+    assert call(server, "POST", "/users/@me/channels", json={"recipient_id": str(ann.user.id)})[2]["id"] == opened["id"]
+    assert call(server, "POST", f"/channels/{opened['id']}/messages", json={"content": "your turn"})[0] == 200
+    assert [m["content"] for m in server.dm_messages(ann)] == ["your turn"] and server.dm_messages(bob) == []
+    server.refuse_dms(bob)
+    _, _, bobs = call(server, "POST", "/users/@me/channels", json={"recipient_id": str(bob.user.id)})
+    status, _, error = call(server, "POST", f"/channels/{bobs['id']}/messages", json={"content": "your turn"})
+    assert (status, error["code"]) == (403, 50007) and server.dm_messages(bob) == []
+    assert server.invalid_answers == []
+
+
 def test_a_channel_is_fetched_by_id_and_an_edit_leaves_a_pin_in_place(server):
     """What the bot's own posts need: the channel when its cache lacks it, a pin, edits of the pinned
     message; unknown channels and messages are 404 with Discord's codes."""

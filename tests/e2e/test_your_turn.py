@@ -1,7 +1,9 @@
 """The real bot process through the fake Discord (issue 26): two members play Arkeon; whoever the
 game waits on is pinged by a channel message of its own — a new message, which Discord notifies,
 not a mention inside an edited reply — allowed to ping that member alone, once per move; and each
-member's `/game mine` lists the game, privately, with its clock and its channel's link."""
+member's `/game mine` lists the game, privately, with its clock and its channel's link. A member
+who chose `/game settings reminders:dm` is told by a direct message instead, in their language, with
+the game's link; one who refuses the bot's direct messages (50007) is pinged in the channel instead."""
 
 from __future__ import annotations
 
@@ -64,3 +66,29 @@ def test_each_move_pings_the_other_player_by_a_message_of_its_own(fake, table, g
     assert handed >= 2
     replies = [c for c in fake.calls_to("PATCH", r"/webhooks/") if "🔔" in str(c.json.get("content", ""))]
     assert replies == []  # never inside an answer to a command
+
+
+def test_reminders_by_dm_and_the_channel_when_discord_refuses_them(fake, table, gm):
+    ann, bob = fake.add_member("ann"), fake.add_member("bob")
+    members = {ann.user.id: ann, bob.user.id: bob}
+    for who in (ann, bob):
+        assert "reminders: by direct message" in table.run(who, "game settings", reminders="dm", language="en").content
+    fake.refuse_dms(ann)  # her privacy settings: no direct message from the bot
+    table.ok(gm, "ak new", name="Letters")
+    table.ok(ann, "ak join", name="Ann")
+    table.ok(bob, "ak join", name="Bob")
+    table.ok(gm, "gm start")
+    link = f"https://discord.com/channels/{table.channel.guild_id}/{table.channel.id}"
+    mover = ann if "🔔" in table.run(ann, "game mine").content else bob
+    other = bob if mover is ann else ann
+    for _ in range(12):  # until the turn is handed to the other (AK-10: several placements in a row)
+        move(table, mover)
+        if "🔔" in table.run(other, "game mine").content:
+            break
+    # each was told once, whoever began: Bob by a direct message, in his language; Ann in the channel
+    told = fake.wait_until(lambda: fake.dm_messages(bob) or None, timeout=WAIT_TIMEOUT, abort=table.bot.died,
+                           what="a direct message to bob")
+    assert [m["content"] for m in told] == [f"🔔 Your turn in **Letters**: {link}"]
+    assert wait_pings(table, members, 1) == [ann.user.id] and fake.dm_messages(ann) == []
+    opened = [int(c.json["recipient_id"]) for c in fake.calls_to("POST", r"/users/@me/channels") if c.status == 200]
+    assert sorted(opened) == sorted({ann.user.id, bob.user.id} & set(opened))  # each DM channel opened once

@@ -12,6 +12,8 @@ Discord checks it:
 - interaction deadlines: the first response within 3 s of the interaction's creation (else 404 /
   10062 and the token is dead), follow-ups and edits for 15 minutes (then 401 / 50027);
 - a deleted channel (`delete_channel`: 404 / 10003), a server's upload limit (`set_upload_limit`);
+- direct messages: ``POST /users/@me/channels`` opens a member's DM channel (type 1, the same each
+  time), and a message there is refused (403 / 50007) to a member who refuses them (`refuse_dms`);
 - what the bot may not do in a channel (`set_bot_permissions`): a post without View Channel (403 /
   50001), without Send Messages or, with files, Attach Files, and a pin without Pin Messages (403 /
   50013); each interaction carries the bot's permissions in its channel (``app_permissions``);
@@ -58,6 +60,7 @@ from tests.discord_shapes import (
 )
 from tests.fake_discord import interactions, openapi
 from tests.fake_discord.clock import Clock
+from tests.fake_discord.dms import DirectMessages
 from tests.fake_discord.limits import PINS_MAX, message_problems
 from tests.fake_discord.messages import MessageStore
 from tests.fake_discord.payloads import Channel, Guild, Member, Thread, User
@@ -170,6 +173,8 @@ class DiscordCore:
         self._bot_permissions: dict[int, int] = {}
         #: thread id -> its state (forum posts)
         self._threads: dict[int, ThreadState] = {}
+        #: the bot's direct-message channels, and the members who refuse them (`refuse_dms`)
+        self.dms = DirectMessages()
         self._cond = threading.Condition()  # re-entrant: a handler may call another locked method
         self._routes = [(method, _compiled(template), handler) for method, template, handler in self._route_table()]
 
@@ -223,6 +228,7 @@ class DiscordCore:
     def _route_table(self) -> list[tuple[str, str, Callable[[Request], Answer]]]:
         return [
             ("GET", "/users/@me", self._get_me),
+            ("POST", "/users/@me/channels", self._open_dm),
             ("GET", "/oauth2/applications/@me", self._get_application),
             ("GET", "/gateway", self._get_gateway),
             ("GET", "/gateway/bot", self._get_gateway),
@@ -349,6 +355,12 @@ class DiscordCore:
             state = self._threads[thread.id]
             state.locked = True
             self._archive(state)
+            return self.channel_json(thread)
+
+    def archive_thread(self, thread: Thread) -> dict[str, Any]:
+        """A moderator closed (archived) `thread`, or it went idle: its JSON, as THREAD_UPDATE sends it."""
+        with self._cond:
+            self._archive(self._threads[thread.id])
             return self.channel_json(thread)
 
     def thread_state(self, thread: Thread) -> ThreadState:
@@ -591,6 +603,17 @@ class DiscordCore:
         with self._cond:
             return [m for m in self.store.messages.values() if m["channel_id"] == str(channel.id)]
 
+    def refuse_dms(self, member: Member) -> None:
+        """`member`'s privacy settings refuse the bot's direct messages from now on (403 / 50007)."""
+        with self._cond:
+            self.dms.refusing.add(member.user.id)
+
+    def dm_messages(self, member: Member) -> list[dict[str, Any]]:
+        """The messages the bot sent `member` in their DM channel, oldest first (none: never opened)."""
+        with self._cond:
+            channel = self.dms.channels.get(member.user.id)
+            return [m for m in self.store.messages.values() if channel is not None and m["channel_id"] == str(channel)]
+
     def choices(self, interaction_id: int, *, timeout: float = 15.0) -> list[dict[str, Any]]:
         """The autocomplete suggestions the bot answered (type 8 callback)."""
         def answered() -> tuple[list[dict[str, Any]]] | None:
@@ -602,6 +625,15 @@ class DiscordCore:
     # -- REST handlers ------------------------------------------------------------------------------
     def _get_me(self, request: Request) -> Answer:
         return ok({**self.bot_user.to_json(), "verified": True, "mfa_enabled": False, "locale": "en-US"})
+
+    def _open_dm(self, request: Request) -> Answer:
+        """The bot's DM channel with a member of one of its servers (10013 for anyone else)."""
+        user_id = int((request.body or {}).get("recipient_id") or 0)
+        with self._cond:
+            user = next((m.user for g in self.guilds for m in g.members if m.user.id == user_id), None)
+            if user is None:
+                raise ApiError(404, 10013, "Unknown User")
+            return ok(self.dms.open(user))
 
     def _get_application(self, request: Request) -> Answer:
         """The whole application object (discord.py reads a few fields; Discord sends them all)."""
@@ -790,11 +822,15 @@ class DiscordCore:
         answers the message it made then, and posts nothing (Discord's guard against a resend)."""
         body = request.body or {}
         with self._cond:
-            channel_id = self._channel(request).id
-            self._require(channel_id, SEND_MESSAGES)
-            self._thread_check(channel_id, posting=True)
-            if request.files:
-                self._require(channel_id, ATTACH_FILES)
+            channel_id = int(request.params["channel"])
+            if self.dms.recipient(channel_id) is not None:  # a direct message: the member's privacy decides
+                self.dms.check_post(channel_id)
+            else:
+                channel_id = self._channel(request).id
+                self._require(channel_id, SEND_MESSAGES)
+                self._thread_check(channel_id, posting=True)
+                if request.files:
+                    self._require(channel_id, ATTACH_FILES)
             key = (channel_id, str(body["nonce"])) if body.get("enforce_nonce") and "nonce" in body else None
             earlier = self._nonces.get(key) if key is not None else None
             if earlier is not None and self.clock() - earlier[1] <= NONCE_WINDOW and earlier[0] in self.store.messages:

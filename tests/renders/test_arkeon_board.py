@@ -17,6 +17,7 @@ from renders.arkeon import board as drawn
 from renders.arkeon import layout_for
 from renders.arkeon.board import BOARD, WIDTH
 from renders.hexboard import ANGLES, HIGHLIGHT, SIDE_COLOURS
+from renders.hexmarks import GHOST, IMPACT, PUSH, SHOT, TURN, Mark
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 #: the words every picture of these tests draws: the English catalog's (the bot's words for the board)
@@ -269,3 +270,93 @@ def test_bad_highlight_and_reserve_raise_value_error_naming_them() -> None:
     view["reserve"]["blue"]["advanced"] = ["bishop"]
     with pytest.raises(ValueError, match="bishop"):
         render_board(view)
+
+
+# -- the last move (issue 27) ---------------------------------------------------------------------------
+def picture(view: dict[str, Any], **options: Any) -> Image.Image:
+    return board_image(view, **options).convert("RGB")
+
+
+def test_a_push_is_an_arrow_on_the_piece_it_moved_both_cells_outlined() -> None:
+    view = bases_and("C5", piece("red", "basic", "W"))
+    image = picture(view, marks=[Mark(PUSH, ("C4", "C5"))])
+    x4, y = layout_for().centre("C4")
+    x5, _ = layout_for().centre("C5")
+    assert image.getpixel(((3 * x4 + x5) // 4, y)) == common.BLACK  # the shaft, from the cell left
+    assert HIGHLIGHT in colours_in(image, "C4") and HIGHLIGHT in colours_in(image, "C5")
+    assert HIGHLIGHT not in colours_in(picture(view), "C4")
+
+
+def test_a_turned_piece_shows_its_old_attack_marks_hollow() -> None:
+    view = bases_and("C4", piece("blue", "basic", "E"))
+    turned = picture(view, marks=[Mark(TURN, ("C4",), side="blue", piece="basic", facings=("W", "E"))])
+    outlined = picture(view, highlight=["C4"])
+    layout = layout_for()
+    x, y = along("C4", ANGLES["W"], 0.68)  # out past the token, where the old pointer was
+    half = round(0.08 * layout.hex_size)
+
+    def blue_near(image: Image.Image) -> bool:
+        box = image.crop((x - half, y - half, x + half, y + half))
+        return SIDE_COLOURS["blue"] in {colour for _, colour in box.getcolors(1 << 16)}
+
+    assert blue_near(turned) and not blue_near(outlined)
+    assert turned.getpixel(along("C4", ANGLES["W"], 0.5)) != SIDE_COLOURS["blue"]  # hollow, not a second pointer
+
+
+def test_a_removed_piece_is_ghosted_where_it_stood_and_its_attacker_traced_to_it() -> None:
+    view = bases_and("C3", piece("blue", "basic", "E"))
+    plain = picture(view)
+    taken = picture(view, marks=[Mark(SHOT, ("C3", "C4")), Mark(GHOST, ("C4",), side="red", piece="triple")])
+    assert SIDE_COLOURS["red"] in colours_in(taken, "C4") and SIDE_COLOURS["red"] not in colours_in(plain, "C4")
+    assert IMPACT in colours_in(taken, "C4")
+    assert taken.getpixel(layout_for().centre("C4")) != SIDE_COLOURS["red"]  # hollow, not a piece standing
+
+
+def test_the_two_rotators_carry_their_sign_on_opposite_halves() -> None:
+    """AK-7's rotators told apart by where the sign sits, not by a small arrowhead: clockwise on the
+    token's right, counter-clockwise on its left."""
+    layout = layout_for()
+    x, y = layout.centre("C4")
+    r = round(0.36 * layout.hex_size)
+
+    def ink(kind: str) -> tuple[int, int]:
+        image = picture(bases_and("C4", piece("blue", kind)))
+        left = image.crop((x - r, y - r, x, y + r))
+        right = image.crop((x + 1, y - r, x + r + 1, y + r))
+        count = lambda box: sum(n for n, colour in box.getcolors(1 << 16) if colour == common.WHITE)  # noqa: E731
+        return count(left), count(right)
+
+    cw_left, cw_right = ink("cw")
+    ccw_left, ccw_right = ink("ccw")
+    assert cw_right > 2 * cw_left and ccw_left > 2 * ccw_right
+
+
+def test_the_caption_says_the_move_whole_under_the_board() -> None:
+    told = "Last move: Blue places a repulsor on C4. " + "The repulsor on C4 pushes Red's base: C6 → C7. " * 4
+    with common.recording_text() as drawn:
+        image = picture(view_of(), caption=[told])
+    lines = [text for text in drawn if "repulsor" in text or "C7." in text or "base" in text.lower()]
+    assert " ".join(lines).split()[-len(told.split()):] == told.split()
+    assert image.height > layout_for().size[1]
+
+
+def test_bad_marks_raise_value_error_naming_them() -> None:
+    with pytest.raises(ValueError, match="F1"):
+        render_board(view_of(), marks=[Mark(PUSH, ("C4", "F1"))])
+    with pytest.raises(ValueError, match="dragon"):
+        render_board(view_of(), marks=[Mark(GHOST, ("C4",), side="red", piece="dragon")])
+
+
+def test_last_move_golden_french(golden) -> None:
+    """AK-8's repulsor, drawn and told as the bot posts it (the presenter's marks and caption from
+    the engine's events): both bases pushed, the repulsor ghosted where it fell."""
+    from bot.games.arkeon import caption, last_marks
+    from tests.bot.arkeon.test_pictures import pushed
+
+    state, events = pushed()
+    from engine.arkeon import ARKEON
+
+    placed, marks = last_marks(events)
+    png = drawn.render_board(ARKEON.view(state), labels=picture_labels("fr"), title="Duel — Arkeon", highlight=placed,
+                             marks=marks, caption=caption(events, "fr"))
+    golden("arkeon_last_move_fr.png", png)

@@ -18,6 +18,7 @@ from renders.hexarena import layout_for
 from renders.hexarena.board import BASES, BOARD, WIDTH
 from renders.hexarena.style import DEBRIS, STAR
 from renders.hexboard import ANGLES, HIGHLIGHT, SIDE_COLOURS, SIDE_TINTS
+from renders.hexmarks import GHOST, IMPACT, JUMP, MOVE, RAM, SHOT, TURN, Mark
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 #: the words every picture of these tests draws: the English catalog's (the bot's words for the board)
@@ -327,3 +328,126 @@ def test_a_view_that_does_not_fit_the_board_raises_value_error_naming_it(
 def test_bad_highlight_raises_value_error_naming_it() -> None:
     with pytest.raises(ValueError, match="Z1"):
         render_board(view_of(), highlight=["Z1"])
+
+
+# -- the last action (issue 27) -------------------------------------------------------------------------
+def _ink_along(image: Image.Image, a: str, b: str) -> list[bool]:
+    """Whether each pixel on the straight line between the centres of `a` and `b` (their middle
+    half) is black: the shaft of an arrow or a tracer."""
+    layout = layout_for()
+    (ax, ay), (bx, by) = layout.centre(a), layout.centre(b)
+    steps = round(math.dist((ax, ay), (bx, by)))
+    return [image.getpixel((round(ax + (bx - ax) * k / steps), round(ay + (by - ay) * k / steps))) == common.BLACK
+            for k in range(steps // 4, 3 * steps // 4)]
+
+
+def test_a_move_is_a_solid_arrow_between_its_two_cells_outlined_alone() -> None:
+    ships = {"f": ship("red", "fighter", "G9", "E")}
+    image = picture(view_of(ships), marks=[Mark(MOVE, ("G3", "G9"))])
+    assert all(_ink_along(image, "G4", "G8"))  # the shaft, unbroken
+    assert HIGHLIGHT in colours_in(image, "G9") and HIGHLIGHT not in colours_in(image, "G6")
+    assert image.getpixel(layout_for().centre("G3")) != common.FLOOR  # the cell left is outlined too
+
+
+def test_a_teleport_is_a_dashed_arrow_from_where_it_left_to_where_it_arrived_not_its_path() -> None:
+    ships = {"p": ship("blue", "patrol", "A7")}
+    image = picture(view_of(ships), marks=[Mark(JUMP, ("M1", "A7"))])
+    dashes = _ink_along(image, "M1", "A7")
+    assert any(dashes) and not all(dashes)  # dashed: ink and gaps
+    for cell in ("G4", "F5", "H3"):  # the cells on its way are neither outlined nor crossed
+        assert HIGHLIGHT not in colours_in(image, cell)
+    assert HIGHLIGHT in colours_in(image, "M1") and HIGHLIGHT in colours_in(image, "A7")
+
+
+def test_a_shot_is_a_tracer_to_an_impact_on_its_target_and_the_target_a_ghost() -> None:
+    ships = {"a": ship("red", "admiral", "G1")}
+    plain = picture(view_of(ships, debris=["G6"]))
+    shot = picture(view_of(ships, debris=["G6"]), marks=[Mark(SHOT, ("G1", "G6")),
+                                                         Mark(GHOST, ("G6",), side="blue", piece="fighter")])
+    assert IMPACT in colours_in(shot, "G6") and IMPACT not in colours_in(plain, "G6")
+    assert SIDE_COLOURS["blue"] in colours_in(shot, "G6")  # the ghost of the fighter destroyed there
+    assert SIDE_COLOURS["blue"] not in colours_in(plain, "G6")
+    assert any(_ink_along(shot, "G2", "G5")) and not all(_ink_along(shot, "G2", "G5"))  # dots
+    assert DEBRIS in colours_in(shot, "G6")  # the debris that took the cell stays seen
+
+
+def test_a_ram_marks_an_impact_between_both_ships() -> None:
+    ships = {"p": ship("blue", "patrol", "G6")}
+    image = picture(view_of(ships), marks=[Mark(RAM, ("G6", "G7"))])
+    layout = layout_for()
+    (ax, ay), (bx, by) = layout.centre("G6"), layout.centre("G7")
+    assert image.getpixel(((ax + bx) // 2, (ay + by) // 2)) == IMPACT
+    assert HIGHLIGHT in colours_in(image, "G6") or image.getpixel((ax, ay - 20)) == HIGHLIGHT
+    assert HIGHLIGHT in colours_in(image, "G7")
+
+
+def test_a_turned_ship_shows_the_heading_it_left() -> None:
+    ships = {"f": ship("red", "fighter", "G7", "NE")}
+    turned = picture(view_of(ships), marks=[Mark(TURN, ("G7",), side="red", piece="fighter", facings=("W", "NE"))])
+    outlined = picture(view_of(ships), highlight=["G7"])
+    x, y = layout_for().centre("G7")
+    behind = (round(x - 0.9 * layout_for().ship_radius), y)  # where the old nose pointed (W)
+    assert turned.getpixel(behind) == SIDE_COLOURS["red"] and outlined.getpixel(behind) != SIDE_COLOURS["red"]
+
+
+def test_the_last_moves_outline_leaves_the_coordinates_readable() -> None:
+    """The thick outline runs under a cell's coordinates: the label sits on a box of the cell's colour."""
+    layout = layout_for()
+    image = picture(view_of({}), highlight=["G7", "E10"])
+    for cell in ("G7", "E10"):
+        x, y = layout.centre(cell)
+        top = y - 0.66 * layout.hex_size
+        box = image.crop((x - 8, round(top - layout.label_size / 2), x + 8, round(top + layout.label_size / 2)))
+        assert common.BLACK not in {colour for _, colour in box.getcolors(1 << 16)}, cell
+
+
+def test_the_patrols_mark_sits_on_its_centre_pointing_nowhere() -> None:
+    """A faced ship wears its side mark at its tail; the patrol, which has no facing, round its centre."""
+    layout = layout_for()
+    for side in ("red", "blue"):
+        image = picture(view_of({"p": ship(side, "patrol", "G7")}))
+        x, y = layout.centre("G7")
+        r = round(layout.ship_radius)
+        whites = [(i, j) for i in range(x - r, x + r) for j in range(y - r, y + r) if image.getpixel((i, j)) == common.WHITE]
+        cx, cy = sum(i for i, _ in whites) / len(whites), sum(j for _, j in whites) / len(whites)
+        assert abs(cx - x) < 1.5 and abs(cy - y) < 1.5, side
+
+
+def test_ships_are_numbered_as_their_names_are_and_the_caption_is_told_whole() -> None:
+    long = "Dernier coup : " + "Chasseur rouge 2 se déplace G3 → G10. " * 6
+    ships = {"red_fighter2": ship("red", "fighter", "G10", "E"), "red_admiral1": ship("red", "admiral", "G1")}
+    with common.recording_text() as drawn:
+        image = picture(view_of(ships), numbers={"red_fighter2": "2"}, caption=[long])
+    assert "2" in drawn
+    told = [line for line in drawn if "Chasseur" in line or "G10." in line]
+    assert " ".join(told).split() == long.split()  # every word, over several lines, none cut
+    assert len(told) > 1 and image.height > layout_for().size[1]
+
+
+def test_bad_marks_raise_value_error_naming_them() -> None:
+    with pytest.raises(ValueError, match="Z9"):
+        render_board(view_of(), marks=[Mark(MOVE, ("G1", "Z9"))])
+    with pytest.raises(ValueError, match="frigate"):
+        render_board(view_of(), marks=[Mark(GHOST, ("G1",), side="red", piece="frigate")])
+    with pytest.raises(ValueError, match="bounce"):
+        render_board(view_of(), marks=[Mark("bounce", ("G1", "G2"))])
+
+
+def test_last_turn_golden_french(golden) -> None:
+    """A shot that destroys a fighter, drawn and told as the bot posts it (the presenter's marks,
+    caption and numbers from the engine's events): the tracer, the impact, the ghost on its debris."""
+    from bot.games.hexarena import caption, last_marks, ship_number
+    from engine.core.protocol import Event
+
+    ships = opening()
+    ships["blue_fighter2"].update(alive=False, at=None)
+    ships["red_fighter1"].update(at="G5")
+    view = view_of(ships, debris=["G11"], debris_reserve=7, to_move="blue")
+    events = [Event("fired", {"ship": "red_fighter1", "at": "G5", "direction": "E",
+                              "line": ["G6", "G7", "G8", "G9", "G10", "G11"], "target": "blue_fighter2"}),
+              Event("destroyed", {"ship": "blue_fighter2", "side": "blue", "type": "fighter", "at": "G11",
+                                  "by": "red_fighter1", "debris": True, "released": None, "reserve": 7})]
+    numbers = {ident: n for ident in ships if (n := ship_number(ident))}
+    png = drawn.render_board(view, labels=picture_labels("fr"), title="Arena — HexArena", marks=last_marks(events, view),
+                             caption=caption(events, "fr"), numbers=numbers)
+    golden("hexarena_last_turn_fr.png", png)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.games import Presenter, register_presenter
 from bot.games.hexarena.history import author_words
+from bot.games.last_action import last_action
 from bot.i18n import Count, Listing, catalog, translate
 from bot.service.game_over import result_words
 from bot.service.replies import Attachment, Message, Reply
@@ -19,6 +20,7 @@ from engine.core.protocol import PUBLIC, Audience, Event, GameRules
 if TYPE_CHECKING:
     from bot.service.scene import Scene
     from bot.store.repo import LogRecord
+    from renders.hexmarks import Mark
 
 #: events after which the board is worth posting (a move, the start, the end)
 _BOARD_EVENTS = ("placed", "swapped", "started", "game_over")
@@ -112,13 +114,60 @@ def picture_labels(language: str) -> dict[str, str]:
     return {label: words[key(label)] for label in LABELS}
 
 
+def last_marks(events: Iterable[Event]) -> tuple[list[str], list[Mark]]:
+    """What the board draws of a move, from its events: the cell placed or swapped (outlined), and
+    the marks of what else it did (renders/hexmarks.py): each push an arrow on the piece it moved (a
+    base too), each turn the old attack marks beside the new, each attack a tracer
+    from the attacker to the piece it took, each piece removed ghosted where it stood."""
+    from renders.hexmarks import GHOST, PUSH, SHOT, TURN, Mark
+
+    placed: list[str] = []
+    marks: list[Mark] = []
+    for event in events:
+        p = event.params
+        if event.kind in ("placed", "swapped"):
+            placed.append(p["at"])
+        elif event.kind == "pushed":
+            marks.append(Mark(PUSH, (p["from"], p["to"])))
+        elif event.kind == "turned":
+            marks.append(Mark(TURN, (p["at"],), side=p["side"], piece=p["kind"], facings=(p["from"], p["to"])))
+        elif event.kind == "destroyed":
+            marks += [Mark(SHOT, (attacker, p["at"])) for attacker in p.get("by") or ()]
+            marks.append(Mark(GHOST, (p["at"],), side=p["side"], piece=p["kind"]))
+    return placed, marks
+
+
+#: events a caption tells without calling them the last move: the game beginning or ending by itself
+_NO_MOVE = ("started", "game_over")
+#: events a board's caption leaves out: bookkeeping, not something that happened on the board
+_UNTOLD = ("joined", "left", "placement_done", "draw_offered", "draw_declined", "draw_offer_lapsed")
+
+
+def caption(events: Sequence[Event], language: str) -> list[str]:
+    """The move in words under the board, as the channel read it, in one paragraph (wrapped by the
+    render, never cut), "Last move:" first unless the game only began or ended (a draw agreed, a
+    resignation); empty when nothing happened on the board."""
+    from bot.games.picture_text import plain
+
+    said = [plain(translate(f"event.arkeon.{event.kind}", language, worded(event)))
+            for event in events if event.kind not in _UNTOLD]
+    if not said:
+        return []
+    text = " ".join(said)
+    acted = any(event.kind not in _NO_MOVE for event in events if event.kind not in _UNTOLD)
+    return [translate("ak.picture.last", language, {"text": text}) if acted else text]
+
+
 def _board(rules: GameRules, state: Any, language: str, name: str = "",
-           highlight: Sequence[str] = ()) -> list[Attachment]:
+           events: Sequence[Event] = ()) -> list[Attachment]:
+    """The board in `language`, the move drawn and told from `events` (none: as it stands)."""
     from renders.arkeon.board import render_board  # the renders are imported only when drawn
 
     title = translate("ak.picture.title_named", language, {"name": name}) if name else \
         translate("ak.picture.title", language)
-    return [Attachment("arkeon.png", render_board(rules.view(state), title=title, highlight=highlight,
+    placed, marks = last_marks(events)
+    return [Attachment("arkeon.png", render_board(rules.view(state), title=title, highlight=placed, marks=marks,
+                                                  caption=caption(events, language),
                                                   labels=picture_labels(language)))]
 
 
@@ -162,8 +211,8 @@ class ArkeonPresenter(Presenter):
         return super().history_line(rules, entry, events, author)
 
     def sheet(self, rules: GameRules, state: Any, actor: str, language: str, viewer: Audience = PUBLIC) -> Reply:
-        """A side's reserve (its basic pieces, the advanced ones it may place) and the board, in the
-        reader's language."""
+        """A side's reserve (its basic pieces, the advanced ones it may place) and the board as it
+        stands, in the reader's language."""
         view = rules.view(state)
         line = _side_line(view, actor, view.get("players", {}).get(actor) or Message("ak.nobody"))
         return Reply((line,), files=tuple(_board(rules, state, language)))
@@ -190,13 +239,15 @@ class ArkeonPresenter(Presenter):
         """The board after a move, the start or the end, in the scene's language, the move outlined."""
         if not any(event.kind in _BOARD_EVENTS for event in events):
             return []
-        moved = [event.params["at"] for event in events if event.kind in ("placed", "swapped")]
-        return _board(rules, state, scene.language, scene.name, moved)
+        return _board(rules, state, scene.language, scene.name, events)
 
     def board_for(self, rules: GameRules, state: Any, scene: Scene, around: str | None = None) -> list[Attachment]:
+        """``/game board``: the board with the last move drawn and told, as its post showed it (its alt
+        text says it too)."""
         if around is not None:
             return super().board_for(rules, state, scene, around)
-        return _board(rules, state, scene.language, scene.name)
+        events = last_action(scene, _BOARD_EVENTS)
+        return list(self.described(_board(rules, state, scene.language, scene.name, events), rules, state, scene, events))
 
     def status_lines(self, rules: GameRules, state: Any) -> list[Message]:
         view = rules.view(state)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.games import Presenter, register_presenter
 from bot.games.hexarena import history
+from bot.games.last_action import last_action
 from bot.i18n import Count, Listing, catalog, translate
 from bot.service.commands import Option
 from bot.service.replies import Attachment, Message, Reply
@@ -24,24 +25,13 @@ from engine.hexarena.orders import Turn
 if TYPE_CHECKING:
     from bot.service.scene import Scene
     from bot.store.repo import LogRecord
+    from renders.hexmarks import Mark
 
 VARIANTS = ("base", "blitz", "alpha", "omega")
 SIDE_MARKS = {"red": "🔴", "blue": "🔵"}
 #: events after which the board is worth posting: a turn played, the start, the end
 _BOARD_EVENTS = ("turn_ended", "started", "game_over")
-#: the cells each event touched, by parameter (lists for a fighter's path or a shot's line)
-_TOUCHED = {
-    "moved": ("from", "path"),
-    "rotated": ("at",),
-    "fired": ("at", "line"),
-    "rammed": ("at", "target_at"),
-    "destroyed": ("at",),
-    "boarded": ("from", "at"),
-    "left": ("from", "to"),
-    "recycled": ("from", "debris", "to"),
-}
 _STANDARD_ID = re.compile(r"(red|blue)_(admiral|fighter|cargo|patrol)(\d+)")
-_CELL = re.compile(r"[A-Ma-m][0-9]{1,2}")
 #: parameter values the catalog words: the kind of ship, why a game ended, how a debris was reached,
 #: the action a refusal names
 _WORDED = {"type": "hx.type", "reason": "hx.reason", "access": "hx.access", "verb": "hx.verb"}
@@ -129,16 +119,68 @@ def turn_text(turn: Turn, language: str) -> str:
                      for action in turn.actions)
 
 
-def touched_cells(events: Iterable[Event]) -> list[str]:
-    """Every cell the events of a turn touched, in order, once each: the board's highlight."""
-    cells: list[str] = []
+def ship_number(ident: Any) -> str | None:
+    """The number a ship's name carries ("Red fighter 2": 2), drawn beside it on the board; None for
+    the admiral (one a side, named without one) and for a ship a setup named freely."""
+    match = _STANDARD_ID.fullmatch(str(ident))
+    return match.group(3) if match is not None and match.group(2) != "admiral" else None
+
+
+def last_marks(events: Iterable[Event], view: Mapping[str, Any]) -> list[Mark]:
+    """What the board draws of a turn, from its events (renders/hexmarks.py): a move's arrow from
+    where it left to where it arrived (dashed for a teleport, never along the wrapped path), a
+    shot's tracer to its target, a ram's impact, each destroyed ship ghosted where it stood, a turned
+    ship's old heading, a recycled debris where it lay. `view` (after the turn) says what a turned
+    ship is; the other events say it themselves."""
+    from renders.hexmarks import GHOST, JUMP, MOVE, RAM, SHOT, TURN, Mark
+
+    marks: list[Mark] = []
     for event in events:
-        for key in _TOUCHED.get(event.kind, ()):
-            value = event.params.get(key)
-            for cell in value if isinstance(value, list) else [value]:
-                if isinstance(cell, str) and _CELL.fullmatch(cell) and cell not in cells:
-                    cells.append(cell)
-    return cells
+        p = event.params
+        if event.kind == "moved":
+            marks.append(Mark(JUMP if p.get("teleport") else MOVE, (p["from"], p["to"])))
+        elif event.kind in ("boarded", "left"):
+            marks.append(Mark(MOVE, (p["from"], p["at"] if event.kind == "boarded" else p["to"])))
+        elif event.kind == "rotated":
+            ship = view.get("ships", {}).get(p["ship"], {})
+            marks.append(Mark(TURN, (p["at"],), side=str(ship.get("side", "")), piece=str(ship.get("type", "")),
+                              facings=(p["from"], p["to"])))
+        elif event.kind == "fired":
+            marks.append(Mark(SHOT, (p["at"], p["line"][-1])))
+        elif event.kind == "rammed":
+            marks.append(Mark(RAM, (p["at"], p["target_at"])))
+        elif event.kind == "destroyed":
+            marks.append(Mark(GHOST, (p["at"],), side=p["side"], piece=p["type"]))
+        elif event.kind == "recycled":
+            marks.append(Mark(GHOST, (p["debris"],), side=_side_of(view, p["ship"]), piece="debris"))
+            if p["to"] != p["from"]:
+                marks.append(Mark(MOVE, (p["from"], p["to"])))
+    return marks
+
+
+def _side_of(view: Mapping[str, Any], ident: str) -> str:
+    return str(view.get("ships", {}).get(ident, {}).get("side", SIDES[0]))
+
+
+#: events a caption tells without calling them the last move: the game beginning or ending by itself
+_NO_MOVE = ("started", "game_over")
+#: events a board's caption leaves out: bookkeeping, not something that happened on the board
+_UNTOLD = ("turn_ended", "joined", "player_left", "draw_offered", "draw_declined", "draw_offer_lapsed")
+
+
+def caption(events: Sequence[Event], language: str) -> list[str]:
+    """The last action in words under the board: what the channel read of it, as one paragraph
+    (wrapped by the render, never cut), "Last move:" first unless the game only began or ended
+    (a draw agreed, a resignation); empty when nothing happened on the board."""
+    from bot.games.picture_text import plain
+
+    said = [plain(translate(f"event.hexarena.{event.kind}", language, event_words(event.kind, event.params)))
+            for event in events if event.kind not in _UNTOLD]
+    if not said:
+        return []
+    text = " ".join(said)
+    acted = any(event.kind not in _NO_MOVE for event in events if event.kind not in _UNTOLD)
+    return [translate("hx.picture.last", language, {"text": text}) if acted else text]
 
 
 #: the catalog key of each word the board draws (renders/hexarena/style.py's LABELS) where it is not
@@ -162,13 +204,18 @@ def _reason_key(label: str) -> str | None:
 
 
 def _board(rules: GameRules, state: Any, language: str, name: str = "",
-           highlight: Sequence[str] = ()) -> list[Attachment]:
+           events: Sequence[Event] = ()) -> list[Attachment]:
+    """The board in `language`, the last action drawn and told from `events` (none: the board as
+    it stands); its ships numbered as their names are."""
     from renders.hexarena.board import render_board  # the renders are imported only when drawn
 
     title = translate("hx.picture.title_named", language, {"name": name}) if name else \
         translate("hx.picture.title", language)
     labels = picture_labels(language)
-    return [Attachment("hexarena.png", render_board(rules.view(state), title=title, highlight=highlight,
+    view = rules.view(state)
+    numbers = {ident: number for ident in view["ships"] if (number := ship_number(ident)) is not None}
+    return [Attachment("hexarena.png", render_board(view, title=title, marks=last_marks(events, view),
+                                                    caption=caption(events, language), numbers=numbers,
                                                     labels=labels))]
 
 
@@ -250,16 +297,20 @@ class HexArenaPresenter(Presenter):
         """The board after a turn, the start or the end, in the scene's language, the turn's cells outlined."""
         if not any(event.kind in _BOARD_EVENTS for event in events):
             return []
-        return _board(rules, state, scene.language, scene.name, touched_cells(events))
+        return _board(rules, state, scene.language, scene.name, events)
 
     def board_for(self, rules: GameRules, state: Any, scene: Scene, around: str | None = None) -> list[Attachment]:
+        """``/game board``: the board with the last turn drawn and told, as its post showed it (its alt
+        text says it too)."""
         if around is not None:
             return super().board_for(rules, state, scene, around)
-        return _board(rules, state, scene.language, scene.name)
+        events = last_action(scene, _BOARD_EVENTS)
+        return list(self.described(_board(rules, state, scene.language, scene.name, events), rules, state, scene, events))
 
     def sheet(self, rules: GameRules, state: Any, actor: str, language: str, viewer: Audience = PUBLIC) -> Reply:
         """A side's fleet: the admiral and how far it is from the enemy base, each ship afloat, the
-        graveyard and the shared debris reserve; with the board, that side's ships highlighted."""
+        graveyard and the shared debris reserve; with the board as it stands, its ships numbered as
+        the lines name them (no cell outlined: the outline means the last move)."""
         view = rules.view(state)
         side = actor
         lines = [Message("hx.sheet.header", {"mark": SIDE_MARKS[side], "side": Message(f"word.side.{side}"),
@@ -268,11 +319,9 @@ class HexArenaPresenter(Presenter):
         lines.append(Message("hx.sheet.admiral", {"where": _admiral_words(view, side),
                                                   "distance": base_distance(admiral, side)
                                                   if admiral is not None else Message("word.none")}))
-        cells = [admiral] if admiral is not None else []
         for ident, ship in view["ships"].items():
             if ship["side"] != side or not ship["alive"] or ship["type"] == "admiral":
                 continue
-            cells.append(ship["at"])
             carries = any(s["carried_by"] == ident and s["alive"] for s in view["ships"].values())
             lines.append(Message("hx.sheet.ship", {
                 "ship": ship_words(ident), "at": ship["at"],
@@ -283,7 +332,7 @@ class HexArenaPresenter(Presenter):
         lines.append(Message("hx.sheet.graveyard", {"count": len(dead), "ships": Listing(
             tuple(Message("hx.sheet.dead", {"ship": ship_words(i)}) for i in dead), separator=" ")}))
         lines.append(Message("hx.sheet.reserve", {"reserve": view["debris_reserve"], "board": len(view["debris"])}))
-        return Reply(tuple(lines), files=tuple(_board(rules, state, language, highlight=[c for c in cells if c])))
+        return Reply(tuple(lines), files=tuple(_board(rules, state, language)))
 
     def status_lines(self, rules: GameRules, state: Any) -> list[Message]:
         """Each side: its player, ships afloat and lost, its admiral, and who is to move; then the

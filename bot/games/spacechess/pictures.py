@@ -8,10 +8,10 @@ what comes next and, once it is over, who won.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from bot.games.picture_text import plain
 from bot.i18n import catalog, translate
 from bot.service.replies import Message
 from bot.service.scene import Scene
@@ -20,13 +20,6 @@ from renders.spacechess.board import LEGEND_LABELS, Caption
 
 #: events that are bookkeeping rather than something that happened on the board
 _QUIET = ("joined", "left", "equipped")
-_EMOJI = re.compile("[\U00010000-\U0010ffff\u2600-\u27bf\ufe0f\u200d]")
-_MARKDOWN = re.compile(r"\*\*|__|`")
-
-
-def plain(text: str) -> str:
-    """A chat line as picture text: no Markdown, no emoji (the bundled font has none), single spaces."""
-    return " ".join(_MARKDOWN.sub("", _EMOJI.sub("", text)).split())
 
 
 def words(key: str, language: str, **params: Any) -> str:

@@ -122,6 +122,10 @@ def _option(cmd: Command, name: str, value: Any, resolved: dict[str, dict[str, A
     elif isinstance(value, Upload):
         resolved.setdefault("attachments", {})[str(value.id)] = value.to_json()
         value = str(value.id)
+    elif opt.type == "channel":  # a text channel of the server, by its id: as Discord resolves it
+        resolved.setdefault("channels", {})[str(value)] = {"id": str(value), "name": f"channel-{value}", "type": 0,
+                                                          "permissions": str(ALL_PERMISSIONS)}
+        value = str(value)
     return {"name": name, "type": kind, "value": value}
 
 

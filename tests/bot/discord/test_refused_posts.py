@@ -16,11 +16,13 @@ from bot.discord_adapter.posts import classify
 from bot.outbox import FINAL, FIXABLE, GM_ALERT, TRANSIENT, OutboxSender, post_of
 from bot.service import GameService, Message, Reply
 from bot.store import outbox as rows
+from bot.store.models import GameRow
 from tests.bot.discord.harness import BotHarness, DiscordRecorder
-from tests.bot.discord.lobby import running
+from tests.bot.discord.lobby import GM, running
 from tests.bot.discord.payloads import CHANNEL_ID, GUILD_ID
 from tests.bot.discord.test_channel_posts import GM_CONTEXT
-from tests.discord_shapes import ALL_PERMISSIONS, ATTACH_FILES
+from tests.discord_shapes import ALL_PERMISSIONS, ATTACH_FILES, SEND_MESSAGES
+from tests.fake_discord.payloads import Member, User
 
 TURN = "**Orion** — turn 77."
 
@@ -54,10 +56,20 @@ class Refusal:
     def messages(self, contains: str) -> list[dict]:
         return [m for m in self.core.channel_messages(self.channel) if contains in (m.get("content") or "")]
 
-    def alerts(self) -> list[rows.OutboxRecord]:
+    @property
+    def gm(self) -> Member:
+        """The game's creator as a member of the server (Discord opens DMs with members only)."""
+        member = Member(User(GM.id, GM.name))
+        self.core.guild.members.append(member)
+        return member
+
+    def dms(self) -> list[rows.OutboxRecord]:
+        return self.alerts(rows.DM)
+
+    def alerts(self, kind: str = GM_ALERT) -> list[rows.OutboxRecord]:
         with self.service.store.engine.connect() as connection:
             table = rows.OutboxRow.__table__  # type: ignore[attr-defined]
-            found = connection.execute(table.select().where(table.c.kind == GM_ALERT)).all()
+            found = connection.execute(table.select().where(table.c.kind == kind)).all()
         return [rows.get_post(self.service.store, row.id) for row in found]  # type: ignore[misc]
 
 
@@ -137,9 +149,10 @@ async def test_a_file_too_large_is_sent_again_without_its_images_saying_so(refus
     assert "**Orion**" in alert["content"]
 
 
-async def test_a_deleted_channel_pauses_the_game_gives_its_posts_up_and_logs_the_alert(
+async def test_a_deleted_channel_pauses_the_game_gives_its_posts_up_and_tells_its_creator_by_dm(
     refusal: Refusal, caplog: pytest.LogCaptureFixture
 ) -> None:
+    gm = refusal.gm
     assert refusal.game.status == "running"
     refusal.core.delete_channel(refusal.channel)
     post, later = refusal.turn_post(), refusal.turn_post(image=False)
@@ -150,9 +163,53 @@ async def test_a_deleted_channel_pauses_the_game_gives_its_posts_up_and_logs_the
     assert refusal.post(post).refused == "unknown_channel"
     game = refusal.service.store.get_game(refusal.game.id)
     assert game.status == "paused" and game.version == refusal.game.version + 1, "paused as by /gm pause"
+    [told] = refusal.dms()
+    assert told.sent_at is not None, "no GM log channel: the game's creator is told by direct message"
+    assert told.payload[rows.RECIPIENT] == GM.id and "unknown_channel" in str(told.payload[rows.ABOUT_REFUSAL])
+    [dm] = refusal.core.dm_messages(gm)
+    assert "**Orion**" in dm["content"] and "`/gm move`" in dm["content"]
+
+
+async def test_a_deleted_channel_with_nobody_to_tell_is_logged(refusal: Refusal, caplog: pytest.LogCaptureFixture) -> None:
+    game = refusal.service.store.get_game(refusal.game.id)
+    with refusal.service.store.engine.begin() as connection:  # a game nobody created (an import's, say)
+        table = GameRow.__table__  # type: ignore[attr-defined]
+        connection.execute(table.update().where(table.c.id == game.id).values(created_by=None))
+    refusal.core.delete_channel(refusal.channel)
+    refusal.turn_post()
+    with caplog.at_level(logging.ERROR, logger="spacechess.outbox"):
+        await refusal.drain()
+    assert refusal.alerts() == [] and refusal.dms() == []
+    assert [r for r in caplog.records if "no GM log channel" in r.getMessage()]
+
+
+async def test_a_deleted_channel_is_told_in_the_gm_log_channel(refusal: Refusal) -> None:
+    log_channel = refusal.core.add_channel("mj-journal")
+    refusal.service.store.set_guild_settings(GUILD_ID, log_channel_id=log_channel.id)
+    refusal.core.delete_channel(refusal.channel)
+    refusal.turn_post()
+    await refusal.drain()
+    await refusal.drain()
     [alert] = refusal.alerts()  # once, for the game: not for each post given up
-    assert alert.sent_at is not None and "unknown_channel" in str(alert.payload[rows.ABOUT_REFUSAL])
-    assert [r for r in caplog.records if "cannot be posted" in r.getMessage()]
+    assert alert.channel_id == log_channel.id and alert.sent_at is not None
+    assert "unknown_channel" in str(alert.payload[rows.ABOUT_REFUSAL])
+    [told] = refusal.core.channel_messages(log_channel)
+    assert "**Orion**" in told["content"] and "`/mj déplacer`" in told["content"] and "pause" in told["content"]
+
+
+async def test_an_alert_its_channel_refuses_goes_to_the_gm_log_channel(refusal: Refusal) -> None:
+    """Send Messages taken away: the GMs' alert cannot be posted in the game's channel either."""
+    log_channel = refusal.core.add_channel("mj-journal")
+    refusal.service.store.set_guild_settings(GUILD_ID, log_channel_id=log_channel.id)
+    refusal.core.set_bot_permissions(refusal.channel, ALL_PERMISSIONS & ~SEND_MESSAGES)
+    post = refusal.turn_post(image=False)
+    await refusal.drain()
+    await refusal.drain()
+    assert refusal.post(post).sent_at is None, "the post is kept for when the permission is back"
+    [alert] = refusal.alerts()
+    assert alert.channel_id == log_channel.id and alert.sent_at is not None
+    [told] = refusal.core.channel_messages(log_channel)
+    assert f"<#{CHANNEL_ID}>" in told["content"], "the log channel's reader is told which channel"
 
 
 @pytest.mark.parametrize("status", [401, 502])

@@ -70,7 +70,7 @@ def test_pings_and_language_are_set_kept_and_given_back_to_discord(svc: GameServ
     assert muted.ok and keys(muted)[0] == "member.settings.saved" and "pings: off" in text(muted, "en")
     french = svc.handle(ANN, "game settings", {"language": "fr"})
     assert french.language == "fr"  # the reply to the choice already speaks it
-    assert "mentions : désactivées" in text(french, "fr") and "langue de vos réponses privées : français" in text(
+    assert "mentions : désactivées" in text(french, "fr") and "langue de vos réponses et messages privés : français" in text(
         french, "fr")
     elsewhere = svc.handle(at(ANN, TWO, 999), "game settings", {})  # another server, no game there
     assert keys(elsewhere)[0] == "member.settings.shown" and "mentions : désactivées" in text(elsewhere, "fr")

@@ -278,10 +278,12 @@ def test_end_needs_confirmation(svc):
 
 
 def test_settings_change_language_role_and_pings(svc):
-    reply = ok(svc.handle(GM, "gm settings", {"language": "en", "gm_role": "<@&555>", "pings": "none"}))
+    reply = ok(svc.handle(GM, "gm settings", {"language": "en", "gm_role": "<@&555>", "pings": "none",
+                                              "log_channel": "<#777>"}))
     assert reply.messages[0].params == {"language": ChoiceText("language", "en"),
                                         "role": Message("gm.settings.role", {"role": 555}),
-                                        "pings": ChoiceText("pings", "none")}
+                                        "pings": ChoiceText("pings", "none"),
+                                        "log_channel": Message("gm.settings.channel", {"channel": 777})}
     member = Context(user_id=9, user_name="x", guild_id=GUILD, channel_id=CHANNEL, role_ids=frozenset({555}))
     assert svc.is_gm(member)
     assert keys(svc.handle(player(2, "ann"), "gm settings", {"language": "fr"})) == ["error.gm_only"]

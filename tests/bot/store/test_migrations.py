@@ -46,7 +46,7 @@ def test_upgrade_builds_the_schema_on_an_empty_database(database_url: str) -> No
     assert table_names(database_url) == TABLES
     engine = make_engine(database_url)
     try:
-        assert current_revision(engine) == head_revision() == "0011"
+        assert current_revision(engine) == head_revision() == "0013"
     finally:
         engine.dispose()
 
@@ -155,3 +155,27 @@ def test_postgres_store_from_a_plain_postgresql_url(postgres_url: str) -> None:
         assert store.list_games() == []
     finally:
         store.close()
+
+
+def test_0012_keeps_members_in_the_channel_and_lets_the_outbox_hold_direct_messages(database_url: str) -> None:
+    """Reminders by DM: a member's settings written before 0012 keep their pings in the channel; the
+    outbox then takes direct messages (kind ``dm``), and still refuses an unknown kind or choice."""
+    upgrade(database_url, "0011")
+    engine = make_engine(database_url)
+    try:
+        with engine.begin() as connection:
+            connection.execute(text("INSERT INTO member_settings (user_id, mute_pings, language, updated_at) "
+                                    "VALUES (7, false, 'fr', '2026-12-01 00:00:00+00:00')"))
+        upgrade(database_url)
+        with engine.begin() as connection:
+            assert connection.execute(text("SELECT reminders FROM member_settings")).scalar_one() == "channel"
+            connection.execute(text("INSERT INTO outbox (kind, payload, created_at, attempts, next_attempt_at, "
+                                    "message_ids) VALUES ('dm', '{}', '2026-12-01 00:00:00+00:00', 0, "
+                                    "'2026-12-01 00:00:00+00:00', '[]')"))
+        for bad in ("UPDATE member_settings SET reminders = 'pigeon'",
+                    "INSERT INTO outbox (kind, payload, created_at, attempts, next_attempt_at, message_ids) "
+                    "VALUES ('fax', '{}', '2026-12-01 00:00:00+00:00', 0, '2026-12-01 00:00:00+00:00', '[]')"):
+            with pytest.raises(IntegrityError), engine.begin() as connection:
+                connection.execute(text(bad))
+    finally:
+        engine.dispose()

@@ -249,3 +249,43 @@ def test_each_process_sends_at_its_shards_share_of_the_bots_rate() -> None:
     assert process_rate(3, [0, 1, 2]) == BOT_RATE_PER_SECOND
     assert sum(process_rate(3, [shard]) for shard in range(3)) == pytest.approx(BOT_RATE_PER_SECOND)
     assert process_rate(4, [0, 1]) == BOT_RATE_PER_SECOND / 2
+
+
+class SlowChannels(FakeChannels):
+    """Channel 1 answers only when the test lets it (a long `retry_after` slept inside a send)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.release = asyncio.Event()
+
+    async def send_part(self, record: rows.OutboxRecord, index: int, part: str) -> int:
+        if record.channel_id == 1:
+            await self.release.wait()
+        return await super().send_part(record, index, part)
+
+
+def test_a_slow_channel_never_holds_another_back(sqlite_store: Store, make_game: MakeGame) -> None:
+    """Channel 1's send hangs: channel 2's posts all go out meanwhile, one written after the pass
+    started too (it wakes the sender), and channel 1's follow in order once it answers."""
+    game = make_game(sqlite_store)
+    rows.enqueue(sqlite_store, [post(game, "a1", 1), post(game, "b1", 2), post(game, "a2", 1), post(game, "b2", 2)])
+    channels, now = SlowChannels(), [dt.datetime.now(dt.UTC)]
+    outbox = sender(sqlite_store, channels, now)
+
+    async def scenario() -> None:
+        drained = asyncio.create_task(outbox.drain())
+        async with asyncio.timeout(5):
+            while [t for c, t, _ in channels.sent] != ["b1", "b2"]:
+                await asyncio.sleep(0.01)
+            rows.enqueue(sqlite_store, [post(game, "c1", 3)])
+            now[0] = dt.datetime.now(dt.UTC)  # it is due: written before this moment of the sender's clock
+            outbox.wake()
+            while len(channels.sent) < 3:
+                await asyncio.sleep(0.01)
+        assert not drained.done() and channels.sent[2][:2] == (3, "c1"), "channel 3 did not wait for channel 1"
+        channels.release.set()
+        await drained
+
+    asyncio.run(scenario())
+    assert [t for c, t, _ in channels.sent if c == 1] == ["a1", "a2"]
+    assert rows.unsent(sqlite_store) == []

@@ -63,22 +63,28 @@ def opened(browser: Any, url: str, **context: Any) -> tuple[Any, list[str]]:
     return page, errors
 
 
-def board_drawn(page: Any) -> bool:
-    return page.eval_on_selector("#board", "image => image.complete && image.naturalWidth > 0")
+def board_drawn(page: Any, *, wait: bool = False) -> bool:
+    """Whether the board image is loaded and drawn; with `wait`, once it is (within PATIENCE_MS).
+    (Not `wait_for_function`: Playwright evaluates its text with eval, which the page's CSP forbids.)"""
+    for _ in range(PATIENCE_MS // 50 if wait else 1):
+        if page.eval_on_selector("#board", "image => image.complete && image.naturalWidth > 0"):
+            return True
+        page.wait_for_timeout(50)
+    return False
 
 
 def test_french_then_english_with_board_and_history(browser: Any, served: tuple[GameService, str]) -> None:
     _svc, url = served
     page, errors = opened(browser, url, locale="fr-FR")
     assert page.locator("html").get_attribute("lang") == "fr"
-    assert board_drawn(page) and "Nebula" in page.locator("#board").get_attribute("alt")
+    assert board_drawn(page, wait=True) and "Nebula" in page.locator("#board").get_attribute("alt")
     history = page.locator(".history").inner_text()
     assert "Ann a rejoint la partie." in history and "scellé jusqu’à la révélation" in history
     assert not any(words in page.content() for words in SEALED_WORDS)
     page.click("#language-switch")  # to English, by the page's own link
     page.wait_for_selector("html[lang=en]")
     assert "Ann joined the game." in page.locator(".history").inner_text()
-    assert board_drawn(page) and page.locator("h2#board-title").inner_text() == "Board"
+    assert board_drawn(page, wait=True) and page.locator("h2#board-title").inner_text() == "Board"
     assert errors == []
     page.context.close()
 
@@ -94,12 +100,11 @@ def test_the_page_follows_the_turn_without_reloading(browser: Any, served: tuple
     page.wait_for_selector(f"main[data-version='{version + 1}']")
     assert "Bob: sealed until the reveal" in page.locator(".history").inner_text()
     assert page.evaluate("window.notReloaded") is True
-    page.wait_for_function("document.querySelector('#board').complete && "
-                           "document.querySelector('#board').naturalWidth > 0")
+    assert board_drawn(page, wait=True)
     assert f"v={version + 1}" in page.locator("#board").get_attribute("src")
     assert not any(words in page.content() for words in SEALED_WORDS)  # Ann's order: still sealed
     assert svc.handle(ANN, "sb ready", {}).ok and svc.handle(BOB, "sb ready", {}).ok  # the turn resolves
-    page.wait_for_function("document.querySelector('.history').innerText.includes('left missile')")
+    page.locator(".history li", has_text="left missile").first.wait_for()
     assert page.evaluate("window.notReloaded") is True  # revealed on the open page, turn by turn
     assert errors == []
     page.context.close()
@@ -109,7 +114,7 @@ def test_a_phone_screen_has_no_horizontal_scroll(browser: Any, served: tuple[Gam
                                                   tmp_path: Path) -> None:
     _svc, url = served
     page, errors = opened(browser, url, viewport={"width": 360, "height": 740}, device_scale_factor=1)
-    assert board_drawn(page)
+    assert board_drawn(page, wait=True)
     page.screenshot(path=str(tmp_path / "phone.png"), full_page=True)
     assert page.evaluate("document.scrollingElement.scrollWidth") <= 360
     assert page.eval_on_selector("#board", "image => image.getBoundingClientRect().width") <= 360

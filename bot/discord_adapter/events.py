@@ -1,0 +1,74 @@
+"""What the gateway says of the places games live in: a channel or thread deleted, a thread locked,
+the bot removed from a server. Each is handed to `bot.service.channels`, which pauses the games
+concerned and tells their GMs; this only reads the event. Without them a deleted channel would be
+noticed at the game's next post only, and a locked thread never before a post is refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+
+import discord
+
+from bot.service.channels import (
+    channels_gone,
+    pause_channel_gone,
+    server_left,
+    tell_gms_elsewhere,
+    thread_locked,
+)
+from bot.service.core import GameService
+from bot.service.replies import Message
+
+log = logging.getLogger("spacechess.discord.events")
+
+
+class PlaceEvents:
+    """The gateway handlers of `GameBot` for its games' channels (a mixin: discord.py calls a client's
+    ``on_<event>`` methods)."""
+
+    service: GameService
+    #: wakes the outbox sender, which sends what the service wrote (GameBot's; thread-safe)
+    outbox_ready: Callable[[], None]
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A channel is deleted, and with it its threads (Discord sends no event of their own for them)."""
+        threads = [thread.id for thread in channel.guild.threads if thread.parent_id == channel.id]
+        await self._gone(channel.guild.id, [channel.id, *threads])
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A thread (a forum post) is deleted — the raw event: an archived thread is not in the cache."""
+        await self._gone(payload.guild_id, [payload.thread_id])
+
+    async def on_thread_update(self, before: discord.Thread, after: discord.Thread) -> None:
+        """A moderator locked the thread, and the bot may not post in a locked thread (Manage Threads):
+        its GMs are told now, not at the next refused post. Archiving alone needs nothing: the bot's
+        next post reopens the thread, its status edit unarchives it first."""
+        me = after.guild.me
+        if after.locked and not before.locked and not (me is not None and after.permissions_for(me).manage_threads):
+            told = await asyncio.to_thread(thread_locked, self.service, after.guild.id, after.id, self)
+            if told:
+                log.warning("the thread %s of a game was locked: its GMs are told", after.id)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot was kicked from (or left) a server: its running games are paused."""
+        paused = await asyncio.to_thread(server_left, self.service, guild.id)
+        log.warning("removed from server %s: %d running game(s) paused", guild.id, len(paused))
+
+    def status_channel_gone(self, game_id: int, channel_id: int) -> None:
+        """The status message found the game's channel gone (10003); runs in a thread."""
+        if pause_channel_gone(self.service, game_id, channel_id):
+            game = self.service.store.get_game(game_id)
+            if game is not None and tell_gms_elsewhere(self.service, game, Message("gm.channel_gone",
+                                                                                   {"name": game.name})):
+                self.outbox_ready()
+
+    async def _gone(self, guild_id: int | None, channel_ids: list[int]) -> None:
+        if guild_id is None:
+            return
+        games = await asyncio.to_thread(channels_gone, self.service, guild_id, channel_ids, self)
+        if games:
+            log.warning("channel(s) %s of server %s deleted: game(s) %s paused, their GMs told", channel_ids,
+                        guild_id, games)
