@@ -16,6 +16,7 @@ import asyncio
 import logging
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from aiohttp import web
@@ -49,6 +50,9 @@ LIMIT = web.AppKey("limit", RateLimit)
 PICTURES = web.AppKey("pictures", Pictures)
 HUB = web.AppKey("hub", ChangeHub)
 HEARTBEAT = web.AppKey("heartbeat", float)
+DRAWING = web.AppKey("drawing", ThreadPoolExecutor)
+#: threads drawing pictures at once (each drawing holds one for its whole length)
+DRAWING_THREADS = 2
 _DIGITS = re.compile(r"[0-9]{1,9}")
 
 
@@ -76,7 +80,9 @@ async def guarded(request: web.Request, handler: Callable[[web.Request], Awaitab
     except web.HTTPException as exc:
         return plain(exc.status if exc.status in _REASONS else 404)
     except Exception:  # noqa: BLE001 - logged here; the client gets a bare 500, never the trace
-        log.exception("web companion: %s %s failed", request.method, request.path)
+        route = request.match_info.route.resource
+        # the route's pattern, not the path: a link's token never reaches the log
+        log.exception("web companion: %s %s failed", request.method, route.canonical if route else "?")
         return plain(500)
 
 
@@ -140,7 +146,9 @@ def _picture(what: str) -> Callable[[web.Request], Awaitable[web.Response]]:
         if what != "board" and what not in stories_of(game.kind):
             raise web.HTTPNotFound()
         language = query.get("lang") or accepted_language(request.headers.get("Accept-Language"))
-        drawn = await asyncio.to_thread(request.app[PICTURES].of, request.app[SERVICE], game, language, what)
+        # on the drawing threads: a replay drawn for seconds never holds up the pages' reads
+        drawn = await asyncio.get_running_loop().run_in_executor(
+            request.app[DRAWING], request.app[PICTURES].of, request.app[SERVICE], game, language, what)
         if drawn is None:
             raise web.HTTPNotFound()
         # an address naming its version never changes: a browser may keep it (privately: the link is secret)
@@ -220,11 +228,12 @@ def make_app(svc: GameService, *, limit: RateLimit | None = None, heartbeat: flo
 
 
 def _hub(listen_postgres: bool) -> Callable[[web.Application], AsyncIterator[None]]:
-    """The change hub, from start-up to clean-up: fed by the store's commits in this process and, on
-    PostgreSQL, by the other processes' (LISTEN)."""
+    """The change hub and the drawing threads, from start-up to clean-up: the hub fed by the store's
+    commits in this process and, on PostgreSQL, by the other processes' (LISTEN)."""
 
     async def running(app: web.Application) -> AsyncIterator[None]:
         store = app[SERVICE].store
+        app[DRAWING] = ThreadPoolExecutor(DRAWING_THREADS, thread_name_prefix="web-draw")
         hub = ChangeHub(asyncio.get_running_loop())
         app[HUB] = hub
         store.add_change_listener(hub.changed)
@@ -237,6 +246,7 @@ def _hub(listen_postgres: bool) -> Callable[[web.Application], AsyncIterator[Non
             yield
         finally:
             store.remove_change_listener(hub.changed)
+            app[DRAWING].shutdown(wait=False, cancel_futures=True)
             if listener is not None:
                 listener.stop()
 

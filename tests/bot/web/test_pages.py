@@ -193,3 +193,17 @@ async def test_a_game_that_draws_its_story_links_its_recap_and_replay(client: Te
     # SpaceBlast draws no recap: no link, and its address is no page
     assert "recap-link" not in await (await client.get(f"/g/{token}")).text()
     assert (await client.get(f"/g/{token}/recap.png")).status == 404
+
+
+async def test_a_failure_is_a_bare_500_and_the_log_never_holds_the_token(client: TestClient, token: str,
+                                                                         monkeypatch: pytest.MonkeyPatch,
+                                                                         caplog: pytest.LogCaptureFixture) -> None:
+    from bot.web import app as web_app
+
+    def broken(*_args: object) -> str:
+        raise RuntimeError("a bug in the page")
+
+    monkeypatch.setattr(web_app, "page_html", broken)
+    answer = await client.get(f"/g/{token}")
+    assert answer.status == 500 and await answer.text() == "500 Internal Server Error\n"
+    assert "a bug in the page" in caplog.text and token not in caplog.text and "/g/{token}" in caplog.text
