@@ -15,8 +15,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from bot.compose import game_service
 from bot.games import spacechess as presenter_module
-from bot.service import Attachment, Context, GameService
+from bot.service import Attachment, Context
 from bot.store.repo import SeatRecord, Store
 
 COLUMNS = "ABCDEFGHIJKLMNOPQRSTUVWX"
@@ -48,7 +49,7 @@ def percentile(values: list[float], q: float) -> float:
 def run(orders: int, with_images: bool) -> list[float]:
     with tempfile.TemporaryDirectory() as folder:
         store = Store(f"sqlite:///{Path(folder) / 'bench.sqlite'}")
-        svc = GameService(store)
+        svc = game_service(store)
         gm = Context(user_id=1, user_name="gm", guild_id=1, channel_id=1, manage_server=True)
         svc.handle(gm, "sc new", {"name": "Bench",
                                       "setup": Attachment("setup.toml", setup_document().encode())})
@@ -56,9 +57,10 @@ def run(orders: int, with_images: bool) -> list[float]:
         player = Context(user_id=2, user_name="p02", guild_id=1, channel_id=1)
         store.commit(game.id, game.version, state=game.state, entries=[],
                      seats_set=[SeatRecord(game.id, 2, "p02", False)])
-        original = presenter_module.SpaceChessPresenter.images
+        # the service asks the presenter for `images_for` (the captioned board): that is what "no image" stubs
+        original = presenter_module.SpaceChessPresenter.images_for
         if not with_images:
-            presenter_module.SpaceChessPresenter.images = lambda self, rules, state, events: []
+            presenter_module.SpaceChessPresenter.images_for = lambda self, rules, state, events, scene: []
         timings = []
         try:
             for index in range(orders):
@@ -69,8 +71,9 @@ def run(orders: int, with_images: bool) -> list[float]:
                 reply = svc.handle(player, "sc order", {"text": f"move {target}"})
                 timings.append((time.perf_counter() - started) * 1000)
                 assert reply.ok, reply.messages
+                assert bool(reply.files) == with_images, "the row would not measure what its label says"
         finally:
-            presenter_module.SpaceChessPresenter.images = original
+            presenter_module.SpaceChessPresenter.images_for = original
         store.close()
         return timings
 

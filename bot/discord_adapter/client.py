@@ -1,18 +1,23 @@
 """The Discord client: runs service commands for interactions and posts their replies.
 
-The service is synchronous (database, renders), so each command runs in a worker thread, bounded
-by a semaphore; a reply that takes longer than Discord's patience is preceded by a deferral.
+The service is synchronous (database, renders), so each command runs in a worker thread of the
+interactions' own pool, bounded by a semaphore — never in asyncio's default pool, where the outbox
+draws and sends every due post of a draw's fan-out; a reply that takes longer than Discord's patience
+is preceded by a deferral.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import dataclasses
+import functools
 import io
 import logging
 import re
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 import discord
 import yarl
@@ -67,6 +72,11 @@ CUSTOM_ID_LIMIT = 100
 THREAD_TYPES = (discord.ChannelType.public_thread, discord.ChannelType.private_thread, discord.ChannelType.news_thread)
 #: answer directly when the service is this quick; otherwise defer first (Discord allows 3 s)
 DIRECT_REPLY_SECONDS = 2.0
+#: threads for the interactions' service calls beyond the commands' own (`render.workers`): a language
+#: or suggestions lookup never waits for a command to finish
+SPARE_THREADS = 2
+
+T = TypeVar("T")
 
 
 def permission_names(permissions: discord.Permissions) -> frozenset[str]:
@@ -217,6 +227,10 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
         self.settings = settings
         self.tree = app_commands.CommandTree(self)
         self.workers = asyncio.Semaphore(settings.render.workers)
+        #: the interactions' service calls: a pool of their own, so an answer never queues behind the
+        #: fan-out's board drawing in asyncio's default pool (the outbox's, the status messages')
+        self.interactions = ThreadPoolExecutor(settings.render.workers + SPARE_THREADS,
+                                               thread_name_prefix="interactions")
         #: how long a command may run before the bot defers (an attribute so tests can force deferral)
         self.direct_reply_seconds = DIRECT_REPLY_SECONDS
         #: at most one progress edit of a deferred answer per this many seconds (tests set 0)
@@ -271,6 +285,13 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
         await self.poster.sender.close()
         await self.status_board.close()
         await super().close()
+        self.interactions.shutdown(wait=False, cancel_futures=True)
+
+    async def serve(self, func: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        """`func(*args, **kwargs)` on the interactions' threads, its context copied as `asyncio.to_thread`
+        copies it."""
+        call = functools.partial(contextvars.copy_context().run, func, *args, **kwargs)
+        return await asyncio.get_running_loop().run_in_executor(self.interactions, call)
 
     # -- the bot's own channel posts (TurnHooks): they go through the outbox -----------------------
     def outbox_ready(self) -> None:
@@ -318,7 +339,7 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
         command = table()[path]
         values = {k: await self._option(v, command.option(k)) for k, v in options.items()}
         async with self.workers:
-            return await asyncio.to_thread(self.service.handle, ctx, path, values, shown_to=shown_to)
+            return await self.serve(self.service.handle, ctx, path, values, shown_to=shown_to)
 
     async def _safe_call(self, ctx: Context, path: str, options: dict[str, Any], shown_to: int | None) -> Reply:
         """The service's reply; an unexpected failure is logged and answered, never left in silence."""
@@ -389,15 +410,14 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
             error_id = new_error_id()
             log.error("the answer to %r by user %s failed [error %s]: %s", path, ctx.user_id, error_id, error,
                       exc_info=error)
-            language = await asyncio.to_thread(self.service.language, ctx)
+            language = await self.serve(self.service.language, ctx)
             await tell_failure(interaction, language, changed=reply is not None and reply.ok, error_id=error_id)
             return
         if reply.ok:
             # what the command wrote to the outbox (a turn handed over, pinged) goes out after its reply
             self.poster.sender.wake()
-            game = await asyncio.to_thread(self.service.store.game_in_channel, ctx.guild_id, ctx.channel_id)
-            if game is not None:
-                self.status_board.touch(game.id)
+            if reply.channel_game is not None:  # read by the service with the command's own reads
+                self.status_board.touch(reply.channel_game)
 
     async def _prepared(self, ctx: Context, path: str, options: dict[str, Any], shown_to: int | None
                         ) -> tuple[Reply, Rendered]:
@@ -411,7 +431,7 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
         error_id = new_error_id()
         log.error("command %s failed [error %s]: %s", interaction.command and interaction.command.qualified_name,
                   error_id, error, exc_info=error)
-        language = await asyncio.to_thread(self.service.language, context_of(interaction))
+        language = await self.serve(self.service.language, context_of(interaction))
         await tell_failure(interaction, language, changed=False, error_id=error_id)
 
     @staticmethod
@@ -429,7 +449,7 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
         filled = {key: value for key, value in interaction.namespace if value is not None}  # the options typed so far
         try:
             values = await asyncio.wait_for(
-                asyncio.to_thread(self.service.complete, context_of(interaction), path, option, current, filled),
+                self.serve(self.service.complete, context_of(interaction), path, option, current, filled),
                 timeout=seconds_left(interaction, self.direct_reply_seconds))
         except TimeoutError:
             log.warning("suggestions for /%s %s were too slow: an empty list is answered", path, option)
@@ -440,7 +460,7 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
         """The reply's text bodies, allowed mentions, and its components and embeds (as send
         keywords), all in its readers' language: the server's for a reply the channel reads, the
         member's own for an ephemeral one (`GameService.language`)."""
-        language = reply.language or await asyncio.to_thread(self.service.language, ctx, reply.visibility)
+        language = reply.language or await self.serve(self.service.language, ctx, reply.visibility)
         bodies = chunks([translate(m.key, language, m.params) for m in reply.messages])
         mentions = discord.AllowedMentions(users=[discord.Object(id=u) for u in reply.mentions], everyone=False,
                                            roles=False)
@@ -505,7 +525,7 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
         for body in bodies[1:]:
             await interaction.followup.send(body, ephemeral=private, allowed_mentions=mentions)
         if reply.aside:  # what only this member may read comes after the channel's answer, privately
-            language = reply.aside_language or await asyncio.to_thread(self.service.language, ctx)
+            language = reply.aside_language or await self.serve(self.service.language, ctx)
             for body in chunks([translate(m.key, language, m.params) for m in reply.aside]):
                 await interaction.followup.send(body, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 

@@ -128,10 +128,9 @@ class StatusBoard:
             self._schedule(game_id, 0.0, mark=False)
 
     def _unposted(self, guild_ids: set[int]) -> set[int]:
-        """The games under way in these servers' channels that have no status message yet; runs in a thread."""
-        return {game.id for batch in self.store.iter_games(statuses=UNDER_WAY) for game in batch
-                if game.guild_id in guild_ids and game.channel_id is not None
-                and self.store.status_message(game.id) is None}
+        """The games under way in these servers' channels that have no status message yet, read a page
+        at a time (not one game and its message at a time); runs in a thread."""
+        return set(self.store.unposted_games(statuses=UNDER_WAY, guild_ids=guild_ids))
 
     def _schedule(self, game_id: int, delay: float, *, mark: bool) -> None:
         # a refresh already planned reads the game after this change: its mark (written when it was

@@ -6,8 +6,14 @@ game masters' draw commands (`commands`). Nothing outside this package knows a g
 """
 
 
-def is_lottery_game(kind: str) -> bool:
-    """Whether the draws advance games of this kind (their driver in the static game list)."""
+def lottery_kinds() -> tuple[str, ...]:
+    """The kinds of game the draws advance (their driver in the static game list): a pass over every
+    running game asks the store for these only, not for every game to drop the others."""
     from bot.games import games
 
-    return any(game.kind == kind and game.driver == "lottery" for game in games())
+    return tuple(game.kind for game in games() if game.driver == "lottery")
+
+
+def is_lottery_game(kind: str) -> bool:
+    """Whether the draws advance games of this kind."""
+    return kind in lottery_kinds()

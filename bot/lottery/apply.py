@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from bot.drivers import TurnHooks
-from bot.lottery import is_lottery_game
+from bot.lottery import is_lottery_game, lottery_kinds
 from bot.lottery.turn_post import build_turn_post, later_drawing, next_draw
 from bot.outbox import Drawing, announce, post_language, post_of
 from bot.service.core import Applied, GameService, derive_status
@@ -46,7 +46,7 @@ from bot.store.draws import (
     stored_draws,
 )
 from bot.store.outbox import NewPost
-from bot.store.repo import AlreadyClaimed, GameRecord, NewEntry, SeatRecord, StaleWrite, Store
+from bot.store.repo import AlreadyClaimed, GameHead, GameRecord, NewEntry, SeatRecord, StaleWrite, Store
 from bot.store.timers import get_timer, set_timer
 from draws import FDJ_LOTO, Draw, DrawSchedule, counts_for_game, game_numbers, manual_source
 from engine import registry
@@ -118,7 +118,8 @@ class DrawApplier:
         _APPLIERS[service] = self
 
     # -- which draws -------------------------------------------------------------------------------
-    def pending(self, game: GameRecord, extra: Iterable[Draw] = (), facts: DrawFacts | None = None) -> list[Draw]:
+    def pending(self, game: GameRecord | GameHead, extra: Iterable[Draw] = (),
+                facts: DrawFacts | None = None) -> list[Draw]:
         """The draws `game` should get now, in draw order (rule in the module docstring).
 
         `facts` are the reads of a pass over many games (`DrawFacts.preload`); without, they are made
@@ -299,18 +300,19 @@ class DrawApplier:
         return list(self.apply_each())
 
     def apply_each(self) -> Iterator[TurnPost]:
-        """`apply_all` as a stream: running games are read a batch at a time, what deciding their draws
-        needs is read for the whole batch in a few statements on one connection, and each turn post is
-        handed on as soon as it is made, so a pass over any number of games holds one batch of records,
-        not every record and every post's image (the poll keeps none of them)."""
+        """`apply_all` as a stream: running games are read a batch at a time without their documents,
+        what deciding their draws needs is read for the whole batch in a few statements on one
+        connection, then the games owed a draw whole (with their seats) in two more, and each turn post
+        is handed on as soon as it is made: a pass over any number of games holds one batch of records,
+        not every record and every post's image (the poll keeps none of them), and a pass that owes
+        nothing (a tick while a draw is late) reads no game's state."""
         facts = DrawFacts(self.store, self.source)
-        for batch in self.store.iter_games(statuses=("running",), batch=GAMES_PER_BATCH):
-            games = [game for game in batch if is_lottery_game(game.kind)]
-            if not games:
-                continue
+        for heads in self.store.iter_game_heads(statuses=("running",), kinds=lottery_kinds(), batch=GAMES_PER_BATCH):
             with self.store.request():  # one connection for the batch's reads and its games' commits
-                facts.preload(games)
-                for game in games:
+                facts.preload(heads)
+                owed = self.store.games_by_id([head.id for head in heads if self.pending(head, facts=facts)])
+                facts.preload_seats(list(owed))
+                for game in owed.values():
                     try:
                         posts = self.apply_pending(game, facts=facts)
                     except OrderError as err:  # one broken game must not keep the others from their draw
@@ -343,19 +345,24 @@ class DrawFacts:
         self._seats: dict[int, list[SeatRecord]] = {}
         self._members: dict[str, frozenset[int]] = {}  # muted, by_dm: of the batch's members, once read
 
-    def preload(self, games: Sequence[GameRecord]) -> None:
-        """Read what `games` need at once; what an earlier batch read is dropped (memory stays one batch)."""
+    def preload(self, games: Sequence[GameRecord | GameHead]) -> None:
+        """Read what deciding the draws of `games` needs at once; what an earlier batch read is dropped
+        (memory stays one batch)."""
         ids = [game.id for game in games]
         self._started = started_at_of(self.store, games)
         self._applied = applied_evenings_of(self.store, ids)
-        self._seats = self.store.seats_of(ids)
-        self._members = {}  # read for the whole batch by the first post that pings
+        self.preload_seats(())
         owners = {manual_source(str(game_id)): game_id for game_id in ids}
         self._manual = {game_id: [] for game_id in ids}
         for draw in stored_draws(self.store, sources=list(owners)):
             self._manual[owners[draw.source]].append(draw)
 
-    def started(self, game: GameRecord) -> dt.datetime:
+    def preload_seats(self, game_ids: Sequence[int]) -> None:
+        """Read the seats of the batch's games that are owed a draw (their turn posts ping them)."""
+        self._seats = self.store.seats_of(game_ids) if game_ids else {}
+        self._members = {}  # read for the whole batch by the first post that pings
+
+    def started(self, game: GameRecord | GameHead) -> dt.datetime:
         found = self._started.get(game.id)
         return found if found is not None else started_at(self.store, game)
 

@@ -14,11 +14,11 @@ import threading
 from dataclasses import dataclass, field, replace
 
 from bot.config import DrawSettings
-from bot.lottery import is_lottery_game
-from bot.lottery.apply import DrawApplier, TurnPost
+from bot.lottery import lottery_kinds
+from bot.lottery.apply import GAMES_PER_BATCH, DrawApplier, TurnPost
 from bot.lottery.turn_post import draw_missing_alert
 from bot.outbox import GM_ALERT, announce, post_of
-from bot.store.draws import alert_claim_key, applied_evenings, save_draws, started_at, stored_draws
+from bot.store.draws import alert_claim_key, applied_evenings_of, save_draws, started_at_of, stored_draws
 from bot.store.repo import GameRecord
 from draws import Draw, DrawSchedule, DrawSourceError, FdjSource, FetchMemo, FileSource, FutureDrawError
 from draws.sources import DrawSource
@@ -160,20 +160,31 @@ class DrawPoller:
 
     def alert_overdue(self, now: dt.datetime) -> list[tuple[GameRecord, dt.date]]:
         """Tell every game that should have had an overdue draw how to enter it by hand, once per game
-        and evening (claimed), unless a game master already did."""
+        and evening (claimed), unless a game master already did: game by game, oldest evening first.
+
+        Every tick runs this while an evening is overdue, and a restart too: the running games are read
+        a page at a time without their documents, with when each started, the draws each got and the
+        alerts already claimed read for the whole page in three statements — a tick costs a few
+        statements a page, and reads whole and writes only the games whose alert is not sent yet."""
+        overdue = [(moment, self.applier.schedule.local_date(moment)) for moment in self.overdue(now)]
+        if not overdue:
+            return []
+        hooks = self.applier.hooks
+        hours = int(self.give_up.total_seconds() // 3600)
         sent = []
-        for moment in self.overdue(now):
-            day = self.applier.schedule.local_date(moment)
-            for game in self.store.list_games(statuses=("running",)):
-                if not is_lottery_game(game.kind) or started_at(self.store, game) >= moment:
-                    continue
-                if any(date == day for date, _ in applied_evenings(self.store, game.id)):
-                    continue
-                hooks = self.applier.hooks
-                hours = int(self.give_up.total_seconds() // 3600)
-                alert = [post_of(game, draw_missing_alert(game, day, hours), GM_ALERT)] if hooks else []
-                if not self.store.claim(alert_claim_key(game.id, day), game_id=game.id, outbox=alert):
-                    continue
-                announce(self.store, hooks)
-                sent.append((game, day))
+        for heads in self.store.iter_game_heads(statuses=("running",), kinds=lottery_kinds(), batch=GAMES_PER_BATCH):
+            started = started_at_of(self.store, heads)
+            applied = applied_evenings_of(self.store, [head.id for head in heads])
+            taken = self.store.claimed([alert_claim_key(head.id, day) for head in heads for _, day in overdue])
+            owed = {head.id: [day for moment, day in overdue if alert_claim_key(head.id, day) not in taken
+                              and started[head.id] < moment and all(date != day for date, _ in applied[head.id])]
+                    for head in heads}
+            for game in self.store.games_by_id([game_id for game_id, days in owed.items() if days]).values():
+                for day in owed[game.id]:
+                    key = alert_claim_key(game.id, day)
+                    alert = [post_of(game, draw_missing_alert(game, day, hours), GM_ALERT)] if hooks else []
+                    if not self.store.claim(key, game_id=game.id, outbox=alert):
+                        continue
+                    announce(self.store, hooks)
+                    sent.append((game, day))
         return sent

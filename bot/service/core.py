@@ -156,7 +156,8 @@ class GameService:
             # its readers' language, decided here with what the command read (the member's settings
             # among them): the adapter renders it without reading them again (`Reply.language`)
                 reply = replace(reply, language=self.language(ctx, reply.visibility),
-                                aside_language=self.language(ctx) if reply.aside else None)
+                                aside_language=self.language(ctx) if reply.aside else None,
+                                channel_game=self._channel_game(ctx) if reply.ok else None)
                 reply = self._with_alt_text(ctx, reply)
         finally:
             _INTERACTION_COMMITS.reset(commits)
@@ -164,6 +165,12 @@ class GameService:
         outcome = "ok" if reply.ok else f"refused:{reply.messages[0].key}"
         log.info("game=%s user=%s command=%r outcome=%s ms=%.1f", game_id, ctx.user_id, path, outcome, elapsed)
         return reply
+
+    def _channel_game(self, ctx: Context) -> int | None:
+        """The id of the channel's game after the command (a new one after `new`): read once more only
+        when the command wrote since its first read."""
+        game = self.store.game_in_channel(ctx.guild_id, ctx.channel_id)
+        return game.id if game is not None else None
 
     def _with_alt_text(self, ctx: Context, reply: Reply) -> Reply:
         """`reply` with alt text on each of its pictures that its presenter did not describe: the
@@ -442,7 +449,7 @@ class GameService:
             if interaction is None or not self.store.claim_taken(interaction):
                 raise
             log.warning("game=%s: the database went away as %s committed, which it did", game.id, interaction)
-            committed = self.store.get_game(game.id)
+            committed = self.store.fresh_game(game.id)  # the request's connection went away with the database
             if committed is None:
                 raise
             return committed

@@ -107,6 +107,9 @@ class Reply:
     language: str | None = None
     #: the same for its `aside`, which only the member reads
     aside_language: str | None = None
+    #: the channel's game once an accepted command is done (`GameService.handle`, from what the
+    #: command read): the one whose status message the adapter refreshes, without reading it again
+    channel_game: int | None = None
 
     @classmethod
     def say(cls, key: str, /, **params: Any) -> Reply:

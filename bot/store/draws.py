@@ -19,7 +19,7 @@ from sqlmodel import Session, col, func, select
 
 from bot.store.db import writer
 from bot.store.models import Claim, DrawRow, LogEntry
-from bot.store.repo import GameRecord, Store
+from bot.store.repo import GameHead, GameRecord, Store
 from draws import FDJ_LOTO, Draw, DrawSchedule
 
 DRAW_CLAIM = "draw"
@@ -133,12 +133,12 @@ def applied_evenings_of(store: Store, game_ids: Sequence[int]) -> dict[int, list
     return {game_id: sorted(evenings) for game_id, evenings in found.items()}
 
 
-def started_at(store: Store, game: GameRecord) -> dt.datetime:
+def started_at(store: Store, game: GameRecord | GameHead) -> dt.datetime:
     """When the game began to run: its `start` input, or its creation for a game created running."""
     return started_at_of(store, [game])[game.id]
 
 
-def started_at_of(store: Store, games: Sequence[GameRecord]) -> dict[int, dt.datetime]:
+def started_at_of(store: Store, games: Sequence[GameRecord | GameHead]) -> dict[int, dt.datetime]:
     """`started_at` of many games in one statement."""
     query = (select(LogEntry.game_id, func.min(LogEntry.created_at).label("started"))
              .where(col(LogEntry.game_id).in_([game.id for game in games]), LogEntry.kind == "start")

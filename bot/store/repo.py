@@ -84,6 +84,22 @@ class GameRecord:
 
 
 @dataclass(frozen=True)
+class GameHead:
+    """A game without its documents (setup and state: most of a row, and most of reading one): what
+    a pass over every running game decides from — which games a draw or an alert is owed to — before
+    it reads the few it acts on whole (`Store.games_by_id`)."""
+
+    id: int
+    kind: str
+    guild_id: int | None
+    channel_id: int | None
+    name: str
+    status: str
+    created_at: datetime
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class SeatRecord:
     game_id: int
     user_id: int
@@ -265,11 +281,15 @@ _NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 _CHANGE_LISTENERS: dict[str, list[Callable[[int], None]]] = {}
 
 
+#: the columns of a `GameHead`, in its fields' order
+_HEAD_COLUMNS = ("id", "kind", "guild_id", "channel_id", "name", "status", "created_at", "options")
+
 #: Entries read per step when walking the log from its end (undo listings).
 _WALK_STEP = 64
 
-_GAMES, _SEATS, _LOG, _CLAIMS = (
-    GameRow.__table__, Seat.__table__, LogEntry.__table__, Claim.__table__  # type: ignore[attr-defined]
+_GAMES, _SEATS, _LOG, _CLAIMS, _STATUS = (
+    GameRow.__table__, Seat.__table__, LogEntry.__table__, Claim.__table__,  # type: ignore[attr-defined]
+    StatusMessage.__table__,  # type: ignore[attr-defined]
 )
 
 # --- statements built once ----------------------------------------------------------------------------
@@ -610,21 +630,60 @@ class Store:
     ) -> Iterator[list[GameRecord]]:
         """The games of `list_games`, oldest first, read `batch` at a time (keyset on the id): a pass
         over every game holds one batch of records, whatever the number of games."""
+        query = select(_GAMES)
+        if guild_id is not None:
+            query = query.where(_GAMES.c.guild_id == guild_id)
+        if statuses is not None:
+            query = query.where(_GAMES.c.status.in_(list(statuses)))
+        if kinds is not None:
+            query = query.where(_GAMES.c.kind.in_(list(kinds)))
+        for rows in self._game_pages(query, batch):
+            yield [_game_record(row) for row in rows]
+
+    def iter_game_heads(self, *, statuses: Collection[str], kinds: Collection[str],
+                        batch: int = 200) -> Iterator[list[GameHead]]:
+        """The games of these statuses and kinds as `GameHead`s, oldest first, a page of `batch` per
+        statement: a pass over thousands of running games reads none of their documents."""
+        query = (select(*(_GAMES.c[name] for name in _HEAD_COLUMNS))
+                 .where(_GAMES.c.status.in_(list(statuses)), _GAMES.c.kind.in_(list(kinds))))
+        for rows in self._game_pages(query, batch):
+            yield [GameHead(*row[:-1], options=dict(row.options or {})) for row in rows]
+
+    def games_by_id(self, game_ids: Collection[int]) -> dict[int, GameRecord]:
+        """The records of these games (a page's worth: one IN list) in one statement, in id order; a
+        game that is gone is left out."""
+        wanted = sorted(set(game_ids))
+        if not wanted:
+            return {}
+        query = select(_GAMES).where(_GAMES.c.id.in_(wanted)).order_by(_GAMES.c.id)
+        return {row.id: _game_record(row) for row in self._fetch(query)}
+
+    def _game_pages(self, query: Any, batch: int) -> Iterator[list[Row[Any]]]:
+        """The rows of `query` (a select of the games table's `id` among others) a page of `batch` per
+        statement, in id order: each page starts after the last id of the one before (keyset), so a
+        page costs the same whatever the number of games before it."""
         after = 0
         while True:
-            query = select(_GAMES).where(_GAMES.c.id > after).order_by(_GAMES.c.id).limit(batch)
-            if guild_id is not None:
-                query = query.where(_GAMES.c.guild_id == guild_id)
-            if statuses is not None:
-                query = query.where(_GAMES.c.status.in_(list(statuses)))
-            if kinds is not None:
-                query = query.where(_GAMES.c.kind.in_(list(kinds)))
-            records = [_game_record(row) for row in self._fetch(query)]
-            if records:
-                yield records
-            if len(records) < batch:
+            rows = self._fetch(query.where(_GAMES.c.id > after).order_by(_GAMES.c.id).limit(batch))
+            if rows:
+                yield rows
+            if len(rows) < batch:
                 return
-            after = records[-1].id
+            after = rows[-1].id
+
+    def unposted_games(self, *, statuses: Collection[str], guild_ids: Collection[int],
+                       batch: int = 1000) -> list[int]:
+        """The ids of the games of `statuses` in a channel of one of these servers that have no status
+        message yet: their ids and servers only, the status messages joined in, a page of `batch`
+        games per statement — not one read of each game and one of its message (a restart with
+        thousands of games). Other servers' games are left out here (a process holds thousands of
+        servers: too many for one IN list)."""
+        servers = set(guild_ids)
+        query = (select(_GAMES.c.id, _GAMES.c.guild_id)
+                 .outerjoin(_STATUS, _STATUS.c.game_id == _GAMES.c.id)
+                 .where(_STATUS.c.game_id.is_(None), _GAMES.c.channel_id.is_not(None),
+                        _GAMES.c.status.in_(list(statuses))))
+        return [row.id for rows in self._game_pages(query, batch) for row in rows if row.guild_id in servers]
 
     def commit(
         self,
@@ -673,9 +732,11 @@ class Store:
             changed["setup"] = _json_copy(setup, "setup")
         if options is not None:
             changed["options"] = _json_copy(options, "options")
-        if channel_id is not None:
+        channels = self._memoised_channels(game_id)
+        if channel_id is not None:  # moved: the channels read before are its no more
             changed["channel_id"] = channel_id
             self._forget("channel")
+            channels = []
         with self._tx(write=True, game_id=game_id, expected_version=expected_version) as connection:
             old_channel = (connection.execute(select(_GAMES.c.channel_id).where(_GAMES.c.id == game_id)).scalar()
                            if channel_id is not None else None)
@@ -695,7 +756,23 @@ class Store:
             insert_posts(connection, outbox, now)  # the posts this change causes: kept or lost with it
             write_plans(connection, game_id, timers)
             self._changed(connection, game_id)
-            return _game_record(row)
+            committed = _game_record(row)
+        self._keep_channels(channels, committed)
+        return committed
+
+    def _memoised_channels(self, game_id: int) -> list[tuple[Any, ...]]:
+        """The request's channel reads that found this game (before a commit of it forgets them)."""
+        memo = self._scope.memo or {}
+        return [key for key, game in memo.items() if key[0] == "channel" and game is not None and game.id == game_id]
+
+    def _keep_channels(self, channels: Sequence[tuple[Any, ...]], game: GameRecord) -> None:
+        """After a commit of `game`, the channels it was the game of still have it — a commit creates
+        no game, so it is still their newest — now as committed: the command's later reads of its
+        channel (the status refresh the adapter owes) need no statement. Inside `locked_game`, whose
+        transaction commits only when its block ends, nothing is kept."""
+        memo = self._scope.memo
+        if memo is not None and self._scope.locked is None:
+            memo.update((key, game) for key in channels)
 
     @staticmethod
     def _check_seats(game_id: int, seats_set: Sequence[SeatRecord]) -> None:
@@ -991,6 +1068,13 @@ class Store:
             return False
         return True
 
+    def fresh_game(self, game_id: int) -> GameRecord | None:
+        """The game read on a connection of its own, past the request's memo and connection: after a
+        commit whose outcome is unknown, the game as the database holds it now."""
+        with self.engine.connect() as connection:
+            row = connection.execute(_GAME_BY_ID, {"game_id": game_id}).first()
+        return _game_record(row) if row is not None else None
+
     def claim_taken(self, key: str) -> bool:
         """Whether `key` is claimed, read on a connection of its own: after a commit whose outcome is
         unknown (the database went away as it answered), the request's connection is not to be trusted."""
@@ -1024,4 +1108,12 @@ class Store:
         return bytes.fromhex(value)
 
     def is_claimed(self, key: str) -> bool:
-        return bool(self._fetch(select(_CLAIMS.c.key).where(_CLAIMS.c.key == key)))
+        return key in self.claimed([key])
+
+    def claimed(self, keys: Collection[str]) -> frozenset[str]:
+        """Those of `keys` already claimed, in one statement: a pass over a page of games asks for the
+        page's keys at once rather than one game at a time (none asked: none read)."""
+        wanted = sorted(set(keys))
+        if not wanted:
+            return frozenset()
+        return frozenset(row.key for row in self._fetch(select(_CLAIMS.c.key).where(_CLAIMS.c.key.in_(wanted))))

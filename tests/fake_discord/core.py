@@ -20,6 +20,11 @@ Discord checks it:
 - a second response to one interaction (40060), a callback type the interaction does not take
   (40004), uploads above the size limit (40005), more than 250 pins in a channel (30003), too many
   edits of messages older than an hour (30046), unknown channels, messages and webhooks;
+- an edit of a member's message (403 / 50005), components sharing a custom id (400 / 50035), an
+  ephemeral answer reached through its channel's routes (404 / 10008: only its interaction's webhook
+  reaches it), more than 200 command creations a day in one scope (429 / 30034);
+- forum posts (threads) that archive themselves when idle, locked ones, deleted channels and threads
+  with their gateway events, and the bot's DM channels (members who refuse them: 403 / 50007);
 - rate limits per route bucket and globally, with the ``X-RateLimit-*`` headers on every answer
   (optional: a caller without discord.py's rate-limit handling runs the core without them).
 
@@ -63,7 +68,7 @@ from tests.fake_discord.clock import Clock
 from tests.fake_discord.dms import DirectMessages
 from tests.fake_discord.limits import PINS_MAX, message_problems
 from tests.fake_discord.messages import MessageStore
-from tests.fake_discord.payloads import Channel, Guild, Member, Thread, User
+from tests.fake_discord.payloads import Channel, Guild, Member, Thread, User, message
 from tests.fake_discord.ratelimits import RateLimiter, Refusal, refusal_headers
 from tests.fake_discord.records import ApiError, Call, Fault, InteractionLog, UploadedFile
 
@@ -81,6 +86,9 @@ OLD_MESSAGE_AGE = 3600.0
 OLD_EDITS = (3, 60.0)
 #: How long Discord remembers a message's nonce for `enforce_nonce` ("a few minutes").
 NONCE_WINDOW = 5 * 60.0
+#: Discord's limit of application commands created a day in one scope (global, or a server): a PUT
+#: that creates more is refused (429 / 30034); an update of a command it has is not a creation
+DAILY_COMMAND_CREATES, DAY = 200, 86_400.0
 #: Callback types: a message, a deferral, a deferred update, an update, autocomplete choices.
 MESSAGE, DEFERRED, DEFERRED_UPDATE, UPDATE, CHOICES = 4, 5, 6, 7, 8
 
@@ -169,6 +177,8 @@ class DiscordCore:
         self._faults: list[Fault] = []
         #: (channel id, nonce) -> (message id, when): what `enforce_nonce` answers a repeated post with
         self._nonces: dict[tuple[int, str], tuple[int, float]] = {}
+        #: scope (None: global) -> when each of its commands of the last day was created
+        self._command_creations: dict[int | None, deque[float]] = {}
         #: channel id -> the bot's permissions there, where a test took some away (`set_bot_permissions`)
         self._bot_permissions: dict[int, int] = {}
         #: thread id -> its state (forum posts)
@@ -670,6 +680,17 @@ class DiscordCore:
             raise ApiError(400, 50035, "Invalid Form Body")
         stored = [interactions.synced_command(command, self.application_id, scope) for command in request.body]
         with self._cond:
+            known = {(c["name"], c.get("type", 1)) for c in self.commands.get(scope, [])}
+            created = [c for c in stored if (c["name"], c.get("type", 1)) not in known]
+            today = self._command_creations.setdefault(scope, deque())
+            while today and self.clock() - today[0] >= DAY:
+                today.popleft()
+            if len(today) + len(created) > DAILY_COMMAND_CREATES:
+                retry_after = DAY - (self.clock() - today[0]) if today else DAY
+                raise ApiError(429, 30034, f"Max number of daily application command creates has been reached "
+                                           f"({DAILY_COMMAND_CREATES})",
+                               headers=refusal_headers(Refusal(retry_after, "user")), retry_after=retry_after)
+            today.extend(self.clock() for _ in created)
             self.commands[scope] = stored
         return ok(stored)
 
@@ -810,12 +831,29 @@ class DiscordCore:
             return ok(self.channel_json(channel))
 
     def _channel_message(self, request: Request) -> int:
+        """A message of the channel, as its channel's routes reach it: an ephemeral one (an interaction's
+        private answer) only through its interaction's webhook, never through the channel."""
         channel_id = self._channel(request).id
         message_id = int(request.params["message"])
         found = self.store.messages.get(message_id)
-        if found is None or int(found["channel_id"]) != channel_id:
+        if found is None or int(found["channel_id"]) != channel_id or int(found["flags"] or 0) & EPHEMERAL:
             raise ApiError(404, 10008, "Unknown Message")
         return message_id
+
+    def _own_message(self, request: Request) -> int:
+        """A message the bot may edit: its own (another author's: 403 / 50005)."""
+        message_id = self._channel_message(request)
+        if self.store.messages[message_id]["author"]["id"] != str(self.store.author.id):
+            raise ApiError(403, 50005, "Cannot edit a message authored by another user")
+        return message_id
+
+    def post_as(self, member: Member, channel: Channel, content: str) -> dict[str, Any]:
+        """A member writes `content` in `channel` (a message the bot may read, never edit)."""
+        with self._cond:
+            created = message(snowflake(self.clock()), channel.id, member.user, {"content": content}, [],
+                              at=self.clock())
+            self.store.messages[int(created["id"])] = created
+            return created
 
     def _post_message(self, request: Request) -> Answer:
         """With ``enforce_nonce``, a nonce the bot already used in this channel within NONCE_WINDOW
@@ -846,7 +884,7 @@ class DiscordCore:
 
     def _edit_message(self, request: Request) -> Answer:
         with self._cond:
-            message_id = self._channel_message(request)
+            message_id = self._own_message(request)
             # an edit needs no Send Messages (the message is the bot's), but new files need Attach Files
             self._require(int(request.params["channel"]), ATTACH_FILES if request.files else VIEW_CHANNEL)
             self._thread_check(int(request.params["channel"]), posting=False)

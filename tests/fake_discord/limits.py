@@ -32,6 +32,10 @@ def message_problems(body: Any, where: tuple[str, ...] = ()) -> list[Problem]:
     components = body.get("components") or []
     if isinstance(components, list) and len(components) > ROWS_MAX:
         found.append(((*where, "components"), "BASE_TYPE_MAX_LENGTH", f"Must be {ROWS_MAX} or fewer in length."))
+    ids = [c.get("custom_id") for row in components if isinstance(row, Mapping)
+           for c in row.get("components") or () if isinstance(c, Mapping) and c.get("custom_id")]
+    if len(ids) != len(set(ids)):
+        found.append(((*where, "components"), "COMPONENT_CUSTOM_ID_DUPLICATED", "Component custom id cannot be duplicated"))
     embeds = body.get("embeds") or []
     if isinstance(embeds, list) and sum(_embed_characters(e) for e in embeds) > EMBEDS_TOTAL_MAX:
         found.append(((*where, "embeds"), "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000"))

@@ -50,17 +50,26 @@ def test_without_an_interaction_id_nothing_is_claimed(svc: GameService) -> None:
 
 def test_a_commit_answered_with_an_error_as_the_database_went_away_is_known_done(
         svc: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
-    real = svc.store.commit
+    real, read = svc.store.commit, svc.store.get_game
+    gone = OperationalError("COMMIT", {}, ConnectionError("server closed the connection unexpectedly"))
+    dead: list[bool] = []
 
     def commit_then_lose_the_answer(*args, **kwargs):
-        committed = real(*args, **kwargs)
-        raise OperationalError("COMMIT", {}, ConnectionError("server closed the connection unexpectedly"))
-        return committed  # pragma: no cover
+        real(*args, **kwargs)
+        dead.append(True)  # the request's connection went with the database: nothing more through it
+        raise gone
+
+    def read_through_the_request(game_id):
+        if dead:
+            raise gone
+        return read(game_id)
 
     monkeypatch.setattr(svc.store, "commit", commit_then_lose_the_answer)
+    monkeypatch.setattr(svc.store, "get_game", read_through_the_request)
     reply = svc.handle(ANN, "tl join", {"name": "Ann"})
     assert reply.ok, reply.messages  # it was done: the member is told so, not "unexpected error"
     monkeypatch.setattr(svc.store, "commit", real)
+    monkeypatch.setattr(svc.store, "get_game", read)
     assert entries(svc).count(("join", "Ann")) == 1
     assert [m.key for m in svc.handle(ANN, "tl join", {"name": "Ann"}).messages] == ["error.already_done"]
 
