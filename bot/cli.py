@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from bot.service import GameService
     from bot.store.draws import SaveReport
     from bot.store.repo import Store
+    from bot.web.server import WebServer
     from draws import Draw
 
 
@@ -210,6 +211,16 @@ def _commands(args: argparse.Namespace) -> int:
 
 
 def _console(args: argparse.Namespace, settings: Settings) -> int:
+    """`_console_session`, with the web companion (when on) stopped when the session ends."""
+    servers: list[WebServer] = []
+    try:
+        return _console_session(args, settings, servers)
+    finally:
+        for server in servers:
+            server.stop()
+
+
+def _console_session(args: argparse.Namespace, settings: Settings, servers: list[WebServer]) -> int:
     """A script runs on the service opened first. At the keyboard, the service opens on a thread
     while the prompt is shown (`open_service_soon`: SQLAlchemy, the schema check and every game take
     about a second, the prompt a fraction of that); the first line typed waits for what is left, and
@@ -237,6 +248,7 @@ def _console(args: argparse.Namespace, settings: Settings) -> int:
     language = console_language(args.lang)
 
     def console_on(service: GameService) -> Console:
+        servers.extend(_start_web(settings, service))  # the games played here, followed in a browser too
         return Console(service, out_dir=args.out, admins=admins, language=language, per_run=True, run=started,
                        names_file=names_file())
 
@@ -492,8 +504,33 @@ def _run(settings: Settings) -> int:
         return 2
     from bot.discord_adapter.client import run_bot
 
-    with discord_errors(TOKEN_ENV):
-        return run_bot(settings)
+    servers: list[WebServer] = []
+    if settings.web.enabled:  # its own service over the same database: its pages hear the bot's commits
+        from bot.app import open_service
+
+        servers = _start_web(settings, open_service(settings))
+    try:
+        with discord_errors(TOKEN_ENV):
+            return run_bot(settings)
+    finally:
+        for server in servers:
+            server.stop()
+
+
+def _start_web(settings: Settings, service: GameService) -> list[WebServer]:
+    """The web companion (`bot.web`) when ``[web] enabled = true``, started (else none). An address it
+    cannot listen on fails the start, naming the keys to change."""
+    if not settings.web.enabled:
+        return []
+    from bot.cli_failures import CliFailure
+    from bot.web.server import WebServer
+
+    web = settings.web
+    try:
+        return [WebServer(service, web.host, web.port, base_url=web.link_base).start()]
+    except OSError as err:
+        raise CliFailure(f"the web companion cannot listen on {settings.web.host}:{settings.web.port} "
+                         f"(web.host, web.port): {err.strerror or err}") from err
 
 
 if __name__ == "__main__":

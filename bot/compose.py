@@ -38,6 +38,7 @@ COMMAND_MODULES = (
     "bot.service.member",
     "bot.service.channels",
     "bot.service.owed_posts",
+    "bot.service.web_links",
 )
 
 

@@ -228,6 +228,43 @@ class LoggingSettings(_Section):
         return logging.getLevelNamesMapping()[self.level]
 
 
+class WebSettings(_Section):
+    """The read-only web companion (`bot.web`): off unless asked, and bound to the loopback by
+    default, so a bot is never exposed by an upgrade; `base_url` is what the shared links start with
+    (the public address of a reverse proxy), by default the address it listens on."""
+
+    enabled: bool = False
+    host: str = Field(default="127.0.0.1", min_length=1)
+    port: int = Field(default=8080, ge=1, le=65535)
+    base_url: str = ""
+
+    @field_validator("host")
+    @classmethod
+    def _bare_host(cls, value: str) -> str:
+        if value != value.strip() or "/" in value or " " in value:
+            raise ValueError("must be a host name or an address to listen on (e.g. 127.0.0.1), not a URL")
+        return value
+
+    @field_validator("base_url")
+    @classmethod
+    def _base_url(cls, value: str) -> str:
+        if not value:
+            return value
+        _http_url(value, ("http", "https"))
+        parts = urlsplit(value)
+        if parts.query or parts.fragment:
+            raise ValueError("must be a URL without ?query or #fragment (the links are made by adding /g/<token>)")
+        return value.rstrip("/")
+
+    @property
+    def link_base(self) -> str:
+        """What a game's link starts with: `base_url`, else the address the companion listens on."""
+        if self.base_url:
+            return self.base_url
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}"
+
+
 class Settings(_Section):
     bot: BotSettings = Field(default_factory=BotSettings)
     database: DatabaseSettings = Field(default_factory=DatabaseSettings)
@@ -235,6 +272,7 @@ class Settings(_Section):
     games: GameSettings = Field(default_factory=GameSettings)
     render: RenderSettings = Field(default_factory=RenderSettings)
     logging: LoggingSettings = Field(default_factory=LoggingSettings)
+    web: WebSettings = Field(default_factory=WebSettings)
 
 
 def resolve_config_path(cli_path: Path | None, env: Mapping[str, str] = os.environ) -> Path | None:

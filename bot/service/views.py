@@ -18,6 +18,7 @@ from bot.service.logpage import history_page
 from bot.service.replies import Button, Message, Reply, ServiceError, Visibility
 from bot.service.scene import scene_of
 from bot.service.secrecy import Reader, reader_of
+from bot.store.repo import GameRecord
 from engine import registry
 from engine.core.errors import SetupError
 from engine.core.names import name_key
@@ -77,15 +78,24 @@ def game_history(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     in sentences of the reader's language (`bot.service.history`). A sealed secret (an order not yet
     revealed) shows who gave it and when, never what it says, except to its owner."""
     game = svc.channel_game(ctx)
+    lines, page, pages = history_lines(svc, game, reader_of(svc, ctx, game), opts.get("page", 1))
+    header = Message("game.history.header", {"name": game.name, "page": page, "pages": pages})
+    return Reply((header, *lines), visibility=Visibility.PRIVATE)
+
+
+def history_lines(svc: GameService, game: GameRecord, reader: Reader, page: int,
+                  size: int = HISTORY_PAGE) -> tuple[list[Message], int, int]:
+    """One page of the game's history as `reader` may read it (newest first), with the page shown
+    (clamped to the last) and the number of pages: `/game history`'s, and the web page's for a
+    spectator (`Reader()`, who reads no sealed entry)."""
     rules = registry.get(game.kind)
     presenter = presenter_for(game.kind)
     # the page costs the page, not the log (bot.service.logpage)
-    listing = history_page(svc.store, rules, game.id, opts.get("page", 1), HISTORY_PAGE)
-    sealed, undone, page, pages = listing.sealed, listing.undone, listing.page, listing.pages
+    listing = history_page(svc.store, rules, game.id, page, size)
+    sealed, undone = listing.sealed, listing.undone
     newest_first = listing.entries
-    reader = reader_of(svc, ctx, game)
     events = replayed_events(svc, game, [e.seq for e in newest_first]) if presenter.history_events else {}
-    lines = [Message("game.history.header", {"name": game.name, "page": page, "pages": pages})]
+    lines = []
     for entry in newest_first:
         params = {"seq": entry.seq, "time": f"<t:{int(entry.created_at.timestamp())}:R>"}
         if not reader.reads(rules, entry, sealed):
@@ -94,7 +104,7 @@ def game_history(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         text = entry_words(presenter, rules, entry, events.get(entry.seq, ()))
         key = "game.history.undone" if entry.seq in undone else "game.history.entry"
         lines.append(Message(key, {**params, "text": text}))
-    return Reply(tuple(lines), visibility=Visibility.PRIVATE)
+    return lines, listing.page, listing.pages
 
 
 #: sample values for the shared commands' examples in `/game help` (each game brings its own:

@@ -295,3 +295,23 @@ class BotKey(SQLModel, table=True):
     name: str = Field(sa_column=Column(String(32), primary_key=True))
     value: str = _column(String(128))
     created_at: datetime = _column(UTCDateTime)
+
+
+class WebLink(SQLModel, table=True):
+    """The secret link of a game's read-only web page (`bot.web`), one per game: a new one replaces
+    it, `/gm web action:off` deletes it. The token is kept to show the game masters the link again;
+    it is found by its SHA-256, so the lookup of a token a browser sends compares digests in the
+    index, and the token itself only in constant time (`bot.store.web_links`)."""
+
+    __tablename__ = "web_links"
+    __table_args__ = (UniqueConstraint("token_hash", name="uq_web_links_token_hash"),)
+
+    game_id: int = Field(
+        sa_column=Column(
+            Integer, ForeignKey("games.id", ondelete="CASCADE", name="fk_web_links_game_id"), primary_key=True
+        )
+    )
+    token: str = _column(String(64))
+    token_hash: str = _column(String(64))
+    created_by: int | None = _column(BigInteger, nullable=True)
+    created_at: datetime = _column(UTCDateTime)

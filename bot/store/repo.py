@@ -15,6 +15,7 @@ alone (`claim`). A taken key raises `AlreadyClaimed` (a `Conflict`) or returns F
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 import threading
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
@@ -268,6 +269,16 @@ class _Scope(threading.local):
     connection: Connection | None = None
     locked: Connection | None = None
     memo: dict[tuple[Any, ...], Any] | None = None
+    #: the games the open write transaction changed: told to the listeners once it commits
+    changed: tuple[int, ...] = ()
+
+
+#: PostgreSQL's channel of the games' changes: each commit sends the game's id on it, delivered to
+#: every listening connection when (and only if) the transaction commits (`bot.web.live`)
+CHANGE_CHANNEL = "spacechess_games"
+_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
+#: who hears of the changes committed in this process, by database (`Store.add_change_listener`)
+_CHANGE_LISTENERS: dict[str, list[Callable[[int], None]]] = {}
 
 
 #: the columns of a `GameHead`, in its fields' order
@@ -428,12 +439,36 @@ class Store:
     def __init__(self, url: str, *, migrate: bool = True, echo: bool = False) -> None:
         self.engine = make_engine(url, echo=echo)
         self.dialect = self.engine.dialect.name
+        self._listeners = _CHANGE_LISTENERS.setdefault(self.engine.url.render_as_string(), [])
         self._scope = _Scope()
         if migrate:
             upgrade(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
+
+    def add_change_listener(self, listener: Callable[[int], None]) -> None:
+        """Call `listener(game_id)` after each commit that changed a game of this database, made by
+        any Store of this process (the web companion opens its own), on the committing thread."""
+        self._listeners.append(listener)
+
+    def remove_change_listener(self, listener: Callable[[int], None]) -> None:
+        self._listeners.remove(listener)
+
+    def _changed(self, connection: Connection, game_id: int) -> None:
+        """The open transaction changes `game_id`: on PostgreSQL said to the other processes with it
+        (NOTIFY is delivered at the commit), and to this process's listeners after it (`_tx`)."""
+        if self.dialect == "postgresql":
+            connection.execute(_NOTIFY, {"channel": CHANGE_CHANNEL, "payload": str(game_id)})
+        self._scope.changed = (*self._scope.changed, game_id)
+
+    def _tell(self, game_ids: Sequence[int]) -> None:
+        for game_id in dict.fromkeys(game_ids):
+            for listener in list(self._listeners):
+                try:
+                    listener(game_id)
+                except Exception:  # noqa: BLE001 - a listener's failure must not fail a committed change
+                    logging.getLogger("spacechess.store").exception("change listener failed for game %s", game_id)
 
     # --- connections and transactions --------------------------------------------------------------
 
@@ -474,8 +509,11 @@ class Store:
         except IntegrityError as exc:
             raise Conflict(game_id, expected_version, str(exc.orig)) from exc
         finally:
+            changed, scope.changed = scope.changed, ()
             if own:
                 connection.close()
+        if changed:  # committed: the games it changed are told (a rolled-back one raised above)
+            self._tell(changed)
 
     @contextmanager
     def locked_game(self, game_id: int) -> Iterator[GameRecord | None]:
@@ -562,6 +600,7 @@ class Store:
             self._take_claims(connection, row.id, None, claims(row.id), now)
             record = _game_record(row)
             write_plans(connection, row.id, timers(record))
+            self._changed(connection, row.id)
         return record
 
     def get_game(self, game_id: int) -> GameRecord | None:
@@ -716,6 +755,7 @@ class Store:
                 move_posts(connection, game_id, old_channel, channel_id, now)
             insert_posts(connection, outbox, now)  # the posts this change causes: kept or lost with it
             write_plans(connection, game_id, timers)
+            self._changed(connection, game_id)
             committed = _game_record(row)
         self._keep_channels(channels, committed)
         return committed

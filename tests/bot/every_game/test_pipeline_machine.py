@@ -5,8 +5,8 @@ pauses, resumes, undoes, kicks and hands seats over, in any order hypothesis fin
 side by side, alike but for the secret orders of one player; after every step:
 
 - what anybody but that player reads — the channel's share of every reply and its images, another
-  player's and a spectator's history, the status message, the board, the GM's undo listing and
-  export — is the same in both worlds while the orders are sealed ("two worlds");
+  player's and a spectator's history, the status message, the board, the web page, the GM's undo
+  listing and export — is the same in both worlds while the orders are sealed ("two worlds");
 - exactly one clock or deadline runs while the game waits on someone, none on a paused clock game
   or a finished game;
 - every seat the game waits on has a member or a computer;
@@ -40,6 +40,7 @@ from bot.service.status import status_messages
 from bot.store import Store
 from bot.store.timers import game_timers
 from bot.timers import TimerRunner
+from bot.web.page import page_html
 from engine import registry
 
 GUILD, CHANNEL, ELSEWHERE = 10, 500, 501
@@ -52,6 +53,8 @@ PLAYERS = [Context(user_id=10 + n, user_name=name, guild_id=GUILD, channel_id=CH
 NEWCOMER = Context(user_id=50, user_name="fay", guild_id=GUILD, channel_id=CHANNEL)
 #: a sealed payload's ciphertext differs between worlds by its random nonce alone
 SEALED_TOKEN = re.compile(r'"sealed(_seed)?": "[^"]*"')
+#: a time on the web page: when each world wrote its log entry (real time), as the reader's words
+WEB_TIME = re.compile(r"<time[^>]*>[^<]*</time>")
 
 
 @dataclass(frozen=True)
@@ -161,6 +164,9 @@ class World:
         for ctx in others:
             readings += [shown(self.handle(ctx, "game history", {})), shown(self.handle(ctx, "game board", {}))]
         readings.append(tuple(translate(m.key, "en", m.params) for m in status_messages(self.svc, self.game)))
+        # the web companion's page of the game, as any visitor of its link reads it (issue 29)
+        # (the log's times are each world's own clock reading: masked, as the sealed ciphertexts are)
+        readings.append(WEB_TIME.sub("<time>…</time>", page_html(self.svc, self.game, "en", 1, "/g/token")))
         undo = self.handle(GM, "gm undo", {"n": 5})
         readings.append(tuple(translate(m.key, "en", m.params) for m in undo.messages))
         export = self.handle(GM, "gm export", {})

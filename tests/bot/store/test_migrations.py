@@ -29,7 +29,7 @@ from bot.store.models import GuildSettings
 
 MakeGame = Callable[..., GameRecord]
 TABLES = {"guild_settings", "games", "seats", "game_log", "draws", "claims", "status_messages", "timers", "outbox",
-          "status_dirty", "command_syncs", "bot_keys", "member_settings", "alembic_version"}
+          "status_dirty", "command_syncs", "bot_keys", "member_settings", "web_links", "alembic_version"}
 
 
 def table_names(url: str) -> set[str]:
@@ -46,7 +46,7 @@ def test_upgrade_builds_the_schema_on_an_empty_database(database_url: str) -> No
     assert table_names(database_url) == TABLES
     engine = make_engine(database_url)
     try:
-        assert current_revision(engine) == head_revision() == "0012"
+        assert current_revision(engine) == head_revision() == "0013"
     finally:
         engine.dispose()
 
