@@ -240,6 +240,7 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
         self.status_board = StatusBoard(self, service, settings.bot.status_debounce_seconds, self.limiter,
                                         on_gone=self.status_channel_gone)
         self._sync_retry: asyncio.Task[None] | None = None
+        self.locked_told: set[int] = set()
         self.scheduler: DrawScheduler | None = None
         self.timers: TimerScheduler | None = None
         #: sends the outbox (turn posts, reminders, GM alerts) once READY; each post sent refreshes the status

@@ -30,6 +30,9 @@ class PlaceEvents:
     ``on_<event>`` methods)."""
 
     service: GameService
+    get_guild: Callable[[int], discord.Guild | None]  # discord.Client's
+    #: the locked threads whose GMs were told (by this process: a restart may tell them once more)
+    locked_told: set[int]
     #: wakes the outbox sender, which sends what the service wrote (GameBot's; thread-safe)
     outbox_ready: Callable[[], None]
 
@@ -42,15 +45,28 @@ class PlaceEvents:
         """A thread (a forum post) is deleted — the raw event: an archived thread is not in the cache."""
         await self._gone(payload.guild_id, [payload.thread_id])
 
-    async def on_thread_update(self, before: discord.Thread, after: discord.Thread) -> None:
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
         """A moderator locked the thread, and the bot may not post in a locked thread (Manage Threads):
-        its GMs are told now, not at the next refused post. Archiving alone needs nothing: the bot's
-        next post reopens the thread, its status edit unarchives it first."""
-        me = after.guild.me
-        if after.locked and not before.locked and not (me is not None and after.permissions_for(me).manage_threads):
-            told = await asyncio.to_thread(thread_locked, self.service, after.guild.id, after.id, self)
-            if told:
-                log.warning("the thread %s of a game was locked: its GMs are told", after.id)
+        its GMs are told now, once, not at the next refused post. The raw event: an archived thread (a
+        forum post idle for days, the usual one to be locked) is not in discord.py's cache. Archiving
+        alone needs nothing: the bot's next post reopens the thread, its status edit unarchives it."""
+        locked = bool(payload.data.get("thread_metadata", {}).get("locked"))
+        if not locked:
+            self.locked_told.discard(payload.thread_id)
+            return
+        if payload.thread_id in self.locked_told or self._may_manage_threads(payload.guild_id, payload.parent_id):
+            return
+        self.locked_told.add(payload.thread_id)
+        told = await asyncio.to_thread(thread_locked, self.service, payload.guild_id, payload.thread_id, self)
+        if told:
+            log.warning("the thread %s of a game was locked: its GMs are told", payload.thread_id)
+
+    def _may_manage_threads(self, guild_id: int, parent_id: int) -> bool:
+        """Whether the bot may still act in a locked thread of `parent_id` (Manage Threads there)."""
+        guild = self.get_guild(guild_id)
+        parent = guild.get_channel(parent_id) if guild is not None else None
+        me = guild.me if guild is not None else None
+        return parent is not None and me is not None and parent.permissions_for(me).manage_threads
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         """The bot was kicked from (or left) a server: its running games are paused."""

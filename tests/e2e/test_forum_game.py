@@ -19,7 +19,7 @@ def test_a_game_in_a_forum_post_survives_archiving_locking_deletion_and_a_move(f
     forum = fake.add_forum("parties")
     post = fake.add_post(forum, "Duel")
     table = Table(fake, bot, post)
-    table.ok(gm, "gm settings", log_channel=log, pings="none")  # no turn ping: only the status edits here
+    table.run(gm, "gm settings", log_channel=log, pings="none")  # no turn ping: only the status edits here
     table.ok(gm, "ak new", name="Duel")
     table.ok(ann, "ak join", name="Ann")
     table.ok(bob, "ak join", name="Bob")
