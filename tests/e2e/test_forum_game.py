@@ -7,10 +7,25 @@ sends them."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import pytest
+
 from tests.discord_shapes import ALL_PERMISSIONS, MANAGE_THREADS
+from tests.e2e.botproc import BotProcess, write_config
 from tests.e2e.campaign import WAIT_TIMEOUT
+from tests.e2e.conftest import STATUS_DEBOUNCE
 from tests.e2e.table import Table
 from tests.e2e.test_your_turn import move
+from tests.fake_discord.server import FakeDiscord
+
+
+@pytest.fixture(scope="module")
+def bot(fake: FakeDiscord, tmp_path_factory: pytest.TempPathFactory) -> Iterator[BotProcess]:
+    """The module's bot, its status message following a change within a second."""
+    config = write_config(tmp_path_factory.mktemp("bot"), fake, status_debounce=STATUS_DEBOUNCE)
+    with BotProcess(fake, config) as process:
+        yield process
 
 
 def test_a_game_in_a_forum_post_survives_archiving_locking_deletion_and_a_move(fake, bot, gm):
