@@ -95,7 +95,7 @@ def outlined(placed: Iterable[Placed]) -> set[Hex]:
 
 
 # -- the strokes ---------------------------------------------------------------------------------------
-def _towards(a: Point, b: Point, distance: float) -> Point:
+def towards(a: Point, b: Point, distance: float) -> Point:
     """The point `distance` from `a` on the way to `b`."""
     length = math.dist(a, b) or 1.0
     return a[0] + (b[0] - a[0]) * distance / length, a[1] + (b[1] - a[1]) * distance / length
@@ -106,7 +106,7 @@ def _dashes(a: Point, b: Point, on: float, off: float) -> list[tuple[Point, Poin
     length = math.dist(a, b)
     pieces, at = [], 0.0
     while at < length:
-        pieces.append((_towards(a, b, at), _towards(a, b, min(at + on, length))))
+        pieces.append((towards(a, b, at), towards(a, b, min(at + on, length))))
         at += on + off
     return pieces
 
@@ -125,12 +125,12 @@ def _stroke(draw: ImageDraw.ImageDraw, segments: Sequence[tuple[Point, Point]], 
 Segment = tuple[Point, Point]
 
 
-def _arrow(draw: ImageDraw.ImageDraw, start: Point, end: Point, unit: float, dashed: bool) -> list[Segment]:
+def arrow(draw: ImageDraw.ImageDraw, start: Point, end: Point, unit: float, dashed: bool) -> list[Segment]:
     """A straight arrow, solid or dashed; the segments it covers (for the labels it crosses)."""
     width = max(3, round(unit / 9))
     angle = math.degrees(math.atan2(end[1] - start[1], end[0] - start[0]))
     size = max(10.0, unit * 0.36)
-    neck = _towards(end, start, size * 0.8)
+    neck = towards(end, start, size * 0.8)
     segments = _dashes(start, neck, unit * 0.32, unit * 0.2) if dashed else [(start, neck)]
     _stroke(draw, segments, width)
     head = _head(end, angle, size)
@@ -138,12 +138,12 @@ def _arrow(draw: ImageDraw.ImageDraw, start: Point, end: Point, unit: float, das
     return [(start, end), (head[1], head[2])]
 
 
-def _dotted(draw: ImageDraw.ImageDraw, start: Point, end: Point, unit: float) -> list[Segment]:
+def dotted(draw: ImageDraw.ImageDraw, start: Point, end: Point, unit: float) -> list[Segment]:
     """A shot's tracer: round dots from the shooter to the impact."""
     r = max(2.5, unit * 0.07)
     step = max(9.0, unit * 0.26)
     length = math.dist(start, end)
-    dots = [_towards(start, end, k * step) for k in range(int(length // step) + 1)]
+    dots = [towards(start, end, k * step) for k in range(int(length // step) + 1)]
     for colour, grow in ((HALO, 1.5), (INK, 0.0)):
         for x, y in dots:
             draw.ellipse((x - r - grow, y - r - grow, x + r + grow, y + r + grow), fill=colour)
@@ -181,10 +181,10 @@ def draw_actions(canvas: c.Canvas, geometry: h.HexGeometry, placed: Iterable[Pla
             continue
         a, b = (geometry.hex_centre(cell) for cell in mark.cells)
         if kind in (MOVE, JUMP, PUSH):
-            inked += _arrow(canvas.draw, _towards(a, b, 0.12 * unit), _towards(b, a, 0.56 * unit), unit, kind == JUMP)
+            inked += arrow(canvas.draw, towards(a, b, 0.12 * unit), towards(b, a, 0.56 * unit), unit, kind == JUMP)
         elif kind == SHOT:
-            hit = _towards(b, a, 0.42 * unit)
-            inked += _dotted(canvas.draw, _towards(a, b, 0.55 * unit), hit, unit)
+            hit = towards(b, a, 0.42 * unit)
+            inked += dotted(canvas.draw, towards(a, b, 0.55 * unit), hit, unit)
             inked += draw_impact(canvas.draw, hit, 0.3 * unit)
         elif kind == RAM:
             inked += draw_impact(canvas.draw, ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2), 0.34 * unit)

@@ -14,8 +14,8 @@ at most 990 px wide, so no text is under 12 px when a phone shows the post 1,080
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -24,6 +24,7 @@ from PIL import Image
 from engine.core.squaregrid import Cell, format_cell, parse_cell
 from engine.spacechess.maps import GameMap
 from renders import common as c
+from renders import hexmarks as m
 from renders.spacechess.sheet import DEFAULT_LABELS as SHEET_LABELS
 
 CELL = 28  # pixel pitch of one square, grid line included: big enough for a 3-letter tag on a phone
@@ -59,6 +60,10 @@ LEGEND_LABELS: dict[str, str] = {
     "weapon_pickup": "weapon",
     "item_pickup": "item",
     "at": "{cell}: {what}",  # a key line about one cell ("F6: blocks the line")
+    "mark_move": "move, from → to",
+    "mark_push": "pushed or teleported by a power",
+    "mark_shot": "shot at its target",
+    "mark_ghost": "died here",
 }
 
 
@@ -92,6 +97,20 @@ class Caption:
     def height(self) -> int:
         return (TITLE_H + LINE_H * len(self.lines) + (BANNER_H if self.banner else 0)
                 + (NOTE_H if self.note else 0))
+
+    def wrapped(self, width: int) -> Caption:
+        """The caption with each line wrapped to `width` pixels, whole: what happened in a batch
+        (its last damage too) is never cut at the image's edge."""
+        lines = tuple(row for line in self.lines for row in c.wrap(line, SIDEBAR_TEXT, width))
+        return replace(self, lines=lines)
+
+
+@dataclass(frozen=True)
+class Effect:
+    """Words the last action left on a cell, over its token: "+5 HP" healed, "-8 HP" taken."""
+
+    cell: str
+    text: str
 
 
 @dataclass(frozen=True)
@@ -381,6 +400,68 @@ def _over_airstrike(canvas: c.Canvas, layout: BoardLayout, overlay: Overlay, gam
         canvas.draw.line((points[0], points[-1]), fill=c.VERMILLION, width=3)
 
 
+# -- the last action's marks (renders/hexmarks.py's strokes, on squares) ------------------------------
+#: the mark kinds a Space Chess board draws: a move, a power's push or teleport, a shot, a death
+MARK_KINDS = (m.MOVE, m.JUMP, m.PUSH, m.SHOT, m.GHOST)
+
+
+def _check_marks(marks: Sequence[m.Mark], game_map: GameMap) -> None:
+    """ValueError for a kind this board does not draw; OrderError('bad_cell') for a cell off the map."""
+    for index, mark in enumerate(marks):
+        if mark.kind not in MARK_KINDS or len(mark.cells) != (1 if mark.kind == m.GHOST else 2):
+            raise ValueError(f"marks[{index}]: {mark.kind!r} with cells {list(mark.cells)} is not one of "
+                             f"{', '.join(MARK_KINDS)} with its cells")
+        for text in mark.cells:
+            _cell(text, game_map)
+
+
+def _draw_ghosts(canvas: c.Canvas, layout: BoardLayout, marks: Sequence[m.Mark], game_map: GameMap) -> None:
+    """Who died, where they stood: a grey token crossed out, under whatever stands there now."""
+    r = MARKER // 2
+    for mark in marks:
+        if mark.kind != m.GHOST:
+            continue
+        x0, y0, _, _ = layout.cell_box(_cell(mark.cells[0], game_map))
+        cx, cy = x0 + CELL // 2 - 1, y0 + MARKER // 2
+        canvas.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=c.FLOOR, outline=c.MUTED, width=2)
+        canvas.draw.line((cx - r + 4, cy - r + 4, cx + r - 4, cy + r - 4), fill=c.MUTED, width=3)
+        canvas.draw.line((cx - r + 4, cy + r - 4, cx + r - 4, cy - r + 4), fill=c.MUTED, width=3)
+
+
+def _draw_marks(canvas: c.Canvas, layout: BoardLayout, marks: Sequence[m.Mark], game_map: GameMap) -> None:
+    """Moves as solid arrows from the cell left to the cell reached, a power's push or teleport as a
+    dashed one, shots as a tracer: haloed in white, under the tokens (no tag is hidden), the arrow's
+    head out of the token it points at."""
+    for mark in marks:
+        if mark.kind == m.GHOST:
+            continue
+        a, b = (layout.centre(_cell(text, game_map)) for text in mark.cells)
+        if mark.kind == m.SHOT:
+            m.dotted(canvas.draw, a, m.towards(b, a, 0.45 * CELL), CELL)
+        else:
+            m.arrow(canvas.draw, a, m.towards(b, a, 0.45 * CELL), CELL, mark.kind != m.MOVE)
+
+
+def _draw_impacts(canvas: c.Canvas, layout: BoardLayout, marks: Sequence[m.Mark], game_map: GameMap) -> None:
+    """Each shot's impact on its target, over the token."""
+    for mark in marks:
+        if mark.kind == m.SHOT:
+            a, b = (layout.centre(_cell(text, game_map)) for text in mark.cells)
+            m.draw_impact(canvas.draw, m.towards(b, a, 0.45 * CELL), 0.22 * CELL)
+
+
+def _draw_effects(canvas: c.Canvas, layout: BoardLayout, effects: Sequence[Effect], game_map: GameMap) -> None:
+    """Each effect's words on a yellow tag on the top edge of its cell, above the token's tag (HP
+    healed or lost, AP or HP picked up)."""
+    face = c.font(MIN_TEXT)
+    for effect in effects:
+        x0, y0, x1, _ = layout.cell_box(_cell(effect.cell, game_map))
+        cx = (x0 + x1 + 1) // 2
+        half = round(face.getlength(effect.text)) // 2 + 3
+        canvas.draw.rectangle((cx - half, y0 - 12, cx + half, y0 + 1), fill=c.YELLOW, outline=c.BLACK)
+        canvas.text((cx, y0 - 5), effect.text, MIN_TEXT, c.BLACK, anchor="mm")
+
+
 _Painter = Callable[[c.Canvas, BoardLayout, Overlay, GameMap], None]
 
 
@@ -458,7 +539,7 @@ _KeyLine = tuple[Callable[[c.Canvas, tuple[int, int]], None], str]
 
 
 def _key_lines(view: Mapping[str, Any], game_map: GameMap, overlay: Overlay, reach: Mapping[str, int] | None,
-               labels: Mapping[str, str]) -> list[_KeyLine]:
+               labels: Mapping[str, str], marks: Sequence[m.Mark] = ()) -> list[_KeyLine]:
     """The map key: only what this picture shows, so it stays short."""
     lines: list[_KeyLine] = []
     half = AP_BOX
@@ -490,9 +571,30 @@ def _key_lines(view: Mapping[str, Any], game_map: GameMap, overlay: Overlay, rea
                 _at(labels, overlay.blocked_at, labels["blocked"])))
     elif overlay.kind in ("grenade", "airstrike"):
         lines.append((square(c.AREA_TINT), labels["area"]))
+    shown = {mark.kind for mark in marks}
+    for kind, word in ((m.MOVE, "mark_move"), (m.JUMP, "mark_push"), (m.PUSH, "mark_push"), (m.SHOT, "mark_shot"),
+                       (m.GHOST, "mark_ghost")):
+        if kind in shown and not any(words == labels[word] for _, words in lines):
+            lines.append((_key_mark(kind), labels[word]))
     if reach:
         lines.append((square(c.REACH_TINT), labels["reach"]))
     return lines
+
+
+def _key_mark(kind: str) -> Callable[[c.Canvas, tuple[int, int]], None]:
+    """A mark's symbol in the key, drawn as on the board."""
+    def draw(canvas: c.Canvas, xy: tuple[int, int]) -> None:
+        start, end = (xy[0] - AP_BOX - 2, xy[1]), (xy[0] + AP_BOX + 2, xy[1])
+        if kind == m.SHOT:
+            m.dotted(canvas.draw, start, m.towards(end, start, 5), CELL)
+            m.draw_impact(canvas.draw, m.towards(end, start, 4), 6)
+        elif kind == m.GHOST:
+            canvas.draw.ellipse((xy[0] - 8, xy[1] - 8, xy[0] + 8, xy[1] + 8), fill=c.FLOOR, outline=c.MUTED, width=2)
+            canvas.draw.line((xy[0] - 4, xy[1] - 4, xy[0] + 4, xy[1] + 4), fill=c.MUTED, width=3)
+            canvas.draw.line((xy[0] - 4, xy[1] + 4, xy[0] + 4, xy[1] - 4), fill=c.MUTED, width=3)
+        else:
+            m.arrow(canvas.draw, start, end, CELL, kind != m.MOVE)
+    return draw
 
 
 #: the width of a key line's words, right of its symbol
@@ -567,9 +669,8 @@ def _draw_caption(canvas: c.Canvas, caption: Caption, width: int) -> None:
     if caption.title:
         canvas.text((RULE_W, TITLE_H // 2), c.fit(caption.title, 18, text_width), 18, c.INK, anchor="lm")
     y = TITLE_H
-    for line in caption.lines:
-        canvas.text((RULE_W, y + LINE_H // 2 - 2), c.fit(line, SIDEBAR_TEXT, text_width), SIDEBAR_TEXT, c.INK,
-                    anchor="lm")
+    for line in caption.lines:  # already wrapped (Caption.wrapped): never cut
+        canvas.text((RULE_W, y + LINE_H // 2 - 2), line, SIDEBAR_TEXT, c.INK, anchor="lm")
         y += LINE_H
     if caption.banner:
         fill = c.TEAM_COLOURS.get(caption.banner_team or 0, c.MUTED)
@@ -593,29 +694,38 @@ def board_image(
     title: str = "",
     caption: Caption | None = None,
     labels: Mapping[str, str] | None = None,
+    marks: Sequence[m.Mark] = (),
+    effects: Sequence[Effect] = (),
 ) -> tuple[Image.Image, BoardLayout]:
     """The board drawn in the fixed palette, with the layout it was drawn on (for close-ups)."""
     overlay = overlay or Overlay("none")
     if overlay.kind not in _OVERLAYS:
         raise ValueError(f"unknown overlay kind {overlay.kind!r}; expected one of {sorted(_OVERLAYS)}")
-    caption = caption or Caption(title=title)
+    _check_marks(marks, game_map)
+    for effect in effects:
+        _cell(effect.cell, game_map)
+    caption = (caption or Caption(title=title)).wrapped(layout_for(game_map).size[0] - 2 * RULE_W)
     words = {**SHEET_LABELS, **LEGEND_LABELS, **(labels or {})}
     under, over = _OVERLAYS[overlay.kind]
     layout = layout_for(game_map, caption.height)
     characters = _characters(view, game_map)
-    key = _key_lines(view, game_map, overlay, reach, words)
+    key = _key_lines(view, game_map, overlay, reach, words, marks)
     sidebar = layout.top + _roster_height(characters) + _key_height(key)
     canvas = c.Canvas(_canvas(game_map, caption.height, sidebar))
     _draw_caption(canvas, caption, layout.size[0])
     if reach:
         _draw_reach(canvas, layout, reach, game_map)
     under(canvas, layout, overlay, game_map)
+    _draw_ghosts(canvas, layout, marks, game_map)
+    _draw_marks(canvas, layout, marks, game_map)
     for pickup in view.get("pickups", ()):
         _draw_pickup(canvas, layout, pickup, game_map, words)
     for who in characters:
         if who.at is not None:
             _draw_character(canvas, layout, who, who.at)
     over(canvas, layout, overlay, game_map)
+    _draw_impacts(canvas, layout, marks, game_map)
+    _draw_effects(canvas, layout, effects, game_map)
     x = layout.board_right + RULE_W + 8
     y = _draw_roster(canvas, x, layout.top, characters)
     _draw_key(canvas, x, y + 6, key, words)
@@ -631,13 +741,17 @@ def render_board(
     title: str = "",
     caption: Caption | None = None,
     labels: Mapping[str, str] | None = None,
+    marks: Sequence[m.Mark] = (),
+    effects: Sequence[Effect] = (),
 ) -> bytes:
     """The board as PNG bytes; the same arguments always give the same bytes.
 
     `reach` maps cells to the AP a move there costs (drawn as numbers on tinted cells). `caption`
     (else just `title`) is what the post says above the board; `labels` word the map key (English
     by default). Cells that are not on the map raise OrderError('bad_cell'); an unknown overlay
-    kind raises ValueError.
+    kind raises ValueError. `marks` draw the last action (moves, pushes and teleports, shots,
+    deaths: renders/hexmarks.py's kinds) and `effects` its words on cells (HP healed or lost).
     """
-    image, _ = board_image(view, game_map, overlay=overlay, reach=reach, title=title, caption=caption, labels=labels)
+    image, _ = board_image(view, game_map, overlay=overlay, reach=reach, title=title, caption=caption, labels=labels,
+                           marks=marks, effects=effects)
     return c.encode_png(image)

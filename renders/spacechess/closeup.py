@@ -17,7 +17,16 @@ from PIL import Image
 from engine.core.squaregrid import Cell, format_cell
 from engine.spacechess.maps import GameMap
 from renders import common as c
-from renders.spacechess.board import CELL, RULER_H, Caption, Overlay, _cell, _draw_caption, board_image
+from renders.spacechess.board import (
+    CELL,
+    RULE_W,
+    RULER_H,
+    Caption,
+    Overlay,
+    _cell,
+    _draw_caption,
+    board_image,
+)
 
 AROUND_CELLS = (11, 9)  # the window around one character: columns, rows
 PREVIEW_CELLS = (5, 5)  # the smallest window of a move preview
@@ -66,7 +75,6 @@ def render_closeup(
 ) -> bytes:
     """PNG bytes of the window holding every cell of `around` (a character's cell, a move's path),
     scaled to about `width` pixels; cells off the map raise OrderError('bad_cell')."""
-    caption = caption or Caption()
     x0, y0, x1, y1 = window(game_map, around, least)
     image, layout = board_image(view, game_map, overlay=overlay, reach=reach, labels=labels)
     left = layout.left + x0 * CELL
@@ -76,6 +84,7 @@ def render_closeup(
     scale = min(MAX_SCALE, width / crop.width)
     scaled = crop.resize((round(crop.width * scale), round(crop.height * scale)), Image.Resampling.LANCZOS)
     out_w = scaled.width + 2 * RULE
+    caption = (caption or Caption()).wrapped(out_w - 2 * RULE_W)
     header = caption.height if (caption.title or caption.lines or caption.banner or caption.note) else 0
     canvas = c.Canvas(Image.new("RGB", (out_w, header + 2 * RULER_H + scaled.height + 8), c.PAPER))
     if header:

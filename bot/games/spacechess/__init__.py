@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from bot.games import Presenter, register_presenter
+from bot.games.last_action import last_action
 from bot.games.spacechess import boards, orderwords, words
 from bot.games.spacechess.boards import overlay_for
 from bot.games.spacechess.recap import recap_reply
@@ -196,7 +197,8 @@ class SpaceChessPresenter(Presenter):
     def board_for(self, rules: GameRules, state: Any, scene: Scene, around: str | None = None) -> list[Attachment]:
         if around is not None:
             return [boards.closeup(rules, state, scene, self._describer(rules), around)]
-        return [boards.board(rules, state, scene, self._describer(rules))]
+        events = last_action(scene, _OVERLAY_EVENTS)
+        return [boards.board(rules, state, scene, self._describer(rules), events)]
 
     def reach_board(self, rules: GameRules, state: Any, scene: Scene, name: str) -> list[Attachment]:
         """`/sc reach`: the board with where `name` can go and at what cost."""

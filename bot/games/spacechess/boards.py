@@ -21,7 +21,8 @@ from engine.spacechess.movement import move_cost
 from engine.spacechess.previews import line_of_fire_between
 from engine.spacechess.state import GameState
 from renders.gif import bounded_gif
-from renders.spacechess.board import Caption, Overlay, board_image, render_board
+from renders.hexmarks import GHOST, JUMP, MOVE, PUSH, SHOT, Mark
+from renders.spacechess.board import Caption, Effect, Overlay, board_image, render_board
 from renders.spacechess.closeup import PREVIEW_CELLS, PREVIEW_WIDTH, render_closeup
 
 Describe = Callable[[Sequence[Event]], list[Message]]
@@ -33,19 +34,64 @@ REPLAY_EVENTS = ("draw_award", "started", "moved", "shot", "grenade", "airstrike
                  "friendship", "game_over", "gm_set")
 
 
+#: what a power moves its target with: intimidation pushes it, teleport jumps it (SC-26)
+_POWER_MARKS = {"intimidate": PUSH, "teleport": JUMP}
+
+
 def overlay_for(events: Sequence[Event]) -> Overlay:
-    """The last action drawn over the board: path, line of fire, grenade square or air strike."""
+    """What lies under the last action's marks: the last move's path (the arrow says from → to,
+    the path which cells it crossed), a grenade square or an air strike's cells. Shots are marks."""
     for ev in reversed(events):
         p = ev.params
         if ev.kind == "moved":
             return Overlay("move", path=(p["from"], *p["path"]))
-        if ev.kind == "shot":
-            return Overlay("shot", line=(p["from"], p["to"]))
         if ev.kind == "grenade":
             return Overlay("grenade", area=tuple(p["area"]))
         if ev.kind == "airstrike":
             return Overlay("airstrike", area=tuple(p["area"]))
     return Overlay("none")
+
+
+def marks_for(events: Sequence[Event], view: Mapping[str, Any], language: str) -> tuple[tuple[Mark, ...],
+                                                                                          tuple[Effect, ...]]:
+    """The last action drawn from its events: each move an arrow from → to, each power that moves
+    someone (intimidation, teleport) a dashed arrow on its target, each shot a tracer to its target,
+    each death a ghost where it fell; the HP and AP it changed as words on the cells (a heal's
+    "+5 HP", a batch's damage summed per victim, a pickup's gain)."""
+    characters = view.get("characters", {})
+    marks: list[Mark] = []
+    healed: dict[str, int] = {}
+    hurt: dict[str, int] = {}
+    gained: dict[str, tuple[int, str]] = {}
+    fell: dict[str, str] = {}
+    for ev in events:
+        p = ev.params
+        if ev.kind == "moved":
+            marks.append(Mark(MOVE, (p["from"], p["to"])))
+        elif ev.kind == "shot":
+            marks.append(Mark(SHOT, (p["from"], p["to"])))
+        elif ev.kind == "power" and p.get("power") in _POWER_MARKS and p.get("from") and p.get("to"):
+            marks.append(Mark(_POWER_MARKS[p["power"]], (p["from"], p["to"])))
+        elif ev.kind == "power" and p.get("power") == "heal":
+            healed[p["target"]] = healed.get(p["target"], 0) + int(p.get("healed", 0))
+        elif ev.kind == "damaged" and p.get("amount"):
+            hurt[p["id"]] = hurt.get(p["id"], 0) + int(p["amount"])
+        elif ev.kind == "died":
+            fell[p["id"]] = p["at"]
+            marks.append(Mark(GHOST, (p["at"],)))
+        elif ev.kind == "pickup_taken" and p.get("gained") and (p.get("pickup") or {}).get("kind") in ("ap", "hp"):
+            gained[p["id"]] = (int(p["gained"]), p["pickup"]["kind"])
+
+    def cell_of(who: str) -> str | None:
+        return fell.get(who) or (characters.get(who) or {}).get("at")
+
+    effects = [Effect(at, words("game.picture.mark.heal", language, n=n)) for who, n in healed.items()
+               if (at := cell_of(who))]
+    effects += [Effect(at, words("game.picture.mark.damage", language, n=n)) for who, n in hurt.items()
+                if (at := cell_of(who))]
+    effects += [Effect(at, words(f"game.picture.mark.gain_{kind}", language, n=n))
+                for who, (n, kind) in gained.items() if (at := cell_of(who))]
+    return tuple(marks), tuple(effects)
 
 
 def character_on_board(state: GameState, name: str) -> Any:
@@ -60,9 +106,10 @@ def character_on_board(state: GameState, name: str) -> Any:
 
 def board(rules: GameRules, state: GameState, scene: Scene, describe: Describe,
           events: Sequence[Event] = ()) -> Attachment:
-    """The whole board with its caption: after `events` (their overlay), or as it stands."""
+    """The whole board with its caption: after `events` (their overlay and marks, told in the caption)."""
     view = rules.view(state)
-    png = render_board(view, state.game_map, overlay=overlay_for(events),
+    marks, effects = marks_for(events, view, scene.language)
+    png = render_board(view, state.game_map, overlay=overlay_for(events), marks=marks, effects=effects,
                        caption=caption(scene, view, events, describe), labels=picture_labels(scene.language))
     return Attachment("board.png", png)
 
@@ -136,7 +183,8 @@ def replay_gif(rules: GameRules, scene: Scene, describe: Describe, limit: int = 
     frames = []
     for done, step in enumerate(steps, start=1):
         view = rules.view(step.state)
-        image, _ = board_image(view, step.state.game_map, overlay=overlay_for(step.events),
+        marks, effects = marks_for(step.events, view, scene.language)
+        image, _ = board_image(view, step.state.game_map, overlay=overlay_for(step.events), marks=marks, effects=effects,
                                caption=caption(scene, view, step.events, describe, with_next=False), labels=labels)
         frames.append(image)
         if progress is not None:

@@ -95,6 +95,10 @@ def ending(winner: Any, reasons: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             "reasons": Listing(tuple(why), conjunction=True)}
 
 
+#: the powers whose event names a target, and the sentence that tells what it did to it
+_TOLD_POWERS = {"heal": "heal", "intimidate": "moved", "teleport": "moved"}
+
+
 def event_params(event: Event) -> tuple[str, dict[str, Any]]:
     """The catalog key suffix and the worded parameters of one event."""
     params = labelled(event.params)
@@ -114,6 +118,8 @@ def event_params(event: Event) -> tuple[str, dict[str, Any]]:
         params.setdefault("at", (event.params.get("pickup") or {}).get("at"))
         if event.params.get("dropped"):  # a swap (SC-33) says what stays on the cell
             kind = "pickup_taken.dropped"
+    elif kind == "power" and event.params.get("power") in _TOLD_POWERS:  # its target and what it did
+        kind = f"power.{_TOLD_POWERS[event.params['power']]}"
     elif kind == "game_over":
         params.update(ending(event.params.get("winner"), event.params.get("reasons") or ()))
     elif kind == "batch_cut":  # the orders left undone, as the reader writes them

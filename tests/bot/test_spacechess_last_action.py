@@ -1,0 +1,86 @@
+"""The Space Chess board tells its last action (issue 27): powers name their target and effect in
+words and on the board, moves are arrows from → to, shots tracers to their target, and the caption
+that lists them wraps rather than cutting a batch's damage off."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.games.spacechess import SPACECHESS_PRESENTER
+from bot.games.spacechess.boards import board, marks_for
+from bot.i18n import translate
+from bot.service.scene import Scene
+from engine.core.squaregrid import parse_cell
+from engine.spacechess import SPACECHESS
+from renders import common as c
+from renders.hexmarks import GHOST, JUMP, MOVE, PUSH, SHOT, Mark
+from renders.spacechess.board import Effect, board_image
+from tests.engine.spacechess.conftest import build, general, play, soldier
+
+
+def _told(events, language: str) -> list[str]:
+    return [translate(m.key, language, m.params) for m in SPACECHESS_PRESENTER.describe(SPACECHESS, events)]
+
+
+def _board_words(state, events, language: str, drawn: list[str]) -> str:
+    describe = SPACECHESS_PRESENTER._describer(SPACECHESS)
+    board(SPACECHESS, state, Scene("Orion", language), describe, events)
+    return " ".join(drawn)
+
+
+def test_intimidation_names_its_target_and_where_it_was_pushed(drawn: list[str]) -> None:
+    state = build(general("Ann", 2, "E8", ap=9), soldier("Dee", 1, "E3"), soldier("Bo", 1, "E2"))
+    outcome = play(state, "Ann", "intimidate Dee B3")
+    assert _told(outcome.events, "fr")[0] == (
+        "Ann utilise le pouvoir intimidation sur Dee, qui passe de E3 à B3 (2 PA ; reste 7 PA).")
+    assert "Dee, who goes from E3 to B3" in _told(outcome.events, "en")[0]
+    marks, _ = marks_for(outcome.events, SPACECHESS.view(outcome.state), "fr")
+    assert marks == (Mark(PUSH, ("E3", "B3")),)
+    said = _board_words(outcome.state, outcome.events, "fr", drawn)
+    assert "qui passe de E3 à B3" in said and "poussée ou téléportation par un pouvoir" in said
+
+
+def test_a_heal_shows_the_hp_gained_on_its_target_and_a_teleport_its_destination(drawn: list[str]) -> None:
+    state = build(general("Ann", 1, "B2", ap=9), soldier("Dee", 1, "C2", hp=3))
+    healed = play(state, "Ann", "heal Dee")
+    gained = healed.events[0].params["healed"]
+    assert f"sur Dee : +{gained} PV, soit {gained + 3} PV" in _told(healed.events, "fr")[0]
+    assert marks_for(healed.events, SPACECHESS.view(healed.state), "fr")[1] == (Effect("C2", f"+{gained} PV"),)
+    assert f"+{gained} PV" in _board_words(healed.state, healed.events, "fr", drawn)
+    jumped = play(state, "Ann", "teleport Dee F6")
+    assert marks_for(jumped.events, SPACECHESS.view(jumped.state), "en")[0] == (Mark(JUMP, ("C2", "F6")),)
+    assert "Dee, who goes from C2 to F6" in _told(jumped.events, "en")[0]
+
+
+def test_a_batch_is_drawn_move_by_move_and_shot_by_shot_with_its_damage_and_deaths() -> None:
+    state = build(soldier("Ann", 1, "B2", ap=9, weapon="sniper"), soldier("Dee", 2, "B8", hp=2))
+    outcome = play(state, "Ann", "move B3; shoot Dee")
+    marks, effects = marks_for(outcome.events, SPACECHESS.view(outcome.state), "en")
+    assert marks[:2] == (Mark(MOVE, ("B2", "B3")), Mark(SHOT, ("B3", "B8")))
+    assert Mark(GHOST, ("B8",)) in marks
+    damage = sum(e.params["amount"] for e in outcome.events if e.kind == "damaged")
+    assert effects == (Effect("B8", f"-{damage} HP"),)
+
+
+def test_the_arrow_is_drawn_between_the_cells_of_a_move() -> None:
+    state = build(soldier("Ann", 1, "B2", ap=9))
+    view = SPACECHESS.view(state)
+    plain, layout = board_image(view, state.game_map)
+    marked, _ = board_image(view, state.game_map, marks=(Mark(MOVE, ("B2", "F2")),))
+    x0, _ = layout.centre(parse_cell("C2", state.game_map.width, state.game_map.height))
+    x1, y = layout.centre(parse_cell("E2", state.game_map.width, state.game_map.height))
+    before, after = plain.convert("RGB"), marked.convert("RGB")
+    inked = [x for x in range(x0, x1) if after.getpixel((x, y)) == c.BLACK and before.getpixel((x, y)) != c.BLACK]
+    assert len(inked) > (x1 - x0) * 0.8
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_the_caption_of_a_long_batch_wraps_and_keeps_its_last_damage(drawn: list[str], language: str) -> None:
+    state = build(soldier("Ann", 1, "B2", ap=9), soldier("Dee", 2, "B6"))
+    outcome = play(state, "Ann", "shoot Dee; shoot Dee")
+    last = _told([e for e in outcome.events if e.kind == "damaged"][-1:], language)[0]
+    said = " ".join(text for text in drawn if text)
+    _board_words(outcome.state, outcome.events, language, drawn)
+    said = " ".join(drawn)
+    assert last in said, (last, drawn)
+    assert not any(text.endswith("...") for text in drawn)
