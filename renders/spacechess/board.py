@@ -14,6 +14,7 @@ at most 990 px wide, so no text is under 12 px when a phone shows the post 1,080
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -210,13 +211,15 @@ class _Character:
     hp: int
     max_hp: int
     ap: int
+    dead: bool = False  # not just off the board (not deployed yet, during preparation)
 
 
 def short_tags(ids: list[str]) -> dict[str, str]:
     """Token tags: the shortest capitalised prefix (2 or 3 letters) that no other character shares.
 
-    Ids still clashing on 3 letters get their first letter and a free number instead. The result
-    does not depend on the order of `ids`, so a character keeps its tag from one image to the next.
+    Ids still clashing on 3 letters get their first letter and the number they end with ("Sol2"
+    is S2, as its name says), else a free number. The result does not depend on the order of
+    `ids`, so a character keeps its tag from one image to the next.
     """
     ids = sorted(ids)
     tags: dict[str, str] = {}
@@ -226,6 +229,10 @@ def short_tags(ids: list[str]) -> dict[str, str]:
         for tag in [*candidates.values(), *tags.values()]:
             counts[tag] = counts.get(tag, 0) + 1
         tags.update({i: tag for i, tag in candidates.items() if counts[tag] == 1})
+    for i in [i for i in ids if i not in tags]:
+        own = re.search(r"(\d+)$", c.printable(i).strip())
+        if own and len(tag := f"{printable_tag(i, 1)}{int(own.group(1))}") <= 3 and tag not in tags.values():
+            tags[i] = tag
     number = 0
     for i in [i for i in ids if i not in tags]:
         tag = ""
@@ -260,6 +267,7 @@ def _characters(view: Mapping[str, Any], game_map: GameMap) -> list[_Character]:
                 hp=int(data.get("hp", 0)),
                 max_hp=int(data.get("max_hp", 0)),
                 ap=int(data.get("ap", 0)),
+                dead=not bool(data.get("alive", True)),
             )
         )
     return found
@@ -299,17 +307,32 @@ def _diamond(canvas: c.Canvas, centre: tuple[int, int], r: int) -> None:
 
 def _draw_pickup(canvas: c.Canvas, layout: BoardLayout, pickup: Mapping[str, Any], game_map: GameMap,
                  labels: Mapping[str, str]) -> None:
-    centre = layout.centre(_cell(pickup["at"], game_map))
-    _diamond(canvas, centre, CELL // 2 - 1)
-    canvas.text(centre, _pickup_text(pickup, labels), MIN_TEXT, c.BLACK, anchor="mm")
+    """An item or weapon as a diamond with its kind's letters; an AP or HP bonus as a yellow square
+    saying both its amount and what it gives ("+3" over "PA"), so no one mistakes AP for HP."""
+    cell = _cell(pickup["at"], game_map)
+    centre = layout.centre(cell)
+    unit = _amount_unit(pickup, labels)
+    if unit is None:
+        _diamond(canvas, centre, CELL // 2 - 1)
+        canvas.text(centre, _pickup_text(pickup, labels), MIN_TEXT, c.BLACK, anchor="mm")
+        return
+    canvas.draw.rectangle(layout.cell_box(cell), fill=c.YELLOW, outline=c.BLACK)
+    cx, cy = centre
+    canvas.text((cx, cy - 6), f"+{pickup['amount']}", MIN_TEXT, c.BLACK, anchor="mm")
+    canvas.text((cx, cy + 6), unit, MIN_TEXT, c.BLACK, anchor="mm")
+
+
+def _amount_unit(pickup: Mapping[str, Any], labels: Mapping[str, str]) -> str | None:
+    """What an AP/HP bonus gives in the reader's words ("PA"), None for any other pickup."""
+    kind, amount = pickup.get("kind"), pickup.get("amount")
+    if kind in ("ap", "hp") and isinstance(amount, int) and not isinstance(amount, bool):
+        return c.fit(labels.get(str(kind), str(kind).upper()), MIN_TEXT, CELL - 2)
+    return None
 
 
 def _pickup_text(pickup: Mapping[str, Any], labels: Mapping[str, str]) -> str:
-    """'+3' for an AP/HP pickup that carries an amount, else the first two letters of its kind in
-    the reader's words (an item "OB" for « objet », a weapon "AR" for « arme »); the key says more."""
-    amount = pickup.get("amount")
-    if isinstance(amount, int) and not isinstance(amount, bool):
-        return f"+{amount}"
+    """The first two letters of an item's or a weapon's kind in the reader's words (an item "OB"
+    for « objet », a weapon "AR" for « arme »); the key says more."""
     kind = str(pickup.get("kind", "?"))
     return c.printable(labels.get(f"{kind}_pickup", kind))[:2].upper()
 
@@ -481,8 +504,9 @@ _OVERLAYS: dict[str, tuple[_Painter, _Painter]] = {
 
 # -- the sidebar: who is who, then the map key -------------------------------------------------------
 def _draw_roster(canvas: c.Canvas, x: int, y: int, characters: list[_Character]) -> int:
-    """Team by team, general first; the dead stay listed, greyed and struck through. Returns the
-    y under the last row."""
+    """Team by team, general first; the dead stay listed, greyed and struck through; who is not on
+    the board yet (preparation) is listed with its token and values, as the living. Returns the y
+    under the last row."""
     for team in (1, 2):
         members = sorted((w for w in characters if w.team == team), key=lambda w: (not w.general, w.id))
         if not members:
@@ -493,7 +517,7 @@ def _draw_roster(canvas: c.Canvas, x: int, y: int, characters: list[_Character])
             centre = (x + MARKER // 2 + 1, y + MARKER // 2 + 1)
             name = c.fit(who.id, SIDEBAR_TEXT, LEGEND_W - MARKER - 30)
             text_left = x + MARKER + 8
-            if who.at is None:
+            if who.dead:
                 canvas.text((text_left, y + 4), name, SIDEBAR_TEXT, c.MUTED)
                 length = round(c.font(SIDEBAR_TEXT).getlength(name))
                 canvas.draw.line((text_left, y + 12, text_left + length, y + 12), fill=c.MUTED, width=1)
@@ -553,7 +577,10 @@ def _key_lines(view: Mapping[str, Any], game_map: GameMap, overlay: Overlay, rea
 
     for pickup in sorted(view.get("pickups", ()), key=lambda p: str(p.get("at"))):
         text = _at(labels, pickup["at"], _pickup_words(pickup, labels))
-        lines.append((lambda canvas, xy: _diamond(canvas, xy, half), text))
+        if _amount_unit(pickup, labels) is None:
+            lines.append((lambda canvas, xy: _diamond(canvas, xy, half), text))
+        else:
+            lines.append((square(c.YELLOW), text))
     if game_map.obstacles:
         lines.append((square(c.OBSTACLE), labels["obstacle"]))
     if game_map.pickup_spots:

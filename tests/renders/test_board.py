@@ -154,3 +154,34 @@ def test_short_tags_are_unique_and_stable() -> None:
     assert tags["x"] == "X"
     assert {tags["alfred"], tags["alfonso"]} == {"A1", "A2"}
     assert short_tags(list(reversed(ids))) == tags
+
+
+def test_numbered_names_keep_their_number_as_their_tag() -> None:
+    """Issue 27: Sol1 and Sol2 were drawn S3 and S4 when another S-name took the first numbers."""
+    tags = short_tags(["Sol1", "Sol2", "SOLAR", "SOLEIL"])  # sorted first
+    assert (tags["Sol1"], tags["Sol2"]) == ("S1", "S2")
+    assert len(set(tags.values())) == 4
+
+
+def test_preparation_is_not_drawn_as_dead(small_map, small_view, drawn) -> None:
+    """Someone not deployed yet is listed with its values; only the dead are greyed and struck."""
+    small_view["status"] = "setup"
+    small_view["characters"]["bob"].update(at=None, alive=True)
+    small_view["characters"]["dmitri"].update(at=None, alive=False, hp=0)
+    render_board(small_view, small_map)
+    assert "5/20" in drawn and "0/20" not in drawn
+
+
+def test_an_ap_or_hp_pickup_says_which(small_map, small_view, drawn) -> None:
+    small_view["pickups"].append({"at": "A5", "kind": "hp", "amount": 3})
+    render_board(small_view, small_map, labels={"ap": "PA", "hp": "PV"})
+    assert {"+2", "PA", "+3", "PV"} <= set(drawn)
+
+
+@pytest.fixture
+def drawn():
+    """The words drawn while the test runs (renders.common.recording_text)."""
+    from renders.common import recording_text
+
+    with recording_text() as texts:
+        yield texts
