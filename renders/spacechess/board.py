@@ -451,6 +451,12 @@ def _draw_ghosts(canvas: c.Canvas, layout: BoardLayout, marks: Sequence[m.Mark],
         canvas.draw.line((cx - r + 4, cy + r - 4, cx + r - 4, cy - r + 4), fill=c.MUTED, width=3)
 
 
+def _token_point(layout: BoardLayout, cell: Cell) -> tuple[int, int]:
+    """The centre of a token on `cell` (tokens sit at the top of their cell, over the HP bar)."""
+    x0, y0, x1, _ = layout.cell_box(cell)
+    return (x0 + x1 + 1) // 2, y0 + MARKER // 2
+
+
 def _draw_marks(canvas: c.Canvas, layout: BoardLayout, marks: Sequence[m.Mark], game_map: GameMap) -> None:
     """Moves as solid arrows from the cell left to the cell reached, a power's push or teleport as a
     dashed one, shots as a tracer: haloed in white, under the tokens (no tag is hidden), the arrow's
@@ -458,18 +464,18 @@ def _draw_marks(canvas: c.Canvas, layout: BoardLayout, marks: Sequence[m.Mark], 
     for mark in marks:
         if mark.kind == m.GHOST:
             continue
-        a, b = (layout.centre(_cell(text, game_map)) for text in mark.cells)
+        a, b = (_token_point(layout, _cell(text, game_map)) for text in mark.cells)
         if mark.kind == m.SHOT:
             m.dotted(canvas.draw, a, m.towards(b, a, 0.45 * CELL), CELL)
         else:
-            m.arrow(canvas.draw, a, m.towards(b, a, 0.45 * CELL), CELL, mark.kind != m.MOVE)
+            m.arrow(canvas.draw, a, m.towards(b, a, 0.6 * CELL), CELL, mark.kind != m.MOVE)
 
 
 def _draw_impacts(canvas: c.Canvas, layout: BoardLayout, marks: Sequence[m.Mark], game_map: GameMap) -> None:
     """Each shot's impact on its target, over the token."""
     for mark in marks:
         if mark.kind == m.SHOT:
-            a, b = (layout.centre(_cell(text, game_map)) for text in mark.cells)
+            a, b = (_token_point(layout, _cell(text, game_map)) for text in mark.cells)
             m.draw_impact(canvas.draw, m.towards(b, a, 0.45 * CELL), 0.22 * CELL)
 
 

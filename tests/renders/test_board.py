@@ -6,11 +6,13 @@ import copy
 
 import pytest
 
+from bot.games.spacechess.pictures import picture_labels
 from engine.core.errors import OrderError
 from engine.core.squaregrid import parse_cell
 from engine.spacechess.maps import standard_map
 from renders import common
-from renders.spacechess.board import Overlay, layout_for, render_board, short_tags
+from renders.hexmarks import GHOST, MOVE, PUSH, SHOT, Mark
+from renders.spacechess.board import Caption, Effect, Overlay, layout_for, render_board, short_tags
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -185,3 +187,18 @@ def drawn():
 
     with recording_text() as texts:
         yield texts
+
+
+def test_board_golden_last_action_in_french(small_map, small_view, golden, drawn) -> None:
+    """The last action as a French post shows it (issue 27): a move's arrow, a power's push, a shot's
+    tracer and impact, the damage on its target, a death's ghost, the caption wrapped, never cut."""
+    small_view["characters"]["carla"]["at"] = "D8"
+    small_view["characters"]["dmitri"].update(hp=6)
+    last = ("Dernière action : carla utilise le pouvoir intimidation sur bob, qui passe de E5 à E3 (2 PA ; reste 7 PA)."
+            " bob tire sur dmitri au bolter (reste 2 PA). dmitri subit 6 dégâts → 6 PV.")
+    caption = Caption("Orion — Space Chess", ("Tour 4 (tirages appliqués : 4)", last))
+    marks = (Mark(MOVE, ("B4", "B2")), Mark(PUSH, ("E5", "E3")), Mark(SHOT, ("E3", "G8")), Mark(GHOST, ("F2",)))
+    png = render_board(small_view, small_map, caption=caption, marks=marks, effects=(Effect("G8", "-6 PV"),),
+                       labels=picture_labels("fr"))
+    assert "dmitri subit 6 dégâts → 6 PV." in " ".join(drawn)
+    golden("board_small_last_action_fr.png", png)
