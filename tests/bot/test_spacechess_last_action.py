@@ -14,7 +14,7 @@ from engine.core.squaregrid import parse_cell
 from engine.spacechess import SPACECHESS
 from renders import common as c
 from renders.hexmarks import GHOST, JUMP, MOVE, PUSH, SHOT, Mark
-from renders.spacechess.board import Effect, board_image
+from renders.spacechess.board import MARKER, Effect, board_image
 from tests.engine.spacechess.conftest import build, general, play, soldier
 
 
@@ -68,7 +68,8 @@ def test_the_arrow_is_drawn_between_the_cells_of_a_move() -> None:
     plain, layout = board_image(view, state.game_map)
     marked, _ = board_image(view, state.game_map, marks=(Mark(MOVE, ("B2", "F2")),))
     x0, _ = layout.centre(parse_cell("C2", state.game_map.width, state.game_map.height))
-    x1, y = layout.centre(parse_cell("E2", state.game_map.width, state.game_map.height))
+    x1, _ = layout.centre(parse_cell("E2", state.game_map.width, state.game_map.height))
+    y = layout.cell_box(parse_cell("E2", state.game_map.width, state.game_map.height))[1] + MARKER // 2  # tokens' row
     before, after = plain.convert("RGB"), marked.convert("RGB")
     inked = [x for x in range(x0, x1) if after.getpixel((x, y)) == c.BLACK and before.getpixel((x, y)) != c.BLACK]
     assert len(inked) > (x1 - x0) * 0.8
