@@ -36,6 +36,7 @@ class Scene:
     language: str = "en"
     next: str = ""
     history: Callable[[], Sequence[Step]] | None = None
+    status: str = ""  # the game's record status ("paused", "finished" by a GM too); "" where unknown
 
 
 _DISCORD_TIME = re.compile(r"<t:(-?\d+)(?::[tTdDfFR])?>")
@@ -75,4 +76,4 @@ def scene_of(svc: GameService, game: GameRecord, language: str | None = None, pe
     def history() -> tuple[Step, ...]:
         return (*history_of(game, svc), *pending)
 
-    return Scene(game.name, language, next_text, history)
+    return Scene(game.name, language, next_text, history, game.status)

@@ -85,3 +85,42 @@ def test_the_caption_of_a_long_batch_wraps_and_keeps_its_last_damage(drawn: list
     said = " ".join(drawn)
     assert last in said, (last, drawn)
     assert not any(text.endswith("...") for text in drawn)
+
+
+def _history(start, *steps):
+    """A replayed log: the game as it was set up, then each outcome."""
+    from bot.service.replaying import Step
+
+    return lambda: (Step(0, "setup", None, (), start), *(Step(seq, "order", "x", tuple(outcome.events), outcome.state)
+                                                         for seq, outcome in enumerate(steps, start=1)))
+
+
+def test_the_recap_counts_no_damage_beyond_the_hp_there_was() -> None:
+    from bot.games.spacechess.recap import recap_of
+
+    state = build(soldier("Ann", 1, "B2", ap=9, weapon="heavy_bolter"), soldier("Dee", 2, "B6", hp=1))
+    outcome = play(state, "Ann", "shoot Dee")
+    assert sum(e.params["amount"] for e in outcome.events if e.kind == "damaged") > 1
+    recap = recap_of(_history(state, outcome)(), SPACECHESS.view)
+    by_id = {f.id: f for f in recap.fighters}
+    assert (by_id["Dee"].taken, by_id["Ann"].dealt) == (1, 1)
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_a_game_a_gm_ended_says_so_on_its_recap_and_board(drawn: list[str], language: str) -> None:
+    from bot.games.spacechess.recap import recap_reply
+
+    state = build(soldier("Ann", 1, "B2", ap=9), soldier("Dee", 2, "B6"))
+    outcome = play(state, "Ann", "move B3")
+    scene = Scene("Orion", language, history=_history(state, outcome), status="finished")
+    reply = recap_reply(SPACECHESS, scene)
+    said = [translate(m.key, language, m.params) for m in reply.messages]
+    ended = translate("game.picture.gm_ended", language, {})
+    assert ended in said[0] and "goes on" not in said[0] and "continue" not in said[0]
+    assert translate("game.recap.moment.gm_end", language, {"turn": 0}) in said
+    board(SPACECHESS, outcome.state, scene, SPACECHESS_PRESENTER._describer(SPACECHESS), outcome.events)
+    assert ended in drawn
+    drawn.clear()
+    board(SPACECHESS, outcome.state, Scene("Orion", language, status="paused"),
+          SPACECHESS_PRESENTER._describer(SPACECHESS), outcome.events)
+    assert translate("game.picture.paused", language, {}) in drawn

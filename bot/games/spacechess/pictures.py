@@ -50,8 +50,18 @@ def happened(events: Sequence[Event], language: str, describe: Callable[[Sequenc
     return words("game.picture.last", language, text=text) if text else ""
 
 
-def banner(view: Mapping[str, Any], language: str) -> tuple[str, int | None]:
-    """The finished game's banner and its team: "Team 1 wins", or a draw (no team)."""
+def gm_ended(scene: Scene, view: Mapping[str, Any]) -> bool:
+    """Whether a game master ended the game before its rules did (`/gm end`)."""
+    return scene.status == "finished" and view.get("status") != "finished"
+
+
+def banner(view: Mapping[str, Any], language: str, scene: Scene | None = None) -> tuple[str, int | None]:
+    """The finished game's banner and its team: "Team 1 wins", a draw (no team), a game master's end
+    or a pause (no team either: grey)."""
+    if scene is not None and gm_ended(scene, view):
+        return words("game.picture.gm_ended", language), None
+    if scene is not None and scene.status == "paused":
+        return words("game.picture.paused", language), None
     if view.get("status") != "finished":
         return "", None
     winner = view.get("winner")
@@ -77,5 +87,5 @@ def caption(scene: Scene, view: Mapping[str, Any], events: Sequence[Event],
         lines.append(last)
     if with_next and scene.next and view.get("status") == "running":
         lines.append(scene.next[:1].upper() + scene.next[1:])
-    text, team = banner(view, language)
+    text, team = banner(view, language, scene)
     return Caption(title=title, lines=tuple(lines), banner=text, banner_team=team, note=note)

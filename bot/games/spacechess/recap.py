@@ -9,7 +9,7 @@ damage dealt and taken; and the moments that decided the game (deaths, heavy hit
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.games.spacechess.pictures import plain, words
@@ -57,6 +57,7 @@ def recap_of(history: Sequence[Step], view: Callable[[Any], Mapping[str, Any]]) 
         if any(event.kind == "draw_award" for event in step.events):
             _snapshot(hp, last)  # the end of the turn this draw closes
         now = view(step.state)
+        standing = {ident: int(data.get("hp", 0)) for ident, data in last.get("characters", {}).items()}
         for event in step.events:
             params = event.params
             if event.kind == "draw_award":
@@ -64,8 +65,10 @@ def recap_of(history: Sequence[Step], view: Callable[[Any], Mapping[str, Any]]) 
                 for row in params.get("breakdown", ()):
                     ap.setdefault(row["id"], []).extend([0] * (turns - 1 - len(ap.get(row["id"], []))))
                     ap[row["id"]].append(int(row.get("award", 0)))
-            elif event.kind == "damaged":
-                amount = int(params.get("amount", 0))
+            elif event.kind == "damaged":  # capped at the HP there was: overkill is no damage taken
+                there = standing.get(params["id"], int(params.get("hp", 0)) + int(params.get("amount", 0)))
+                amount = min(int(params.get("amount", 0)), there)
+                standing[params["id"]] = int(params.get("hp", 0))
                 taken[params["id"]] = taken.get(params["id"], 0) + amount
                 if params.get("by"):
                     dealt[params["by"]] = dealt.get(params["by"], 0) + amount
@@ -106,16 +109,26 @@ def _snapshot(hp: dict[str, list[int]], view: Mapping[str, Any]) -> None:
         hp.setdefault(ident, []).append(int(data.get("hp", 0)) if data.get("alive", True) else 0)
 
 
+def _gm_end(recap: GameRecap, scene: Scene) -> GameRecap:
+    """A recap of a game a game master ended (`/gm end`): finished, with that moment last."""
+    if scene.status != "finished" or recap.status == "finished":
+        return recap
+    ended = Message("game.recap.moment.gm_end", {"turn": recap.turns})
+    return replace(recap, status="finished", winner="gm", moments=(*recap.moments[-(MAX_MOMENTS - 1):], ended))
+
+
 def recap_reply(rules: GameRules, scene: Scene) -> Reply:
     """`/game recap` and the end-of-game post: the recap's picture, its moments also as text (a
     picture is not read by everyone), in the scene's language."""
     if scene.history is None:
         return Reply((Message("game.recap.none", {"name": scene.name}),), visibility=Visibility.PRIVATE)
-    recap = recap_of(scene.history(), rules.view)
+    recap = _gm_end(recap_of(scene.history(), rules.view), scene)
     if recap.status == "setup":
         return Reply((Message("game.recap.not_started", {"name": scene.name}),), visibility=Visibility.PRIVATE)
     language = scene.language
-    if recap.status == "finished":
+    if recap.winner == "gm":
+        key = "game.recap.subtitle_gm_end"
+    elif recap.status == "finished":
         key = "game.recap.subtitle_won" if recap.winner in (1, 2) else "game.recap.subtitle_draw"
     else:
         key = "game.recap.subtitle_running"
