@@ -45,9 +45,15 @@ class Series:
 Box = tuple[int, int, int, int]
 
 
+#: how far apart lines sharing a point are drawn, in pixels (their width)
+SHARED_SHIFT = 3
+
+
 def line_chart(canvas: c.Canvas, box: Box, series: Sequence[Series], x_labels: Sequence[str], top: int,
                label_width: int = 110) -> None:
-    """Lines over `x_labels`, from 0 to `top`, each labelled at its right end (no legend to look up)."""
+    """Lines over `x_labels`, from 0 to `top`, each labelled at its right end (no legend to look up).
+    Where lines share a point (two fighters both at full HP), each later one is drawn a line's width
+    above or below, so none hides another."""
     left, upper, right, lower = box
     plot_right = right - label_width
     plot_left = left + 34
@@ -68,8 +74,14 @@ def line_chart(canvas: c.Canvas, box: Box, series: Sequence[Series], x_labels: S
         if index % every == 0 or index == len(x_labels) - 1:
             canvas.text((point(index, 0)[0], plot_lower + 10), text, TEXT, c.MUTED, anchor="mm")
     ends = []
+    shared: dict[tuple[int, int], int] = {}
     for line in series:
-        points = [point(i, v) for i, v in enumerate(line.values)]
+        points = []
+        for i, v in enumerate(line.values):
+            k = shared.get((i, v), 0)
+            shared[(i, v)] = k + 1
+            x, y = point(i, v)
+            points.append((x, y + (k + 1) // 2 * SHARED_SHIFT * (1 if k % 2 else -1)))
         if len(points) > 1:
             canvas.draw.line(points, fill=line.colour, width=3, joint="curve")
         for x, y in points:
