@@ -34,7 +34,7 @@ from bot.discord_adapter.answers import (
 )
 from bot.discord_adapter.events import PlaceEvents
 from bot.discord_adapter.payload import install_commands
-from bot.discord_adapter.posts import ChannelPoster, chunks
+from bot.discord_adapter.posts import ChannelPoster, chunks, drawing_executor
 from bot.discord_adapter.status import StatusBoard
 from bot.discord_adapter.sync import sync_commands
 from bot.drivers import timer_handlers
@@ -244,7 +244,8 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
         self.scheduler: DrawScheduler | None = None
         self.timers: TimerScheduler | None = None
         #: sends the outbox (turn posts, reminders, GM alerts) once READY; each post sent refreshes the status
-        self.poster = ChannelPoster(self, service, on_sent=self._posted, limiter=self.limiter)
+        self.poster = ChannelPoster(self, service, on_sent=self._posted, limiter=self.limiter,
+                                    drawing=drawing_executor(settings.render.post_drawing))
 
     async def setup_hook(self) -> None:
         await self.install_commands()
@@ -283,7 +284,7 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
             self.timers.shutdown()
         if self.scheduler is not None:
             self.scheduler.shutdown()
-        await self.poster.sender.close()
+        await self.poster.close()
         await self.status_board.close()
         await super().close()
         self.interactions.shutdown(wait=False, cancel_futures=True)
