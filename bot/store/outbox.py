@@ -72,10 +72,10 @@ class OutboxRecord:
         return f"ob{self.id}.{part}"
 
 
-def _record(row: Any) -> OutboxRecord:
+def _record(row: Any, payload: dict[str, Any] | None = None) -> OutboxRecord:
     return OutboxRecord(
         id=row.id, game_id=row.game_id, guild_id=row.guild_id, channel_id=row.channel_id, kind=row.kind,
-        payload=dict(row.payload), attempts=row.attempts, next_attempt_at=row.next_attempt_at,
+        payload=dict(row.payload) if payload is None else payload, attempts=row.attempts, next_attempt_at=row.next_attempt_at,
         message_ids=[int(m) for m in row.message_ids or []], sent_at=row.sent_at, last_error=row.last_error,
         refused=row.refused, created_at=row.created_at,
     )
@@ -141,12 +141,22 @@ def lane_of(post: OutboxRecord) -> Lane:
 def heads(store: Store, *, limit: int = 500) -> list[OutboxRecord]:
     """The oldest unsent post of each lane (`lane_of`; sent or not yet due ones included: the caller
     checks `next_attempt_at`), in id order. A channel's later posts wait for its head, so they keep
-    their order."""
-    query = select(_OUTBOX).where(_OUTBOX.c.sent_at.is_(None)).order_by(_OUTBOX.c.id).limit(limit)
+    their order.
+    A head's payload holds only what places it in its lane (`lane_of`): a draw's fan-out reads the
+    heads again and again, and its posts' payloads carry each game's whole state to draw; `lease`
+    reads the whole post that is sent."""
+    payload = _OUTBOX.c.payload
+    columns = [column for column in _OUTBOX.c if column.name != "payload"]
+    query = (select(*columns, payload[RECIPIENT].as_string().label("recipient"),
+                    payload[ABOUT_REFUSAL].as_string().label("about_refusal"))
+             .where(_OUTBOX.c.sent_at.is_(None)).order_by(_OUTBOX.c.id).limit(limit))
     seen: dict[tuple[Any, ...], OutboxRecord] = {}
     with store.engine.connect() as connection:
         for row in connection.execute(query):
-            record = _record(row)
+            placed = {RECIPIENT: int(row.recipient)} if row.recipient is not None else {}
+            if row.about_refusal is not None:
+                placed[ABOUT_REFUSAL] = True
+            record = _record(row, placed)
             seen.setdefault(lane_of(record), record)
     return sorted(seen.values(), key=lambda post: post.id)
 
