@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.games import presenter_for
 from bot.i18n import alt_text, translate
 from bot.outbox import DM_REFUSED, FINAL, FIXABLE, GM_ALERT, Failure, OutboxSender, RateLimiter, decode_reply
 from bot.service.channels import pause_channel_gone
@@ -30,6 +31,7 @@ from bot.service.core import GameService
 from bot.service.dms import dm_language
 from bot.service.replies import Attachment
 from bot.store.outbox import OutboxRecord, recipient
+from engine import registry
 
 log = logging.getLogger("spacechess.discord.posts")
 
@@ -41,10 +43,20 @@ DRAWING_WORKERS = 2
 
 def drawing_executor(kind: str = "thread", workers: int = DRAWING_WORKERS) -> Executor:
     """The posts' drawing workers: threads of their own, or ("process") processes started afresh
-    (spawned: no copy of the event loop's threads), each loading the renderers at its first board."""
-    if kind == "process":
-        return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
-    return ThreadPoolExecutor(workers, thread_name_prefix="drawing")
+    (spawned: no copy of the event loop's threads), started now and loading the games' presenters
+    while the bot connects, not when a draw's first board is due."""
+    if kind != "process":
+        return ThreadPoolExecutor(workers, thread_name_prefix="drawing")
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+    for _ in range(workers):
+        pool.submit(load_presenters)
+    return pool
+
+
+def load_presenters() -> None:
+    """Import every game's presenter (and Pillow with its renderers): a drawing process's warm-up."""
+    for kind in registry.names():
+        presenter_for(kind)
 
 
 @dataclass(frozen=True)
