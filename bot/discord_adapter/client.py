@@ -150,12 +150,15 @@ class CommandButton(discord.ui.DynamicItem[discord.ui.Button],
     """A persistent button: the member it was shown to, the command it runs and that command's options
     (packed by position) are in its custom id, so it survives restarts and acts for that member only."""
 
-    def __init__(self, button: Button, label: str) -> None:
+    def __init__(self, button: Button, label: str, *, out_of_date: str | None = None) -> None:
+        #: a button of an older version of the bot (its command gone, its options changed): its custom
+        #: id as posted, and it says it is out of date when clicked
+        self.out_of_date = out_of_date
         style = {"danger": discord.ButtonStyle.danger, "secondary": discord.ButtonStyle.secondary}.get(
             button.style, discord.ButtonStyle.primary
         )
-        custom_id = (f"btn:{member_code(button.shown_to, button.command)}:{button.command}:"
-                     f"{pack_options(button.command, button.options)}")
+        custom_id = out_of_date or (f"btn:{member_code(button.shown_to, button.command)}:{button.command}:"
+                                    f"{pack_options(button.command, button.options)}")
         if len(custom_id) > CUSTOM_ID_LIMIT:
             # cutting it would leave a button that matches no template: fail loudly instead
             raise ValueError(f"the button of /{button.command} needs a {len(custom_id)}-character custom id "
@@ -167,13 +170,17 @@ class CommandButton(discord.ui.DynamicItem[discord.ui.Button],
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
     ) -> CommandButton:
+        options = unpack_options(match["path"], match["packed"])
         button = Button(label=None, command=match["path"],  # type: ignore[arg-type]
-                        options=unpack_options(match["path"], match["packed"]), shown_to=int(match["member"], 36))
-        return cls(button, item.label or "")
+                        options=options or {}, shown_to=int(match["member"], 36))
+        return cls(button, item.label or "", out_of_date=item.custom_id if options is None else None)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         client = interaction.client
         assert isinstance(client, GameBot)
+        if self.out_of_date:
+            await client.answer_out_of_date(interaction)
+            return
         await client.run_command(interaction, self.spec.command, dict(self.spec.options), shown_to=self.spec.shown_to)
 
 
@@ -183,9 +190,10 @@ class MenuSelect(discord.ui.DynamicItem[discord.ui.Select],
     options already chosen are in its custom id (packed by position), so a menu from before a restart
     still works, for that member only."""
 
-    def __init__(self, select: Select, placeholder: str, labels: list[str]) -> None:
-        custom_id = (f"sel:{member_code(select.shown_to, select.command)}:{select.command}:{select.option}:"
-                     f"{pack_options(select.command, select.options)}")
+    def __init__(self, select: Select, placeholder: str, labels: list[str], *, out_of_date: str | None = None) -> None:
+        self.out_of_date = out_of_date  # as CommandButton's
+        custom_id = out_of_date or (f"sel:{member_code(select.shown_to, select.command)}:{select.command}:"
+                                    f"{select.option}:{pack_options(select.command, select.options)}")
         if len(custom_id) > CUSTOM_ID_LIMIT:
             raise ValueError(f"the menu of /{select.command} needs a {len(custom_id)}-character custom id")
         options = [discord.SelectOption(label=label[:100], value=choice.value)
@@ -199,14 +207,18 @@ class MenuSelect(discord.ui.DynamicItem[discord.ui.Select],
         cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
     ) -> MenuSelect:
         choices = tuple(Choice(Message(""), option.value) for option in item.options)
-        select = Select(Message(""), match["path"], match["option"], choices,
-                        options=unpack_options(match["path"], match["packed"]),
+        options = unpack_options(match["path"], match["packed"])
+        select = Select(Message(""), match["path"], match["option"], choices, options=options or {},
                         min_values=item.min_values, max_values=item.max_values, shown_to=int(match["member"], 36))
-        return cls(select, item.placeholder or "", [option.label for option in item.options])
+        return cls(select, item.placeholder or "", [option.label for option in item.options],
+                   out_of_date=item.custom_id if options is None else None)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         client = interaction.client
         assert isinstance(client, GameBot)
+        if self.out_of_date:
+            await client.answer_out_of_date(interaction)
+            return
         picked = ",".join(self.item.values)
         await client.run_command(interaction, self.spec.command, {**self.spec.options, self.spec.option: picked},
                                  shown_to=self.spec.shown_to)
@@ -478,6 +490,13 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
         if reply.embeds:
             extra["embeds"] = [to_discord_embed(embed, language) for embed in reply.embeds]
         return bodies, mentions, extra, language
+
+    async def answer_out_of_date(self, interaction: discord.Interaction) -> None:
+        """A button or menu of an older version of the bot: told privately, in the member's words,
+        rather than run with options that mean something else now (or a command that is gone)."""
+        ctx = context_of(interaction)
+        reply = Reply.refusal("error.component_out_of_date")
+        await self.send_reply(interaction, ctx, reply, False, rendered=await self._render(ctx, reply))
 
     async def send_component_reply(self, interaction: discord.Interaction, ctx: Context, reply: Reply,
                                    deferred: bool, rendered: Rendered | None = None) -> None:
