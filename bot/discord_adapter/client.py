@@ -63,6 +63,8 @@ from bot.timers import TimerRunner, TimerScheduler
 log = logging.getLogger("spacechess.discord")
 
 CONTENT_LIMIT = 2000
+#: Discord's code for a dead interaction token (its 15 minutes are over)
+WEBHOOK_EXPIRED = 50027
 #: the longest rate limit discord.py sleeps through inside a request (its minimum); a longer one raises
 MAX_RATELIMIT_WAIT = 30.0
 #: Discord's autocomplete answer: at most this many choices, each name and value this long at most
@@ -511,6 +513,7 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
         await edit(content=bodies[0], attachments=discord_files(reply.files, language), allowed_mentions=mentions,
                    view=extra.get("view"), embeds=extra.get("embeds", []))
         await self._notify(interaction, reply, mentions)
+        await self._rest(interaction, ctx, reply, bodies[1:], mentions)  # the form holds the first part only
 
     @staticmethod
     async def _notify(interaction: discord.Interaction, reply: Reply, mentions: discord.AllowedMentions) -> None:
@@ -528,6 +531,22 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
         bodies, mentions, extra, language = rendered or await self._render(ctx, reply)
         private = reply.visibility is Visibility.PRIVATE
         files = discord_files(reply.files, language)
+        try:
+            await self._answer(interaction, reply, deferred, placeholder, bodies, mentions, extra, files)
+        except discord.HTTPException as err:
+            if err.code != WEBHOOK_EXPIRED:
+                raise
+            # the work outlived the interaction's 15 minutes: the answer goes where it still can
+            log.warning("the answer to user %s came after its interaction expired: sent by the bot itself",
+                        ctx.user_id)
+            await self._after_expiry(interaction, private, bodies, mentions, extra, discord_files(reply.files, language))
+            return
+        await self._rest(interaction, ctx, reply, bodies[1:], mentions)
+
+    async def _answer(self, interaction: discord.Interaction, reply: Reply, deferred: bool, placeholder: bool,
+                      bodies: list[str], mentions: discord.AllowedMentions, extra: dict[str, Any],
+                      files: list[discord.File]) -> None:
+        private = reply.visibility is Visibility.PRIVATE
         if not deferred:
             await interaction.response.send_message(bodies[0], ephemeral=private, files=files,
                                                     allowed_mentions=mentions, **extra)
@@ -542,7 +561,32 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
             await interaction.edit_original_response(content=bodies[0], attachments=files, allowed_mentions=mentions,
                                                      **extra)
             await self._notify(interaction, reply, mentions)
-        for body in bodies[1:]:
+
+    async def _after_expiry(self, interaction: discord.Interaction, private: bool, bodies: list[str],
+                            mentions: discord.AllowedMentions, extra: dict[str, Any], files: list[discord.File]) -> None:
+        """The answer of an interaction Discord let go (15 minutes): a public one in its channel,
+        naming its member; a private one by direct message (a refused one is only logged)."""
+        kept = {key: value for key, value in extra.items() if key == "embeds"}  # buttons of a dead interaction
+        if private:
+            target: discord.abc.Messageable = interaction.user
+            first = bodies[0]
+        else:
+            assert interaction.channel_id is not None
+            target = self.get_partial_messageable(interaction.channel_id, guild_id=interaction.guild_id)
+            first = f"<@{interaction.user.id}> {bodies[0]}"[:CONTENT_LIMIT]
+            mentions = mentions.merge(discord.AllowedMentions(users=[interaction.user]))
+        try:
+            await target.send(first, files=files, allowed_mentions=mentions, **kept)
+            for body in bodies[1:]:
+                await target.send(body, allowed_mentions=mentions)
+        except discord.HTTPException as err:
+            log.error("the late answer to user %s could not be sent either: %s", interaction.user.id, err)
+
+    async def _rest(self, interaction: discord.Interaction, ctx: Context, reply: Reply, bodies: list[str],
+                    mentions: discord.AllowedMentions) -> None:
+        """The parts of a long answer after its first, then what only its member may read."""
+        private = reply.visibility is Visibility.PRIVATE
+        for body in bodies:
             await interaction.followup.send(body, ephemeral=private, allowed_mentions=mentions)
         if reply.aside:  # what only this member may read comes after the channel's answer, privately
             language = reply.aside_language or await self.serve(self.service.language, ctx)

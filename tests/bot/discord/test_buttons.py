@@ -8,7 +8,7 @@ import json
 import pytest
 
 from bot.discord_adapter.client import CUSTOM_ID_LIMIT, CommandButton
-from bot.service import Button, Message
+from bot.service import Button, Message, Reply
 from bot.service.commands import options_signature
 from tests.bot.discord.harness import BotHarness
 from tests.bot.discord.lobby import CID, GM, accepted, run, running
@@ -82,3 +82,19 @@ async def test_a_button_of_an_older_bot_says_it_is_out_of_date_rather_than_act(h
     assert "out of date" in gone.text
     moved = accepted(await harness.interact(pressed(f"{head}:{packed.split('~', 1)[1]}")))  # before signatures
     assert "L6" in moved.text
+
+
+async def test_a_form_redrawn_by_a_long_answer_keeps_every_part(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 25 point 7: an answer that replaces its component's message (a form redrawn) and runs
+    past one message sends its other parts after the edit, rather than dropping them."""
+    await running(harness)
+    accepted(await run(harness, GM, "sc set", character="Cid", ap=9, reason="test"))
+    message, custom_id = (await run(harness, CID, "sc move", to="L6")).button()
+    long = Reply((Message("turn.pings", {"users": "a" * 1500}), Message("turn.pings", {"users": "b" * 1500})),
+                 update=True)
+    monkeypatch.setattr(harness.bot.service, "handle", lambda *args, **kwargs: long)
+    answer = await harness.interact(click(message, custom_id, CID))
+    texts = [str((call.body or {}).get("content") or (call.body or {}).get("data", {}).get("content") or "") for call in answer.calls]
+    assert any(text.startswith("a" * 100) for text in texts) and any(text.startswith("b" * 100) for text in texts)
