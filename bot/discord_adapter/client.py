@@ -390,11 +390,13 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
             ctx = dataclasses.replace(ctx, progress=progress.report)
         reply: Reply | None = None
         deferred = False
+        # a command that answers its member alone thinks to them alone (a component's deferral shows nothing)
+        hidden = not component and path in table() and table()[path].private
         if seconds_left(interaction, self.direct_reply_seconds) <= 0:
             # late already: deferred before any work, so that if Discord has let the interaction go
             # (10062: the member saw "did not respond" and may try again) nothing is done for it
             try:
-                await interaction.response.defer(thinking=not component)
+                await interaction.response.defer(thinking=not component, ephemeral=hidden)
             except discord.NotFound:
                 log.warning("%r by user %s arrived too late to be answered: not run", path, ctx.user_id)
                 return
@@ -409,7 +411,7 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
                 except TimeoutError:
                     defer = True
                 if defer:
-                    await interaction.response.defer(thinking=not component)
+                    await interaction.response.defer(thinking=not component, ephemeral=hidden)
                     deferred = True
             if deferred:
                 if progress is not None:
@@ -420,7 +422,7 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
             if component:
                 await self.send_component_reply(interaction, ctx, reply, deferred, rendered)
             else:
-                await self.send_reply(interaction, ctx, reply, deferred, rendered=rendered)
+                await self.send_reply(interaction, ctx, reply, deferred, rendered=rendered, hidden=hidden)
         except Exception as error:
             error_id = new_error_id()
             log.error("the answer to %r by user %s failed [error %s]: %s", path, ctx.user_id, error_id, error,
@@ -525,14 +527,15 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
                                             allowed_mentions=mentions)
 
     async def send_reply(self, interaction: discord.Interaction, ctx: Context, reply: Reply, deferred: bool,
-                         *, placeholder: bool = True, rendered: Rendered | None = None) -> None:
+                         *, placeholder: bool = True, rendered: Rendered | None = None, hidden: bool = False) -> None:
         """Answer an interaction: directly, or after a deferral — replacing its "thinking"
-        `placeholder` when there is one — then the rest of a long text as follow-ups."""
+        `placeholder` when there is one (`hidden`: shown to the member alone) — then the rest of a
+        long text as follow-ups."""
         bodies, mentions, extra, language = rendered or await self._render(ctx, reply)
         private = reply.visibility is Visibility.PRIVATE
         files = discord_files(reply.files, language)
         try:
-            await self._answer(interaction, reply, deferred, placeholder, bodies, mentions, extra, files)
+            await self._answer(interaction, reply, deferred, placeholder, bodies, mentions, extra, files, hidden)
         except discord.HTTPException as err:
             if err.code != WEBHOOK_EXPIRED:
                 raise
@@ -545,7 +548,7 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
 
     async def _answer(self, interaction: discord.Interaction, reply: Reply, deferred: bool, placeholder: bool,
                       bodies: list[str], mentions: discord.AllowedMentions, extra: dict[str, Any],
-                      files: list[discord.File]) -> None:
+                      files: list[discord.File], hidden: bool = False) -> None:
         private = reply.visibility is Visibility.PRIVATE
         if not deferred:
             await interaction.response.send_message(bodies[0], ephemeral=private, files=files,
@@ -553,10 +556,11 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
         elif not placeholder:
             await interaction.followup.send(bodies[0], ephemeral=private, files=files, allowed_mentions=mentions,
                                             **extra)
-        elif private:
-            # the deferral was public; a private answer replaces it
+        elif private != hidden:
+            # the deferral was seen by others than the answer's readers: the answer replaces it
             await interaction.delete_original_response()
-            await interaction.followup.send(bodies[0], ephemeral=True, files=files, allowed_mentions=mentions, **extra)
+            await interaction.followup.send(bodies[0], ephemeral=private, files=files, allowed_mentions=mentions,
+                                            **extra)
         else:
             await interaction.edit_original_response(content=bodies[0], attachments=files, allowed_mentions=mentions,
                                                      **extra)

@@ -91,6 +91,9 @@ class Command:
     #: it binds a game to the channel (a game's ``new``, ``/gm import``): refused while the bot may
     #: not play there (`bot.service.permissions`)
     binds_channel: bool = False
+    #: it answers its member alone (their settings, their games): a deferral shows "thinking…" to
+    #: them only, not to the channel
+    private: bool = False
 
     @property
     def description_key(self) -> str:
@@ -130,14 +133,14 @@ def table(*, load: bool = True) -> dict[str, Command]:
 
 
 def command(path: str, *options: Option, gm_only: bool = False, server_wide: bool = False,
-            describe: str = "", binds_channel: bool = False) -> Callable[[Handler], Handler]:
+            describe: str = "", binds_channel: bool = False, private: bool = False) -> Callable[[Handler], Handler]:
     """Declare a handler as the command `path` (``"group sub"``); `describe` names shared words."""
 
     def register(handler: Handler) -> Handler:
         if path in COMMANDS:
             raise ValueError(f"command {path!r} declared twice")
         COMMANDS[path] = Command(path, handler, tuple(options), gm_only or server_wide, server_wide, describe,
-                                 binds_channel)
+                                 binds_channel, private)
         return handler
 
     return register
