@@ -190,6 +190,10 @@ async def test_gm_move_refuses_a_channel_with_a_game_and_an_unknown_name(
     assert unknown.refused and "**Andromeda**" in unknown.text
     player = await harness.interact(slash("gm move", ANN, {"name": "Orion"}, channel_id=free.id))
     assert player.refused
+    message, custom_id = (await harness.interact(slash("gm end", GM, {}, channel_id=other.id))).button()
+    accepted(await harness.interact(click(message, custom_id, GM, channel_id=other.id)))  # Vega ended, newer
+    newer = await harness.interact(slash("gm move", GM, {"name": "Orion"}, channel_id=other.id))
+    assert newer.refused and "**Vega**" in newer.text
     assert service.store.get_game(game.id) == game, "nothing changed"
 
 
