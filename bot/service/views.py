@@ -15,6 +15,7 @@ from bot.service.context import Context
 from bot.service.core import GameService
 from bot.service.history import author_of, entry_words
 from bot.service.logpage import history_page
+from bot.service.refusals import typed_actors
 from bot.service.replies import Button, Message, Reply, ServiceError, Visibility
 from bot.service.rulebook import rules_pages
 from bot.service.scene import scene_of
@@ -51,7 +52,8 @@ def game_sheet(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     rules = registry.get(game.kind)
     state = rules.from_json(game.state)
     wanted = opts.get("character") or svc.actor_of(ctx, game)
-    actor = next((name for name in rules.actors(state) if name_key(name) == name_key(wanted)), None)
+    actor = next((actor for typed, actor in typed_actors(game.kind, rules, state).items()
+                  if name_key(typed) == name_key(wanted)), None)
     if actor is None and rules.side_of(state, wanted) in rules.actors(state):
         actor = rules.side_of(state, wanted)  # a player of a game whose actors are sides: their side
     if actor is None:
