@@ -12,7 +12,8 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
-from bot.drivers import TimerHandler, TurnDriver, TurnHooks, plays_as
+from bot.drivers import TimerHandler, TurnHooks, plays_as
+from bot.drivers.seated import SeatWaitingDriver
 from bot.outbox import GM_ALERT, announce, post_of
 from bot.service import away
 from bot.service.commands import Option
@@ -36,27 +37,20 @@ DEFAULT_CLOCK_HOURS = 72
 FRESH_CLOCK = frozenset({"resume", "undo"})
 
 
-class ClockDriver(TurnDriver):
+class ClockDriver(SeatWaitingDriver):
     name = "clock"
     commands = "bot.drivers.clock_commands"
-    waits_on_seats = True
     create_options = (
         Option("clock_hours", "integer", min_value=1, max_value=720, describe="opt.clock.clock_hours"),
         Option("timeout", choices=("alert", "forfeit"), describe="opt.clock.timeout"),
-        away.AWAY_OPTION,
     )
 
     def missing(self, rules: Any) -> list[str]:
         """The clock ends a turn with the game's `timeout_input` (the side to move loses on time)."""
         return [] if rules.timeout_input in rules.input_kinds else ["timeout_input"]
 
-    def game_options(self, svc: GameService, opts: Mapping[str, Any]) -> dict[str, Any]:
-        return {"clock_hours": opts.get("clock_hours", DEFAULT_CLOCK_HOURS), "timeout": opts.get("timeout", "alert"),
-                **({away.BUDGET: opts[away.BUDGET]} if away.BUDGET in opts else {})}
-
-    def option_fault(self, options: Mapping[str, Any]) -> tuple[str, str] | None:
-        """The away periods are the `/game away` declarations: checked as such."""
-        return super().option_fault({k: v for k, v in options.items() if k != away.AWAY}) or away.option_fault(options)
+    def turn_options(self, svc: GameService, opts: Mapping[str, Any]) -> dict[str, Any]:
+        return {"clock_hours": opts.get("clock_hours", DEFAULT_CLOCK_HOURS), "timeout": opts.get("timeout", "alert")}
 
     def info(self, game: GameRecord) -> list[Message]:
         return [Message("game.info.clock", {"hours": clock_hours(game),
