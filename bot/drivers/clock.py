@@ -81,12 +81,27 @@ class ClockDriver(SeatWaitingDriver):
                 return Effects()
             due = current.due_at + dt.timedelta(days=change.payload["days"])
             return Effects(timers=self.started(svc, movers[0], due, dt.datetime.fromisoformat(change.payload["until"])))
-        handed = current is None or current.payload.get("actor") != movers[0]
+        if current is not None:
+            handed = current.payload.get("actor") != movers[0]
+        else:  # no clock runs: a start, a resume... or theirs ran out, and their turn goes on
+            handed = not self.still_theirs(svc, change, movers[0])
         if change.kind == EXTEND:  # the GM's new end of the same player's clock
             return Effects(timers=self.started(svc, movers[0], dt.datetime.fromisoformat(change.payload["until"])))
-        if handed or change.kind in FRESH_CLOCK:
+        if handed or change.kind in FRESH_CLOCK or current is None:
             return Effects(timers=self.whole(svc, game, rules, state, movers[0]), turn=(movers[0],) if handed else ())
         return Effects()
+
+    @staticmethod
+    def still_theirs(svc: GameService, change: Applied, mover: str) -> bool:
+        """Whether `mover` was to move already before this input of the running game although no clock
+        runs: theirs ran out and the GMs were alerted — their next input of the same turn (an Arkeon
+        placement of three) gives them a clock again but hands them no turn to be told of."""
+        if change.kind not in change.rules.input_kinds:
+            return False
+        before = svc.store.get_game(change.game.id)  # the record as it stands until this change commits
+        if before is None or before.status != "running":
+            return False
+        return mover in change.rules.waiting_on(change.rules.from_json(before.state))
 
     def whole(self, svc: GameService, game: GameRecord, rules: Any, state: Any, actor: str) -> tuple[TimerPlan, ...]:
         """A whole clock for `actor`, from now or from when they are back from away days."""

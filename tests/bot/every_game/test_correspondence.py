@@ -92,6 +92,8 @@ class Season:
             return self.known
         found = set()
         for name in GAMES:
+            if self.svc.store.game_in_channel(GAMES[name][1], GAMES[name][0]) is None:
+                continue  # a test of one game
             game = self.game(name)
             if game.status != "running":
                 continue
@@ -234,3 +236,27 @@ def test_two_weeks_of_correspondence_play_on_two_servers(sqlite_store: Store) ->
                 check_mine(season)
     assert all(away_declared.values())
     assert pinged["turn"] >= 10 and pinged["clock_half"] >= 1 and pinged["reminder1"] >= 1, pinged
+
+
+def test_a_players_own_input_after_their_clock_ran_out_does_not_tell_them_it_is_their_turn(
+        sqlite_store: Store) -> None:
+    """Found by the two weeks above: Bob's clock ran out mid-placement (the GMs alerted, no clock
+    running); his next placement of the same turn pinged him "your turn"."""
+    season = Season(sqlite_store)
+    svc = season.svc
+    assert svc.handle(at(GM_ID, "Temple"), "ak new", {"name": "Temple", "clock_hours": 10}).ok
+    assert svc.handle(at(ANN, "Temple"), "ak join", {"name": "Ann"}).ok
+    assert svc.handle(at(BOB, "Temple"), "ak join", {"name": "Bob"}).ok
+    assert svc.handle(at(GM_ID, "Temple"), "gm start", {}).ok
+    season.delivered()
+    [(user, _)] = season.waited()
+    assert season.delivered(play(season, user, "Temple")) == Counter()  # one placement of three
+    season.clock.now = season.timer("Temple") + HOUR
+    assert "clock" in [t.kind for t in season.runner.run_due(season.clock.now)]  # the GMs are alerted
+    season.delivered()
+    assert season.timer("Temple") is None
+    assert season.delivered(play(season, user, "Temple")) == Counter()  # still their turn: no ping
+    assert season.timer("Temple") is not None  # their clock runs again
+    handed = season.delivered(play(season, user, "Temple"))
+    other = ANN if user == BOB else BOB
+    assert handed == Counter({(other, "Temple", "channel"): 1})  # nobody chose DMs here
