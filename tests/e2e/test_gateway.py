@@ -6,9 +6,23 @@ after each."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.botproc import BotProcess, write_config
 from tests.e2e.campaign import WAIT_TIMEOUT
-from tests.e2e.conftest import add_gm
+from tests.e2e.conftest import STATUS_DEBOUNCE, add_gm, checked_fake
 from tests.e2e.table import Table
+
+
+@pytest.fixture
+def own_bot(tmp_path: Path) -> Iterator[BotProcess]:
+    """A fake and a bot of this test's own (its connection is cut), the status following within a second."""
+    with checked_fake() as server, BotProcess(server, write_config(tmp_path, server,
+                                                                   status_debounce=STATUS_DEBOUNCE)) as process:
+        yield process
 
 
 def test_the_bot_resumes_after_a_cut_and_acts_on_what_it_missed(own_bot):
@@ -23,6 +37,11 @@ def test_the_bot_resumes_after_a_cut_and_acts_on_what_it_missed(own_bot):
     table.ok(ann, "ak join", name="Ann")
     table.ok(bob, "ak join", name="Bob")
     table.ok(gm, "gm start")
+    fake.wait_until(lambda: any(m["pinned"] and "<t:" in m["content"]  # the clock runs: the game has started
+                                for m in fake.channel_messages(table.channel))
+                    and any("🔔" in m["content"] for m in fake.channel_messages(table.channel)),
+                    timeout=WAIT_TIMEOUT, abort=bot.died, what="the status message of the running game and its first turn ping")
+    # nothing is owed the channel now: only the replayed event can tell the bot it is gone
 
     fake.hold_connections()
     fake.drop()
