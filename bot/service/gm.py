@@ -281,6 +281,7 @@ def unsealed(svc: GameService, export: GameExport, filename: str) -> GameExport:
     Option("log_channel", "channel"),
     Option("no_log_channel", "boolean"),
     server_wide=True,  # the GM role decides who GMs every game: not a game creator's to choose
+    private=True,
 )
 def gm_settings(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     """Server settings: reply language, the GM role, who gets pinged on turn posts, and the GMs' log

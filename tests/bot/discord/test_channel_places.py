@@ -6,6 +6,8 @@ message follow it). Gateway events go through discord.py's own parsers (`BotHarn
 
 from __future__ import annotations
 
+import time
+
 import discord
 import pytest
 
@@ -15,12 +17,12 @@ from bot.service import GameService, Message, Reply
 from bot.store import outbox as rows
 from bot.store.discord_state import dirty_games
 from bot.store.models import StatusMessage
-from tests.bot.discord.harness import BotHarness, DiscordRecorder
+from tests.bot.discord.harness import BotHarness, DiscordRecorder, DiscordRejects
 from tests.bot.discord.lobby import ANN, GM, accepted, run, running
 from tests.bot.discord.payloads import CHANNEL_ID, GUILD_ID, click, slash
 from tests.bot.discord.test_channel_posts import GM_CONTEXT, until
 from tests.discord_shapes import ALL_PERMISSIONS, MANAGE_THREADS
-from tests.fake_discord.payloads import Thread
+from tests.fake_discord.payloads import Member, Thread, User
 
 #: no debounced refresh runs by itself in these tests: each refresh is the test's
 NEVER = 3600.0
@@ -301,3 +303,44 @@ async def test_only_the_process_holding_a_server_writes_its_status_messages(
     monkeypatch.setattr("bot.discord_adapter.status.SWEEP_SECONDS", 0.01)
     board.start_sweeps()
     await until(lambda: service.store.status_message(game.id) is not None)
+
+
+class LateClock:
+    """Real time, until the test moves it on (the fake's interaction deadlines read it)."""
+
+    def __init__(self) -> None:
+        self.ahead = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.ahead
+
+
+@pytest.mark.parametrize("private", [False, True])
+async def test_an_answer_after_the_interactions_15_minutes_goes_where_it_still_can(
+    harness: BotHarness, recorder: DiscordRecorder, service: GameService, monkeypatch: pytest.MonkeyPatch,
+    private: bool,
+) -> None:
+    """Issue 25 point 7: a command whose work outlived its interaction (Discord keeps a token 15
+    minutes) is answered in its channel, naming its member — or, private, by direct message."""
+    clock = LateClock()
+    recorder.core.clock = clock
+    recorder.core.guild.members.append(Member(User(GM.id, GM.name)))
+    harness.bot.direct_reply_seconds = 0.0  # deferred first, as a slow command is
+    handle = service.handle
+
+    def slow(*args, **kwargs):
+        reply = handle(*args, **kwargs)
+        clock.ahead = 16 * 60.0  # the work took 16 minutes
+        return reply
+
+    monkeypatch.setattr(service, "handle", slow)
+    with pytest.raises(DiscordRejects, match="50027"):  # the answer Discord refuses, then the fallback
+        await harness.interact(slash("game settings" if private else "sc new", GM,
+                                     {} if private else {"name": "Orion"}))
+    if private:
+        [late] = recorder.core.dm_messages(recorder.core.guild.members[-1])
+        assert "settings" in late["content"]
+    else:
+        [late] = [m for m in recorder.core.channel_messages(recorder.core.find_channel(CHANNEL_ID))
+                  if "interaction_metadata" not in m]
+        assert late["content"].startswith(f"<@{GM.id}> ") and "**Orion**" in late["content"]
