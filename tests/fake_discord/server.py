@@ -219,7 +219,7 @@ class FakeDiscord(DiscordCore):
         with self._cond:
             sessions = self._sessions_of(guild.id)
         for ws in sessions:
-            self._run(self._send_event(ws, "GUILD_CREATE", guild.to_json()))
+            self._run(self._send_event(ws, "GUILD_CREATE", self._guild_create(guild)))
         return guild
 
     def add_role(self, name: str, *, role_id: int | None = None) -> dict[str, Any]:
@@ -469,7 +469,7 @@ class FakeDiscord(DiscordCore):
             # GUILD_CREATE right away: discord.py's ready delay then only waits for guild_ready_timeout
             for guild in guilds:
                 with self._cond:
-                    data = guild.to_json()
+                    data = self._guild_create(guild)
                 await self._send_event(ws, "GUILD_CREATE", data)
             with self._cond:
                 self._cond.notify_all()
@@ -490,6 +490,14 @@ class FakeDiscord(DiscordCore):
             for missed_frame in missed:  # what happened while the bot was away, in order
                 await ws.send_str(json.dumps(missed_frame))
             await self._send_event(ws, "RESUMED", {})
+
+    def _guild_create(self, guild: Guild) -> dict[str, Any]:
+        """A server as GUILD_CREATE sends it: its active threads only, each in its state now (an
+        archived forum post is not among them, as on Discord)."""
+        data = guild.to_json()
+        threads = [self.channel_json(c) for c in guild.channels if isinstance(c, Thread)]
+        data["threads"] = [t for t in threads if not t["thread_metadata"]["archived"]]
+        return data
 
     def _ready(self, identify: Mapping[str, Any], session_id: str, guilds: Sequence[Guild]) -> dict[str, Any]:
         ready = {

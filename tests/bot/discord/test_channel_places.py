@@ -22,7 +22,7 @@ from tests.bot.discord.lobby import ANN, GM, accepted, run, running
 from tests.bot.discord.payloads import CHANNEL_ID, GUILD_ID, click, slash
 from tests.bot.discord.test_channel_posts import GM_CONTEXT, until
 from tests.discord_shapes import ALL_PERMISSIONS, MANAGE_THREADS
-from tests.fake_discord.payloads import Member, Thread, User
+from tests.fake_discord.payloads import Channel, Member, Thread, User
 
 #: no debounced refresh runs by itself in these tests: each refresh is the test's
 NEVER = 3600.0
@@ -32,6 +32,13 @@ NEVER = 3600.0
 def board(harness: BotHarness):
     harness.bot.status_board.debounce_seconds = NEVER
     return harness.bot.status_board
+
+
+def gm_log(recorder: DiscordRecorder, service: GameService) -> Channel:
+    """The server's GM log channel, set (`/gm settings log_channel:`)."""
+    log_channel = recorder.core.add_channel("mj-journal")
+    service.store.set_guild_settings(GUILD_ID, log_channel_id=log_channel.id)
+    return log_channel
 
 
 async def game_in_post(harness: BotHarness, recorder: DiscordRecorder, service: GameService) -> tuple[Thread, int]:
@@ -88,8 +95,7 @@ async def test_a_deleted_channel_found_by_the_status_pauses_the_game_once_and_po
     await running(harness)
     game = service.store.game_in_channel(GUILD_ID, CHANNEL_ID)
     await board.refresh(game.id)
-    log_channel = recorder.core.add_channel("mj-journal")
-    service.store.set_guild_settings(GUILD_ID, log_channel_id=log_channel.id)
+    log_channel = gm_log(recorder, service)
     recorder.core.delete_channel(recorder.core.find_channel(CHANNEL_ID))
     assert service.handle(GM_CONTEXT, "sc set", {"character": "Cid", "ap": 7, "reason": "test"}).ok
     before = len(recorder.core.calls)
@@ -110,8 +116,7 @@ async def test_a_deleted_channel_pauses_its_game_and_tells_the_gms(
 ) -> None:
     await running(harness)
     game = service.store.game_in_channel(GUILD_ID, CHANNEL_ID)
-    log_channel = recorder.core.add_channel("mj-journal")
-    service.store.set_guild_settings(GUILD_ID, log_channel_id=log_channel.id)
+    log_channel = gm_log(recorder, service)
     channel = recorder.core.find_channel(CHANNEL_ID)
     data = recorder.core.channel_json(channel)
     recorder.core.delete_channel(channel)
@@ -128,8 +133,7 @@ async def test_a_deleted_post_pauses_its_game_and_a_locked_one_tells_the_gms(
     harness: BotHarness, recorder: DiscordRecorder, service: GameService, board
 ) -> None:
     thread, game_id = await game_in_post(harness, recorder, service)
-    log_channel = recorder.core.add_channel("mj-journal")
-    service.store.set_guild_settings(GUILD_ID, log_channel_id=log_channel.id)
+    log_channel = gm_log(recorder, service)
     recorder.core.set_bot_permissions(thread, ALL_PERMISSIONS & ~MANAGE_THREADS)
     harness.dispatch("THREAD_UPDATE", recorder.core.lock_thread(thread))
     await until(lambda: rows.unsent(service.store) != [])
@@ -190,6 +194,10 @@ async def test_gm_move_refuses_a_channel_with_a_game_and_an_unknown_name(
     assert unknown.refused and "**Andromeda**" in unknown.text
     player = await harness.interact(slash("gm move", ANN, {"name": "Orion"}, channel_id=free.id))
     assert player.refused
+    message, custom_id = (await harness.interact(slash("gm end", GM, {}, channel_id=other.id))).button()
+    accepted(await harness.interact(click(message, custom_id, GM, channel_id=other.id)))  # Vega ended, newer
+    newer = await harness.interact(slash("gm move", GM, {"name": "Orion"}, channel_id=other.id))
+    assert newer.refused and "**Vega**" in newer.text
     assert service.store.get_game(game.id) == game, "nothing changed"
 
 
