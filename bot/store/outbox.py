@@ -151,6 +151,7 @@ def heads(store: Store, *, limit: int = 500) -> list[OutboxRecord]:
     """The oldest unsent post of each lane (`lane_of`; sent or not yet due ones included: the caller
     checks `next_attempt_at`), in id order. A channel's later posts wait for its head, so they keep
     their order.
+
     A head's payload holds only what places it in its lane (`lane_of`): a draw's fan-out reads the
     heads again and again, and its posts' payloads carry each game's whole state to draw; `lease`
     reads the whole post that is sent."""
