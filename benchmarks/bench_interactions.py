@@ -17,7 +17,7 @@ bot with the PNG; for the fan-out, its last turn post against Discord's floor. N
 is asserted on times.
 
 Run: python benchmarks/bench_interactions.py [--games N] [--orders N] [--clients N] [--rounds N]
-     [--fanout-games N] [--quick]
+     [--fanout-games N] [--drawing thread|process] [--keep-logs DIR] [--quick]
 """
 
 from __future__ import annotations
@@ -179,9 +179,11 @@ def fan_out_row(fake: LoadFake, store: Store, players: list[Seated], process: Bo
                   args.orders, args.clients)
     fake.wait_until(lambda: len(fake.first_posts) >= len(channels), timeout=120 + 8 * len(channels) / GLOBAL_PER_SECOND,
                     what="a turn post in every game channel", abort=process.died)
-    last = max(fake.first_posts.values()) - launched
+    first, last = min(fake.first_posts.values()) - launched, max(fake.first_posts.values()) - launched
     floor = len(channels) / GLOBAL_PER_SECOND
-    row.fan_out = f"last turn post {last:.1f} s after the start; Discord's floor {floor:.1f} s ({last / floor:.2f}x)"
+    row.fan_out = (f"last turn post {last:.1f} s after the start (the first {first:.1f} s; "
+                   f"{len(channels) / max(1e-9, last - first):.0f} posts/s between); Discord's floor {floor:.1f} s "
+                   f"({last / floor:.2f}x)")
     return row
 
 
@@ -196,7 +198,10 @@ def run(args: argparse.Namespace) -> list[Row]:
         store = Store(url)
         stack.callback(store.close)
         players = seed_order_games(store, fake, [fake.guild], args.games)
-        (process,) = stack.enter_context(bot_processes(fake, folder, url, 1, fdj, None))
+        (process,) = stack.enter_context(bot_processes(fake, folder, url, 1, fdj, args.keep_logs))
+        if args.drawing != "thread":  # where its turn posts' boards are drawn (threads: the default)
+            with process.config.open("a", encoding="utf-8") as config:
+                config.write(f'\n[render]\npost_drawing = "{args.drawing}"\n')
         png = board_sized_png(folder)
         bare = {"bare discord.py, text": BareBot(fake, folder, None), "bare discord.py, text + PNG": BareBot(fake, folder, png)}
         for bot in bare.values():
@@ -257,6 +262,9 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--clients", type=int, default=32, help="players typing at once (32)")
     parser.add_argument("--rounds", type=int, default=1, help="rounds of the three bots, alternating (1; 0: the fan-out only)")
     parser.add_argument("--fanout-games", type=int, default=1000, help="games the restart's draw reaches (1000)")
+    parser.add_argument("--drawing", choices=["thread", "process"], default="thread",
+                        help="where this bot draws its turn posts' boards (render.post_drawing: thread)")
+    parser.add_argument("--keep-logs", type=Path, default=None, help="copy this bot's log into this folder")
     parser.add_argument("--quick", action="store_true", help="10 games, 40 orders, 8 clients, a 50-game fan-out")
     args = parser.parse_args(argv)
     if args.quick:

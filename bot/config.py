@@ -212,6 +212,8 @@ class GameSettings(_Section):
 
 class RenderSettings(_Section):
     workers: int = Field(default=2, ge=1, le=32)
+    #: where the turn posts' boards are drawn: threads of the bot's process, or processes of their own
+    post_drawing: Literal["thread", "process"] = "thread"
 
 
 class LoggingSettings(_Section):

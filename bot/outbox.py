@@ -22,7 +22,7 @@ import contextlib
 import datetime as dt
 import logging
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -53,6 +53,9 @@ def process_rate(shard_count: int, shard_ids: Sequence[int]) -> float:
     if shard_count <= 0 or not shard_ids:
         return BOT_RATE_PER_SECOND
     return BOT_RATE_PER_SECOND * len(shard_ids) / shard_count
+#: posts rendered at once by a sender (`OutboxSender.send`): their drawing keeps one or two threads (or
+#: processes) busy while the others wait at the limiter, not hundreds drawing ahead of what Discord takes
+DRAWING_SLOTS = 4
 #: first and longest wait after a failed attempt (doubling in between)
 BACKOFF_FIRST, BACKOFF_MAX = 2.0, 300.0
 #: how long a process owns a post it is sending; after that another process (or itself, restarted
@@ -61,6 +64,9 @@ LEASE = dt.timedelta(seconds=15)
 #: an idle sender still looks this often: another process sharing the database may have written posts
 #: and died before sending them (its own wake-up is lost with it)
 IDLE_LOOK_SECONDS = 5.0
+#: while posts are being sent, the outbox is read again at most this often for posts written meanwhile
+#: (a draw wakes the sender at each game's post: each read is of every lane's head, payload and all)
+LOOK_AGAIN_SECONDS = 0.25
 #: sent posts are kept this long (the record of what was posted), then pruned
 KEEP_SENT = dt.timedelta(days=7)
 
@@ -259,7 +265,11 @@ def deliver_dm(hooks: Any, game: GameRecord, post: OutboxRecord) -> None:
 # -- the asynchronous sender ----------------------------------------------------------------------------
 
 class RateLimiter:
-    """A token bucket: at most `rate` acquisitions a second on average, `burst` at once."""
+    """A token bucket: at most `rate` acquisitions a second on average, `burst` at once.
+
+    The outbox's posts go first: while a sender is `posting` (due posts being sent), an acquisition
+    that is `after_posts` (a status message's edit) waits for it to end, so a draw's fan-out goes out
+    at the whole rate and each game's status, refreshed once after it, shows where the game stands."""
 
     def __init__(self, rate: float, burst: int | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.rate = rate
@@ -268,17 +278,52 @@ class RateLimiter:
         self._tokens = self.burst
         self._stamp = clock()
         self._lock = asyncio.Lock()
+        self._posting = 0
+        self._quiet = asyncio.Event()
+        self._quiet.set()
+        #: the acquisitions waiting for the posts to end queue here, one awake at a time (not a thousand
+        #: status refreshes woken at each gap between two posts)
+        self._after = asyncio.Lock()
 
-    async def acquire(self) -> None:
-        async with self._lock:
+    @contextlib.contextmanager
+    def posting(self) -> Iterator[None]:
+        """Around the sending of due posts (an outbox lane): `after_posts` acquisitions wait meanwhile."""
+        self._posting += 1
+        self._quiet.clear()
+        try:
+            yield
+        finally:
+            self._posting -= 1
+            if not self._posting:
+                self._quiet.set()
+
+    async def quiet(self) -> None:
+        """Return once no post is being sent (at once when none is)."""
+        while self._posting:
+            await self._quiet.wait()
+
+    async def acquire(self, *, after_posts: bool = False) -> None:
+        if not after_posts:
+            async with self._lock:
+                await self._take()
+            return
+        async with self._after:
             while True:
-                now = self.clock()
-                self._tokens = min(self.burst, self._tokens + (now - self._stamp) * self.rate)
-                self._stamp = now
-                if self._tokens >= 1 - 1e-9:  # a float a hair under 1 after a sleep counts as the token it waited for
-                    self._tokens = max(0.0, self._tokens - 1)
-                    return
-                await asyncio.sleep((1 - self._tokens) / self.rate)
+                await self.quiet()
+                async with self._lock:
+                    if not self._posting:  # a lane may have started while this one queued for the lock
+                        await self._take()
+                        return
+
+    async def _take(self) -> None:
+        while True:
+            now = self.clock()
+            self._tokens = min(self.burst, self._tokens + (now - self._stamp) * self.rate)
+            self._stamp = now
+            if self._tokens >= 1 - 1e-9:  # a float a hair under 1 after a sleep counts as the token it waited for
+                self._tokens = max(0.0, self._tokens - 1)
+                return
+            await asyncio.sleep((1 - self._tokens) / self.rate)
 
 
 #: how a failed send is handled: tried again later; kept until someone fixes what Discord refused
@@ -374,6 +419,7 @@ class OutboxSender(Generic[Part]):
         limiter: RateLimiter | None = None,
         clock: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.UTC),
         on_gone: Callable[[int, int], bool] = lambda _game_id, _channel_id: True,
+        drawing_slots: int = DRAWING_SLOTS,
     ) -> None:
         self.store = store
         #: the post's channel (game id, channel id) is gone: pause its game if it is still there (run in
@@ -386,6 +432,9 @@ class OutboxSender(Generic[Part]):
         self.on_sent = on_sent
         self.limiter = limiter or RateLimiter(BOT_RATE_PER_SECOND)
         self.clock = clock
+        #: the posts being leased and rendered (their boards drawn) at once, each after its turn at the
+        #: limiter: drawn as Discord takes them, never hundreds ahead
+        self._drawing = asyncio.Semaphore(drawing_slots)
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._pruned: dt.datetime | None = None
@@ -423,12 +472,17 @@ class OutboxSender(Generic[Part]):
     async def drain(self) -> float | None:
         """Send every due post: each channel's lane (`rows.lane_of`) on its own, in order, so that a
         slow or refused channel never holds another back; a post written meanwhile (a wake-up) starts
-        its channel's lane at once. Then the seconds until the next owed post is due (None: nothing
-        owed)."""
+        its channel's lane at the next look, within `LOOK_AGAIN_SECONDS`. Then the seconds until the
+        next owed post is due (None: nothing owed)."""
         lanes: dict[rows.Lane, asyncio.Task[None]] = {}
+        loop = asyncio.get_running_loop()
+        looked = -LOOK_AGAIN_SECONDS
         try:
             while True:
+                if lanes:  # a draw announces each game's post: their heads are read a few games at a time
+                    await asyncio.sleep(max(0.0, looked + LOOK_AGAIN_SECONDS - loop.time()))
                 self._wake.clear()
+                looked = loop.time()
                 heads = await asyncio.to_thread(rows.heads, self.store)
                 now = self.clock()
                 for post in heads:
@@ -455,25 +509,40 @@ class OutboxSender(Generic[Part]):
         return max(0.0, (soonest - self.clock()).total_seconds())
 
     async def _lane(self, post: OutboxRecord | None) -> None:
-        """One channel's lane: its posts one after the other while they go out and are due."""
-        while post is not None and await self.send(post):
-            post = await asyncio.to_thread(rows.lane_head, self.store, rows.lane_of(post))
-            if post is not None and post.next_attempt_at > self.clock():
-                return
+        """One channel's lane: its posts one after the other while they go out and are due (the status
+        messages' edits wait meanwhile: `RateLimiter.posting`)."""
+        with self.limiter.posting():
+            while post is not None and await self.send(post):
+                post = await asyncio.to_thread(rows.lane_head, self.store, rows.lane_of(post))
+                if post is not None and post.next_attempt_at > self.clock():
+                    return
 
     async def send(self, post: OutboxRecord) -> bool:
-        """Send one post (under a lease); whether it is done with (sent or given up)."""
-        now = self.clock()
-        leased = await asyncio.to_thread(rows.lease, self.store, post, now, now + LEASE)
-        if leased is None:
-            return False  # sent, leased or put off by another process since it was read
-        if leased.channel_id is None:
-            await asyncio.to_thread(rows.give_up, self.store, leased, "no channel")
-            return True
+        """Send one post (under a lease); whether it is done with (sent or given up).
+
+        Its first part's turn at the limiter comes before the lease and the render, inside a drawing
+        slot: its board is drawn once Discord may take it, a few posts at a time, and its lease runs
+        from then on rather than while hundreds of lanes queue at the limiter."""
+        async with self._drawing:
+            await self.limiter.acquire()
+            now = self.clock()
+            leased = await asyncio.to_thread(rows.lease, self.store, post, now, now + LEASE)
+            if leased is None:
+                return False  # sent, leased or put off by another process since it was read
+            if leased.channel_id is None:
+                await asyncio.to_thread(rows.give_up, self.store, leased, "no channel")
+                return True
+            try:
+                parts: Sequence[Part] | Exception = await self.render(leased)
+            except Exception as err:  # noqa: BLE001 - handled below, outside the slot
+                parts = err
+        if isinstance(parts, Exception):
+            return await self._failed(leased, parts)
+        first = len(leased.message_ids)
         try:
-            parts = await self.render(leased)
-            for index in range(len(leased.message_ids), len(parts)):
-                await self.limiter.acquire()
+            for index in range(first, len(parts)):
+                if index > first:  # the first part's turn was taken above
+                    await self.limiter.acquire()
                 message_id = await self.send_part(leased, index, parts[index])
                 leased = await asyncio.to_thread(rows.record_part, self.store, leased, message_id)
         except Exception as err:  # noqa: BLE001 - whatever failed, the post is kept and tried again

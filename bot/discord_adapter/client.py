@@ -34,7 +34,7 @@ from bot.discord_adapter.answers import (
 )
 from bot.discord_adapter.events import PlaceEvents
 from bot.discord_adapter.payload import install_commands
-from bot.discord_adapter.posts import ChannelPoster, chunks
+from bot.discord_adapter.posts import ChannelPoster, chunks, drawing_executor
 from bot.discord_adapter.status import StatusBoard
 from bot.discord_adapter.sync import sync_commands
 from bot.drivers import timer_handlers
@@ -63,6 +63,8 @@ from bot.timers import TimerRunner, TimerScheduler
 log = logging.getLogger("spacechess.discord")
 
 CONTENT_LIMIT = 2000
+#: Discord's code for a dead interaction token (its 15 minutes are over)
+WEBHOOK_EXPIRED = 50027
 #: the longest rate limit discord.py sleeps through inside a request (its minimum); a longer one raises
 MAX_RATELIMIT_WAIT = 30.0
 #: Discord's autocomplete answer: at most this many choices, each name and value this long at most
@@ -150,12 +152,15 @@ class CommandButton(discord.ui.DynamicItem[discord.ui.Button],
     """A persistent button: the member it was shown to, the command it runs and that command's options
     (packed by position) are in its custom id, so it survives restarts and acts for that member only."""
 
-    def __init__(self, button: Button, label: str) -> None:
+    def __init__(self, button: Button, label: str, *, out_of_date: str | None = None) -> None:
+        #: a button of an older version of the bot (its command gone, its options changed): its custom
+        #: id as posted, and it says it is out of date when clicked
+        self.out_of_date = out_of_date
         style = {"danger": discord.ButtonStyle.danger, "secondary": discord.ButtonStyle.secondary}.get(
             button.style, discord.ButtonStyle.primary
         )
-        custom_id = (f"btn:{member_code(button.shown_to, button.command)}:{button.command}:"
-                     f"{pack_options(button.command, button.options)}")
+        custom_id = out_of_date or (f"btn:{member_code(button.shown_to, button.command)}:{button.command}:"
+                                    f"{pack_options(button.command, button.options)}")
         if len(custom_id) > CUSTOM_ID_LIMIT:
             # cutting it would leave a button that matches no template: fail loudly instead
             raise ValueError(f"the button of /{button.command} needs a {len(custom_id)}-character custom id "
@@ -167,13 +172,17 @@ class CommandButton(discord.ui.DynamicItem[discord.ui.Button],
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
     ) -> CommandButton:
+        options = unpack_options(match["path"], match["packed"])
         button = Button(label=None, command=match["path"],  # type: ignore[arg-type]
-                        options=unpack_options(match["path"], match["packed"]), shown_to=int(match["member"], 36))
-        return cls(button, item.label or "")
+                        options=options or {}, shown_to=int(match["member"], 36))
+        return cls(button, item.label or "", out_of_date=item.custom_id if options is None else None)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         client = interaction.client
         assert isinstance(client, GameBot)
+        if self.out_of_date:
+            await client.answer_out_of_date(interaction)
+            return
         await client.run_command(interaction, self.spec.command, dict(self.spec.options), shown_to=self.spec.shown_to)
 
 
@@ -183,9 +192,10 @@ class MenuSelect(discord.ui.DynamicItem[discord.ui.Select],
     options already chosen are in its custom id (packed by position), so a menu from before a restart
     still works, for that member only."""
 
-    def __init__(self, select: Select, placeholder: str, labels: list[str]) -> None:
-        custom_id = (f"sel:{member_code(select.shown_to, select.command)}:{select.command}:{select.option}:"
-                     f"{pack_options(select.command, select.options)}")
+    def __init__(self, select: Select, placeholder: str, labels: list[str], *, out_of_date: str | None = None) -> None:
+        self.out_of_date = out_of_date  # as CommandButton's
+        custom_id = out_of_date or (f"sel:{member_code(select.shown_to, select.command)}:{select.command}:"
+                                    f"{select.option}:{pack_options(select.command, select.options)}")
         if len(custom_id) > CUSTOM_ID_LIMIT:
             raise ValueError(f"the menu of /{select.command} needs a {len(custom_id)}-character custom id")
         options = [discord.SelectOption(label=label[:100], value=choice.value)
@@ -199,14 +209,18 @@ class MenuSelect(discord.ui.DynamicItem[discord.ui.Select],
         cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
     ) -> MenuSelect:
         choices = tuple(Choice(Message(""), option.value) for option in item.options)
-        select = Select(Message(""), match["path"], match["option"], choices,
-                        options=unpack_options(match["path"], match["packed"]),
+        options = unpack_options(match["path"], match["packed"])
+        select = Select(Message(""), match["path"], match["option"], choices, options=options or {},
                         min_values=item.min_values, max_values=item.max_values, shown_to=int(match["member"], 36))
-        return cls(select, item.placeholder or "", [option.label for option in item.options])
+        return cls(select, item.placeholder or "", [option.label for option in item.options],
+                   out_of_date=item.custom_id if options is None else None)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         client = interaction.client
         assert isinstance(client, GameBot)
+        if self.out_of_date:
+            await client.answer_out_of_date(interaction)
+            return
         picked = ",".join(self.item.values)
         await client.run_command(interaction, self.spec.command, {**self.spec.options, self.spec.option: picked},
                                  shown_to=self.spec.shown_to)
@@ -244,7 +258,8 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
         self.scheduler: DrawScheduler | None = None
         self.timers: TimerScheduler | None = None
         #: sends the outbox (turn posts, reminders, GM alerts) once READY; each post sent refreshes the status
-        self.poster = ChannelPoster(self, service, on_sent=self._posted, limiter=self.limiter)
+        self.poster = ChannelPoster(self, service, on_sent=self._posted, limiter=self.limiter,
+                                    drawing=drawing_executor(settings.render.post_drawing))
 
     async def setup_hook(self) -> None:
         await self.install_commands()
@@ -283,7 +298,7 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
             self.timers.shutdown()
         if self.scheduler is not None:
             self.scheduler.shutdown()
-        await self.poster.sender.close()
+        await self.poster.close()
         await self.status_board.close()
         await super().close()
         self.interactions.shutdown(wait=False, cancel_futures=True)
@@ -376,11 +391,13 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
             ctx = dataclasses.replace(ctx, progress=progress.report)
         reply: Reply | None = None
         deferred = False
+        # a command that answers its member alone thinks to them alone (a component's deferral shows nothing)
+        hidden = not component and path in table() and table()[path].private
         if seconds_left(interaction, self.direct_reply_seconds) <= 0:
             # late already: deferred before any work, so that if Discord has let the interaction go
             # (10062: the member saw "did not respond" and may try again) nothing is done for it
             try:
-                await interaction.response.defer(thinking=not component)
+                await interaction.response.defer(thinking=not component, ephemeral=hidden)
             except discord.NotFound:
                 log.warning("%r by user %s arrived too late to be answered: not run", path, ctx.user_id)
                 return
@@ -395,7 +412,7 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
                 except TimeoutError:
                     defer = True
                 if defer:
-                    await interaction.response.defer(thinking=not component)
+                    await interaction.response.defer(thinking=not component, ephemeral=hidden)
                     deferred = True
             if deferred:
                 if progress is not None:
@@ -406,7 +423,7 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
             if component:
                 await self.send_component_reply(interaction, ctx, reply, deferred, rendered)
             else:
-                await self.send_reply(interaction, ctx, reply, deferred, rendered=rendered)
+                await self.send_reply(interaction, ctx, reply, deferred, rendered=rendered, hidden=hidden)
         except Exception as error:
             error_id = new_error_id()
             log.error("the answer to %r by user %s failed [error %s]: %s", path, ctx.user_id, error_id, error,
@@ -479,6 +496,13 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
             extra["embeds"] = [to_discord_embed(embed, language) for embed in reply.embeds]
         return bodies, mentions, extra, language
 
+    async def answer_out_of_date(self, interaction: discord.Interaction) -> None:
+        """A button or menu of an older version of the bot: told privately, in the member's words,
+        rather than run with options that mean something else now (or a command that is gone)."""
+        ctx = context_of(interaction)
+        reply = Reply.refusal("error.component_out_of_date")
+        await self.send_reply(interaction, ctx, reply, False, rendered=await self._render(ctx, reply))
+
     async def send_component_reply(self, interaction: discord.Interaction, ctx: Context, reply: Reply,
                                    deferred: bool, rendered: Rendered | None = None) -> None:
         """A button's or menu's answer: it replaces the component's message when the reply says so
@@ -492,6 +516,7 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
         await edit(content=bodies[0], attachments=discord_files(reply.files, language), allowed_mentions=mentions,
                    view=extra.get("view"), embeds=extra.get("embeds", []))
         await self._notify(interaction, reply, mentions)
+        await self._rest(interaction, ctx, reply, bodies[1:], mentions)  # the form holds the first part only
 
     @staticmethod
     async def _notify(interaction: discord.Interaction, reply: Reply, mentions: discord.AllowedMentions) -> None:
@@ -503,27 +528,70 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
                                             allowed_mentions=mentions)
 
     async def send_reply(self, interaction: discord.Interaction, ctx: Context, reply: Reply, deferred: bool,
-                         *, placeholder: bool = True, rendered: Rendered | None = None) -> None:
+                         *, placeholder: bool = True, rendered: Rendered | None = None, hidden: bool = False) -> None:
         """Answer an interaction: directly, or after a deferral — replacing its "thinking"
-        `placeholder` when there is one — then the rest of a long text as follow-ups."""
+        `placeholder` when there is one (`hidden`: shown to the member alone) — then the rest of a
+        long text as follow-ups."""
         bodies, mentions, extra, language = rendered or await self._render(ctx, reply)
         private = reply.visibility is Visibility.PRIVATE
         files = discord_files(reply.files, language)
+        try:
+            await self._answer(interaction, reply, deferred, placeholder, bodies, mentions, extra, files, hidden)
+        except discord.HTTPException as err:
+            if err.code != WEBHOOK_EXPIRED:
+                raise
+            # the work outlived the interaction's 15 minutes: the answer goes where it still can
+            log.warning("the answer to user %s came after its interaction expired: sent by the bot itself",
+                        ctx.user_id)
+            await self._after_expiry(interaction, private, bodies, mentions, extra, discord_files(reply.files, language))
+            return
+        await self._rest(interaction, ctx, reply, bodies[1:], mentions)
+
+    async def _answer(self, interaction: discord.Interaction, reply: Reply, deferred: bool, placeholder: bool,
+                      bodies: list[str], mentions: discord.AllowedMentions, extra: dict[str, Any],
+                      files: list[discord.File], hidden: bool = False) -> None:
+        private = reply.visibility is Visibility.PRIVATE
         if not deferred:
             await interaction.response.send_message(bodies[0], ephemeral=private, files=files,
                                                     allowed_mentions=mentions, **extra)
         elif not placeholder:
             await interaction.followup.send(bodies[0], ephemeral=private, files=files, allowed_mentions=mentions,
                                             **extra)
-        elif private:
-            # the deferral was public; a private answer replaces it
+        elif private != hidden:
+            # the deferral was seen by others than the answer's readers: the answer replaces it
             await interaction.delete_original_response()
-            await interaction.followup.send(bodies[0], ephemeral=True, files=files, allowed_mentions=mentions, **extra)
+            await interaction.followup.send(bodies[0], ephemeral=private, files=files, allowed_mentions=mentions,
+                                            **extra)
         else:
             await interaction.edit_original_response(content=bodies[0], attachments=files, allowed_mentions=mentions,
                                                      **extra)
             await self._notify(interaction, reply, mentions)
-        for body in bodies[1:]:
+
+    async def _after_expiry(self, interaction: discord.Interaction, private: bool, bodies: list[str],
+                            mentions: discord.AllowedMentions, extra: dict[str, Any], files: list[discord.File]) -> None:
+        """The answer of an interaction Discord let go (15 minutes): a public one in its channel,
+        naming its member; a private one by direct message (a refused one is only logged)."""
+        kept = {key: value for key, value in extra.items() if key == "embeds"}  # buttons of a dead interaction
+        if private:
+            target: discord.abc.Messageable = interaction.user
+            first = bodies[0]
+        else:
+            assert interaction.channel_id is not None
+            target = self.get_partial_messageable(interaction.channel_id, guild_id=interaction.guild_id)
+            first = f"<@{interaction.user.id}> {bodies[0]}"[:CONTENT_LIMIT]
+            mentions = mentions.merge(discord.AllowedMentions(users=[interaction.user]))
+        try:
+            await target.send(first, files=files, allowed_mentions=mentions, **kept)
+            for body in bodies[1:]:
+                await target.send(body, allowed_mentions=mentions)
+        except discord.HTTPException as err:
+            log.error("the late answer to user %s could not be sent either: %s", interaction.user.id, err)
+
+    async def _rest(self, interaction: discord.Interaction, ctx: Context, reply: Reply, bodies: list[str],
+                    mentions: discord.AllowedMentions) -> None:
+        """The parts of a long answer after its first, then what only its member may read."""
+        private = reply.visibility is Visibility.PRIVATE
+        for body in bodies:
             await interaction.followup.send(body, ephemeral=private, allowed_mentions=mentions)
         if reply.aside:  # what only this member may read comes after the channel's answer, privately
             language = reply.aside_language or await self.serve(self.service.language, ctx)

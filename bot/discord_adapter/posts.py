@@ -5,6 +5,10 @@ to members (`bot.service.dms`), sent from the outbox.
 text in the server's language of the moment, cut into messages of at most 2,000 characters, a
 game-master alert led by the GM role's ping, the images on the last part, each part sent with the
 row's nonce (discord.py adds ``enforce_nonce``), and which failures are worth a retry.
+
+A turn post's board is drawn as it is sent (`bot.outbox.Drawing`), on an executor of its own — a
+thread or two, or processes that draw outside the interpreter answering interactions — never in
+asyncio's default pool, where the outbox's and the status messages' database calls run.
 """
 
 from __future__ import annotations
@@ -12,11 +16,14 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import multiprocessing
 from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 
 import discord
 
+from bot.games import presenter_for
 from bot.i18n import alt_text, translate
 from bot.outbox import DM_REFUSED, FINAL, FIXABLE, GM_ALERT, Failure, OutboxSender, RateLimiter, decode_reply
 from bot.service.channels import pause_channel_gone
@@ -24,10 +31,32 @@ from bot.service.core import GameService
 from bot.service.dms import dm_language
 from bot.service.replies import Attachment
 from bot.store.outbox import OutboxRecord, recipient
+from engine import registry
 
 log = logging.getLogger("spacechess.discord.posts")
 
 CONTENT_LIMIT = 2000
+#: how the boards of posts are drawn (`render.post_drawing`), and by how many workers: the sender
+#: draws a few posts at a time (`bot.outbox.DRAWING_SLOTS`) at the pace Discord takes them
+DRAWING_WORKERS = 2
+
+
+def drawing_executor(kind: str = "thread", workers: int = DRAWING_WORKERS) -> Executor:
+    """The posts' drawing workers: threads of their own, or ("process") processes started afresh
+    (spawned: no copy of the event loop's threads), started now and loading the games' presenters
+    while the bot connects, not when a draw's first board is due."""
+    if kind != "process":
+        return ThreadPoolExecutor(workers, thread_name_prefix="drawing")
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+    for _ in range(workers):
+        pool.submit(load_presenters)
+    return pool
+
+
+def load_presenters() -> None:
+    """Import every game's presenter (and Pillow with its renderers): a drawing process's warm-up."""
+    for kind in registry.names():
+        presenter_for(kind)
 
 
 @dataclass(frozen=True)
@@ -100,9 +129,11 @@ class ChannelPoster:
     """The outbox sender of one bot: `start` it once the gateway is READY (the channels are known)."""
 
     def __init__(self, client: discord.Client, service: GameService,
-                 on_sent: Callable[[OutboxRecord], None] | None = None, limiter: RateLimiter | None = None) -> None:
+                 on_sent: Callable[[OutboxRecord], None] | None = None, limiter: RateLimiter | None = None,
+                 drawing: Executor | None = None) -> None:
         self.client = client
         self.service = service
+        self.drawing = drawing or drawing_executor()
         self._dm_channels: dict[int, int] = {}  # member → the id of the bot's direct-message channel with them
         self.sender: OutboxSender[PostPart] = OutboxSender(
             service.store, render=self.render, send_part=self.send_part, classify=classify,
@@ -116,7 +147,10 @@ class ChannelPoster:
         user = recipient(post)
         if user is not None:  # a direct message reads in its member's language
             language = await asyncio.to_thread(dm_language, self.service.store, user, language)
-        reply = await asyncio.to_thread(decode_reply, post.payload, language)  # its board may be drawn now, in it
+        if post.payload.get("drawing") is not None:  # its board is drawn now, in that language
+            reply = await asyncio.get_running_loop().run_in_executor(self.drawing, decode_reply, post.payload, language)
+        else:
+            reply = decode_reply(post.payload, language)
         lines = [translate(m.key, language, m.params) for m in reply.messages]
         roles: list[discord.Object] = []
         if post.kind == GM_ALERT and post.guild_id is not None:
@@ -130,6 +164,11 @@ class ChannelPoster:
         alt = tuple(alt_text(f.description, language) if f.description is not None else None for f in reply.files)
         return [PostPart(body, mentions, reply.files, alt) if index == len(bodies) - 1 else PostPart(body, mentions)
                 for index, body in enumerate(bodies)]
+
+    async def close(self) -> None:
+        """Stop sending, and the drawing workers (a board being drawn is dropped: its post is sent again)."""
+        await self.sender.close()
+        self.drawing.shutdown(wait=False, cancel_futures=True)
 
     async def send_part(self, post: OutboxRecord, index: int, part: PostPart) -> int:
         assert post.channel_id is not None

@@ -26,6 +26,9 @@ waits its turn at the bot's rate limiter, shared with the outbox (`bot.outbox.pr
 bot stays under Discord's 50 requests a second instead of collecting 429 answers by the thousand —
 each of which counts towards the invalid requests for which Cloudflare bans a bot's address. A
 channel of another shard's server is written to without being fetched first (a partial messageable).
+The outbox's posts go first: while it is sending due posts (a fan-out), a refresh waits for it to end
+(`RateLimiter.posting`) before it even reads the game, so the fan-out goes out at the whole rate and
+each game's changes meanwhile make one edit after it.
 """
 
 from __future__ import annotations
@@ -168,6 +171,7 @@ class StatusBoard:
         return game is None or game.guild_id is None or self.client.get_guild(game.guild_id) is not None
 
     async def _refresh(self, game_id: int) -> None:
+        await self.limiter.quiet()  # after the posts being sent: read then, the game's latest in one edit
         if not await asyncio.to_thread(self._held_here, game_id):
             return  # its own process refreshes it (`_sweep`): two writers would post two messages
         seen = dt.datetime.now(dt.UTC)  # marks up to now are answered by the text read next
@@ -226,7 +230,7 @@ class StatusBoard:
                 if await asyncio.to_thread(status_pin, self.store, game_id) == "pending":
                     await self._pin(game_id, message)
                 return
-        await self.limiter.acquire()
+        await self.limiter.acquire(after_posts=True)
         # a bot killed after Discord made the message, before it was stored, posts it again at its
         # restart: with the same nonce (the game unchanged), Discord answers with the first one
         message = await channel.send(content, allowed_mentions=none, nonce=status_nonce(game_id, version))
@@ -238,22 +242,22 @@ class StatusBoard:
         """Edit the message; in an archived thread, unarchive it first (an edit does not, a post
         would) and edit again. A locked thread refuses the unarchiving: that refusal is raised."""
         none = discord.AllowedMentions.none()
-        await self.limiter.acquire()
+        await self.limiter.acquire(after_posts=True)
         try:
             await message.edit(content=content, allowed_mentions=none)
             return
         except discord.HTTPException as err:
             if err.code != THREAD_ARCHIVED:
                 raise
-        await self.limiter.acquire()
+        await self.limiter.acquire(after_posts=True)
         await self.client.http.edit_channel(channel_id, archived=False)
-        await self.limiter.acquire()
+        await self.limiter.acquire(after_posts=True)
         await message.edit(content=content, allowed_mentions=none)
 
     async def _pin(self, game_id: int, message: discord.Message | discord.PartialMessage) -> None:
         """Pin it; a refusal is remembered (never asked again), a server error left for the next refresh."""
         try:
-            await self.limiter.acquire()
+            await self.limiter.acquire(after_posts=True)
             await message.pin()
         except discord.HTTPException as err:
             if err.code in PIN_REFUSALS or isinstance(err, discord.Forbidden):

@@ -12,7 +12,8 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
-from bot.drivers import TimerHandler, TurnDriver, TurnHooks, plays_as
+from bot.drivers import TimerHandler, TurnHooks, plays_as
+from bot.drivers.seated import SeatWaitingDriver
 from bot.outbox import GM_ALERT, announce, post_of
 from bot.service import away
 from bot.service.commands import Option
@@ -36,27 +37,20 @@ DEFAULT_CLOCK_HOURS = 72
 FRESH_CLOCK = frozenset({"resume", "undo"})
 
 
-class ClockDriver(TurnDriver):
+class ClockDriver(SeatWaitingDriver):
     name = "clock"
     commands = "bot.drivers.clock_commands"
-    waits_on_seats = True
     create_options = (
         Option("clock_hours", "integer", min_value=1, max_value=720, describe="opt.clock.clock_hours"),
         Option("timeout", choices=("alert", "forfeit"), describe="opt.clock.timeout"),
-        away.AWAY_OPTION,
     )
 
     def missing(self, rules: Any) -> list[str]:
         """The clock ends a turn with the game's `timeout_input` (the side to move loses on time)."""
         return [] if rules.timeout_input in rules.input_kinds else ["timeout_input"]
 
-    def game_options(self, svc: GameService, opts: Mapping[str, Any]) -> dict[str, Any]:
-        return {"clock_hours": opts.get("clock_hours", DEFAULT_CLOCK_HOURS), "timeout": opts.get("timeout", "alert"),
-                **({away.BUDGET: opts[away.BUDGET]} if away.BUDGET in opts else {})}
-
-    def option_fault(self, options: Mapping[str, Any]) -> tuple[str, str] | None:
-        """The away periods are the `/game away` declarations: checked as such."""
-        return super().option_fault({k: v for k, v in options.items() if k != away.AWAY}) or away.option_fault(options)
+    def turn_options(self, svc: GameService, opts: Mapping[str, Any]) -> dict[str, Any]:
+        return {"clock_hours": opts.get("clock_hours", DEFAULT_CLOCK_HOURS), "timeout": opts.get("timeout", "alert")}
 
     def info(self, game: GameRecord) -> list[Message]:
         return [Message("game.info.clock", {"hours": clock_hours(game),
@@ -87,12 +81,27 @@ class ClockDriver(TurnDriver):
                 return Effects()
             due = current.due_at + dt.timedelta(days=change.payload["days"])
             return Effects(timers=self.started(svc, movers[0], due, dt.datetime.fromisoformat(change.payload["until"])))
-        handed = current is None or current.payload.get("actor") != movers[0]
+        if current is not None:
+            handed = current.payload.get("actor") != movers[0]
+        else:  # no clock runs: a start, a resume... or theirs ran out, and their turn goes on
+            handed = not self.still_theirs(svc, change, movers[0])
         if change.kind == EXTEND:  # the GM's new end of the same player's clock
             return Effects(timers=self.started(svc, movers[0], dt.datetime.fromisoformat(change.payload["until"])))
-        if handed or change.kind in FRESH_CLOCK:
+        if handed or change.kind in FRESH_CLOCK or current is None:
             return Effects(timers=self.whole(svc, game, rules, state, movers[0]), turn=(movers[0],) if handed else ())
         return Effects()
+
+    @staticmethod
+    def still_theirs(svc: GameService, change: Applied, mover: str) -> bool:
+        """Whether `mover` was to move already before this input of the running game although no clock
+        runs: theirs ran out and the GMs were alerted — their next input of the same turn (an Arkeon
+        placement of three) gives them a clock again but hands them no turn to be told of."""
+        if change.kind not in change.rules.input_kinds:
+            return False
+        before = svc.store.get_game(change.game.id)  # the record as it stands until this change commits
+        if before is None or before.status != "running":
+            return False
+        return mover in change.rules.waiting_on(change.rules.from_json(before.state))
 
     def whole(self, svc: GameService, game: GameRecord, rules: Any, state: Any, actor: str) -> tuple[TimerPlan, ...]:
         """A whole clock for `actor`, from now or from when they are back from away days."""

@@ -15,7 +15,8 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from bot.drivers import TimerHandler, TurnDriver, TurnHooks, plays_as
+from bot.drivers import TimerHandler, TurnHooks, plays_as
+from bot.drivers.seated import SeatWaitingDriver
 from bot.outbox import announce, post_of
 from bot.service import away
 from bot.service.commands import Option
@@ -57,34 +58,30 @@ def parse_reminders(text: str, turn_hours: int) -> tuple[int, ...]:
     return tuple(hours)
 
 
-class DeadlineDriver(TurnDriver):
+class DeadlineDriver(SeatWaitingDriver):
     name = "deadline"
     commands = "bot.drivers.deadline_commands"
-    waits_on_seats = True
     create_options = (
         Option("turn_hours", "integer", min_value=1, max_value=336, describe="opt.deadline.turn_hours"),
         Option("reminders", max_length=20, describe="opt.deadline.reminders"),
         Option("interlude_minutes", "integer", min_value=5, max_value=1440, describe="opt.deadline.interlude_minutes"),
-        away.AWAY_OPTION,
     )
 
     def missing(self, rules: Any) -> list[str]:
         """A deadline gives the game's `deadline_input`: one of its reveals (or `deadline_kinds`)."""
         return [] if rules.reveal_kinds and rules.reveal_kinds <= rules.input_kinds else ["reveal_kinds"]
 
-    def game_options(self, svc: GameService, opts: Mapping[str, Any]) -> dict[str, Any]:
+    def turn_options(self, svc: GameService, opts: Mapping[str, Any]) -> dict[str, Any]:
         turn = opts.get("turn_hours", DEFAULT_TURN_HOURS)
         reminders = parse_reminders(opts["reminders"], turn) if "reminders" in opts else tuple(
             h for h in DEFAULT_REMINDERS if h < turn)
         return {"turn_hours": turn, "reminders": list(reminders),
-                "interlude_minutes": opts.get("interlude_minutes", DEFAULT_INTERLUDE_MINUTES),
-                **({away.BUDGET: opts[away.BUDGET]} if away.BUDGET in opts else {})}
+                "interlude_minutes": opts.get("interlude_minutes", DEFAULT_INTERLUDE_MINUTES)}
 
     def option_fault(self, options: Mapping[str, Any]) -> tuple[str, str] | None:
-        """Stored reminders are the list `new` made of the text option, the away periods the `/game
-        away` declarations: checked as such."""
-        fault = super().option_fault({k: v for k, v in options.items() if k not in ("reminders", away.AWAY)})
-        if fault is not None or (fault := away.option_fault(options)) is not None:
+        """Stored reminders are the list `new` made of the text option: checked as such."""
+        fault = super().option_fault({k: v for k, v in options.items() if k != "reminders"})
+        if fault is not None:
             return fault
         reminders = options.get("reminders", [])
         turn = options.get("turn_hours", DEFAULT_TURN_HOURS)

@@ -96,6 +96,12 @@ class Presenter:
         """The pinned status message's body under its header: every actor in a line."""
         return [Message("status.actor", {"id": actor}) for actor in rules.actors(state)]
 
+    def seated_status_lines(self, rules: GameRules, state: Any, seats: Mapping[str, int]) -> list[Message]:
+        """The status message's body knowing who holds each seat (`seats`: actor → member), for a game
+        whose state may not know a member a GM seated (`/gm replace` changes no game state):
+        `status_lines` by default."""
+        return self.status_lines(rules, state)
+
     # -- words for the log, the end and the help
     #: whether `history_line` reads each input's public events (the history then replays the log)
     history_events: ClassVar[bool] = False

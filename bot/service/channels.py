@@ -112,6 +112,8 @@ def gm_move(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     game = next((g for g in _games_to_move(svc, ctx) if name_key(g.name) == wanted), None)
     if game is None:
         raise ServiceError("error.move_unknown_game", name=opts["name"])
+    if here is not None and here.id > game.id:  # a channel's game is its newest: the moved one would hide
+        raise ServiceError("error.move_channel_newer", name=here.name)
     svc.apply_input(ctx, game, "move", None, {"from": game.channel_id, "to": ctx.channel_id},
                     channel=ctx.channel_id, stale="error.conflict")
     key = "gm.moved_paused" if game.status == "paused" else "gm.moved"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
+import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -90,6 +91,9 @@ class Command:
     #: it binds a game to the channel (a game's ``new``, ``/gm import``): refused while the bot may
     #: not play there (`bot.service.permissions`)
     binds_channel: bool = False
+    #: it answers its member alone (their settings, their games): a deferral shows "thinking…" to
+    #: them only, not to the channel
+    private: bool = False
 
     @property
     def description_key(self) -> str:
@@ -129,14 +133,14 @@ def table(*, load: bool = True) -> dict[str, Command]:
 
 
 def command(path: str, *options: Option, gm_only: bool = False, server_wide: bool = False,
-            describe: str = "", binds_channel: bool = False) -> Callable[[Handler], Handler]:
+            describe: str = "", binds_channel: bool = False, private: bool = False) -> Callable[[Handler], Handler]:
     """Declare a handler as the command `path` (``"group sub"``); `describe` names shared words."""
 
     def register(handler: Handler) -> Handler:
         if path in COMMANDS:
             raise ValueError(f"command {path!r} declared twice")
         COMMANDS[path] = Command(path, handler, tuple(options), gm_only or server_wide, server_wide, describe,
-                                 binds_channel)
+                                 binds_channel, private)
         return handler
 
     return register
@@ -343,9 +347,20 @@ def completer(path: str, option: str, *, filled: bool = False) -> Callable[[Comp
     return register
 
 
+_SIGNED = re.compile(r"^(?P<signature>[0-9a-z]{3})~(?P<values>.*)$", re.S)
+
+
+def options_signature(path: str) -> str:
+    """Three characters that change when the command's options do (added, removed, reordered): a
+    button packed by position before such a change is told apart from one packed after it."""
+    digest = zlib.crc32(",".join(opt.name for opt in table()[path].options).encode()) % 36 ** 3
+    return "".join("0123456789abcdefghijklmnopqrstuvwxyz"[digest // 36 ** i % 36] for i in (2, 1, 0))
+
+
 def pack_options(path: str, options: Mapping[str, Any]) -> str:
-    """A command's options as ``v1|v2|...`` in declaration order: short enough for a Discord
-    component id (100 characters), where JSON with the option names would not fit."""
+    """A command's options as ``sig~v1|v2|...`` in declaration order, after the options' signature:
+    short enough for a Discord component id (100 characters), where JSON with the option names would
+    not fit."""
     names = [opt.name for opt in table()[path].options]
     unknown = set(options) - set(names)
     if unknown:
@@ -353,9 +368,19 @@ def pack_options(path: str, options: Mapping[str, Any]) -> str:
     values = ["" if options.get(name) is None else str(options[name]) for name in names]
     if any("|" in value for value in values):
         raise ValueError(f"{path}: an option value holds '|'")
-    return "|".join(values).rstrip("|")
+    return options_signature(path) + "~" + "|".join(values).rstrip("|")
 
 
-def unpack_options(path: str, packed: str) -> dict[str, str]:
+def unpack_options(path: str, packed: str) -> dict[str, str] | None:
+    """The options a component's id carries; None where the component is out of date — its command
+    is gone, or its options changed since it was posted (a button of an older version of the bot).
+    An id from before signatures is read by position, as it was packed."""
+    if path not in table():
+        return None
+    signed = _SIGNED.match(packed)
+    if signed is not None:
+        if signed["signature"] != options_signature(path):
+            return None
+        packed = signed["values"]
     names = [opt.name for opt in table()[path].options]
     return {name: value for name, value in zip(names, packed.split("|"), strict=False) if value}

@@ -17,9 +17,11 @@ from typing import Any
 from bot.service.commands import command
 from bot.service.context import Context
 from bot.service.core import Applied, GameService
+from bot.service.dms import route
 from bot.service.orders import require_running
 from bot.service.pings import members_for, mentions
 from bot.service.replies import Button, Message, Reply, ServiceError
+from bot.store import outbox as rows
 from engine import registry
 from engine.core.drawoffer import ACCEPT, DECLINE, DRAW_INPUTS, OFFER
 from engine.core.protocol import GameRules
@@ -55,17 +57,26 @@ def _draw(kind: str):  # noqa: ANN202 - returns a command handler
 
 
 def _ping(svc: GameService, applied: Applied, side: str, reply: Reply) -> Reply:
-    """The members who play `side` are asked to answer (as `bot.service.pings` pings anyone)."""
+    """The members who play `side` are asked to answer (as `bot.service.pings` pings anyone): in the
+    offer's reply, or by direct message for those who chose reminders by DM (`bot.service.dms`; sent
+    after the offer is committed — the status message shows a pending offer all the same)."""
     users = members_for(svc.store, applied.game, applied.rules, applied.outcome.state, (side,))
     if not users:
         return reply
-    line = Message("game.draw_offer.ping", {"users": mentions(users)})
-    # the answer a click away, for the members asked only (a click by anyone else is refused)
+    routed = route(svc.store, applied.game, users, Message("dm.draw_offer"), _ping_line)
+    if routed.dms:
+        rows.enqueue(svc.store, routed.dms)
+    # the answer a click away under the offer, for the members asked only (a click by anyone else is refused)
     buttons = tuple(button for user in users for button in (
         Button(Message("button.accept_draw"), "game accept-draw", style="primary", shown_to=user),
         Button(Message("button.decline_draw"), "game decline-draw", style="secondary", shown_to=user)))
-    return replace(reply, messages=(*reply.messages, line), mentions=(*reply.mentions, *users),
+    lines = (_ping_line(routed.channel),) if routed.channel else ()
+    return replace(reply, messages=(*reply.messages, *lines), mentions=(*reply.mentions, *routed.channel),
                    buttons=(*reply.buttons, *buttons))
+
+
+def _ping_line(users: tuple[int, ...]) -> Message:
+    return Message("game.draw_offer.ping", {"users": mentions(users)})
 
 
 command("game offer-draw")(_draw(OFFER))

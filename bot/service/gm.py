@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.games import driver_of, presenter_for
-from bot.i18n import LANGUAGES, ChoiceText, choice_name, translate
+from bot.i18n import ChoiceText, choice_name
 from bot.service.commands import Option, choice_named, command, completer
 from bot.service.computers import computer_module, computers_of, with_computer
 from bot.service.confirm import confirmation, confirmed
@@ -28,6 +28,7 @@ from bot.service.export_doc import (
     replay_export,
 )
 from bot.service.lifecycle import ended_game_replaced, validate_name
+from bot.service.refusals import typed_actors
 from bot.service.replaying import effective_inputs
 from bot.service.replies import Attachment, Message, Reply, ServiceError, Visibility
 from bot.service.scene import scene_of
@@ -161,11 +162,8 @@ def gm_replace(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     require_not_finished(game)
     rules = registry.get(game.kind)
     presenter = presenter_for(game.kind)
-    actors = {}  # by any case, any accents, a side by its words in either language too (Bleu)
-    for a in rules.actors(rules.from_json(game.state)):
-        named = presenter.actor_name(rules, a)
-        words = {translate(named.key, lang) for lang in LANGUAGES} if isinstance(named, Message) else set()
-        actors.update({name_key(name): a for name in (a, *words)})
+    # by any case, any accents, a side by its words in either language too (Bleu)
+    actors = {name_key(typed): a for typed, a in typed_actors(game.kind, rules, rules.from_json(game.state)).items()}
     actor = actors.get(name_key(opts["character"]))
     if actor is None:
         raise ServiceError("error.unknown_character", name=opts["character"])
@@ -281,6 +279,7 @@ def unsealed(svc: GameService, export: GameExport, filename: str) -> GameExport:
     Option("log_channel", "channel"),
     Option("no_log_channel", "boolean"),
     server_wide=True,  # the GM role decides who GMs every game: not a game creator's to choose
+    private=True,
 )
 def gm_settings(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     """Server settings: reply language, the GM role, who gets pinged on turn posts, and the GMs' log

@@ -39,6 +39,7 @@ def settings_words(svc: GameService, ctx: Context, settings: MemberSettingsRecor
     Option("pings", choices=("on", "off")),
     Option("language", choices=("fr", "en", FOLLOW_DISCORD)),
     Option("reminders", choices=REMINDERS),
+    private=True,
 )
 def game_settings(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     """The member's own settings, in every game on every server: shown, or changed by the options given."""

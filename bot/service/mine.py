@@ -37,7 +37,7 @@ def waits_on(game: GameRecord, seat: SeatRecord) -> bool:
     return any(plays_as(rules, state, seat.actor, actor) for actor in rules.waiting_on(state))
 
 
-@command("game mine", Option("page", "integer", min_value=1, max_value=1000))
+@command("game mine", Option("page", "integer", min_value=1, max_value=1000), private=True)
 def game_mine(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     """The member's games on every server, those waiting on them first (each group oldest first),
     `MINE_PAGE` a page; only they see it."""

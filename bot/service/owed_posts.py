@@ -39,7 +39,7 @@ def _entry(post: OutboxRecord) -> Message:
         "text": text if text is not None else "", "state": _state(post)})
 
 
-@command("gm posts", Option("retry", "boolean"), gm_only=True)
+@command("gm posts", Option("retry", "boolean"), gm_only=True, private=True)
 def gm_posts(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     """What the game owes its channel and what was given up in the last days; `retry:` sends the owed
     ones now and the given-up ones again, in the game's channel as it is now."""

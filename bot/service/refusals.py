@@ -10,10 +10,11 @@ turned into catalog fragments: a refusal never shows a code a player cannot read
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from bot.i18n import ChoiceText, Listing, OptionText, catalog
+from bot.games import presenter_for
+from bot.i18n import LANGUAGES, ChoiceText, Listing, OptionText, catalog, translate
 from bot.service.replies import Message, Reply, ServiceError
 from engine import registry
 from engine.core.errors import OrderError, SetupError
@@ -165,18 +166,20 @@ def _named(value: Any, wrap: Callable[[str], Any]) -> Any:
 UNKNOWN_NAME, CLOSEST_NAME = "error.unknown_character", "error.unknown_character.suggest"
 
 
-def with_closest_name(reply: Reply, names: Callable[[], Iterable[str]]) -> Reply:
+def with_closest_name(reply: Reply, names: Callable[[], Mapping[str, Any]]) -> Reply:
     """The refusal of an unknown name — whoever raised it: an engine resolving an order's target, a
-    ship, a player, or the service a sheet's character — with the known name (`names`, read only
-    then) it most likely meant, matched without case or accents (`closest_name`): « Personnage
-    inconnu : `Ursaa`. Vouliez-vous dire **Ursa** ? ». In a batch, the refused order's reason."""
+    ship, a player, or the service a sheet's character — with the known name (`names`: each way to
+    type one, with how a reply names it; read only then) it most likely meant, matched without case
+    or accents (`closest_name`) and named in the reader's words: « Personnage inconnu : `Ursaa`.
+    Vouliez-vous dire **Ursa** ? », « … `bleux`. Vouliez-vous dire **Bleu** ? ». In a batch, the
+    refused order's reason."""
     if reply.ok or len(reply.messages) != 1:
         return reply
     message = _closest(reply.messages[0], names)
     return reply if message is reply.messages[0] else Reply.refusal(message.key, **message.params)
 
 
-def _closest(message: Message, names: Callable[[], Iterable[str]]) -> Message:
+def _closest(message: Message, names: Callable[[], Mapping[str, Any]]) -> Message:
     reason = message.params.get("reason")
     if message.key == "error.in_batch" and isinstance(reason, Message):
         closer = _closest(reason, names)
@@ -184,15 +187,33 @@ def _closest(message: Message, names: Callable[[], Iterable[str]]) -> Message:
     typed = message.params.get("name")
     if message.key != UNKNOWN_NAME or not isinstance(typed, str) or not typed:
         return message
-    close = closest_name(typed, names())
-    return message if close is None else Message(CLOSEST_NAME, {**message.params, "suggestion": close})
+    known = names()
+    close = closest_name(typed, known)
+    return message if close is None else Message(CLOSEST_NAME, {**message.params, "suggestion": known[close]})
 
 
-def names_in(game: GameRecord | None) -> list[str]:
-    """Every name a member may type for someone of `game`: who gives orders (characters, ships,
-    sides) and the players by the names they joined with."""
+def names_in(game: GameRecord | None) -> dict[str, Any]:
+    """Every name a member may type for someone of `game` — who gives orders (`typed_actors`) and the
+    players by the names they joined with — each with how a reply names them (a side in the reader's
+    words, `actor_name`)."""
     if game is None:
-        return []
+        return {}
     rules = registry.get(game.kind)
     state = rules.from_json(game.state)
-    return [*rules.actors(state), *(name for name in rules.players(state).values() if name)]
+    presenter = presenter_for(game.kind)
+    names: dict[str, Any] = {typed: presenter.actor_name(rules, actor)
+                             for typed, actor in typed_actors(game.kind, rules, state).items()}
+    names.update({name: name for name in rules.players(state).values() if name and name not in names})
+    return names
+
+
+def typed_actors(kind: str, rules: Any, state: Any) -> dict[str, str]:
+    """Each way a member may type one who gives orders (a character, a ship, a side — a side also in
+    the words of each language: Bleu, Blue), with the actor it names."""
+    typed: dict[str, str] = {}
+    for actor in rules.actors(state):
+        typed[actor] = actor
+        shown = presenter_for(kind).actor_name(rules, actor)
+        if isinstance(shown, Message):
+            typed.update({translate(shown.key, language, shown.params): actor for language in LANGUAGES})
+    return typed

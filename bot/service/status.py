@@ -35,7 +35,9 @@ def status_messages(svc: GameService, game: GameRecord, now: dt.datetime | None 
         lines = [Message("status.header", header)]
     if game.status == "running":
         lines += away_lines(game, now)
-    return (*lines, *presenter_for(game.kind).status_lines(rules, state), *draw_status_lines(rules, state))
+    seats = {seat.actor: seat.user_id for seat in svc.store.seats(game.id)}
+    return (*lines, *presenter_for(game.kind).seated_status_lines(rules, state, seats),
+            *draw_status_lines(rules, state))
 
 
 @command("game status")

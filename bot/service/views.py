@@ -15,7 +15,9 @@ from bot.service.context import Context
 from bot.service.core import GameService
 from bot.service.history import author_of, entry_words
 from bot.service.logpage import history_page
+from bot.service.refusals import typed_actors
 from bot.service.replies import Button, Message, Reply, ServiceError, Visibility
+from bot.service.rulebook import rules_pages
 from bot.service.scene import scene_of
 from bot.service.secrecy import Reader, reader_of
 from bot.store.repo import GameRecord
@@ -50,7 +52,8 @@ def game_sheet(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     rules = registry.get(game.kind)
     state = rules.from_json(game.state)
     wanted = opts.get("character") or svc.actor_of(ctx, game)
-    actor = next((name for name in rules.actors(state) if name_key(name) == name_key(wanted)), None)
+    actor = next((actor for typed, actor in typed_actors(game.kind, rules, state).items()
+                  if name_key(typed) == name_key(wanted)), None)
     if actor is None and rules.side_of(state, wanted) in rules.actors(state):
         actor = rules.side_of(state, wanted)  # a player of a game whose actors are sides: their side
     if actor is None:
@@ -153,9 +156,16 @@ def game_help(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     if kind is not None and page == pages:  # the other games are one option away
         lines.append(Message("game.help.others", {"games": Listing(tuple(
             entry.kind for entry in games() if entry.kind != kind), conjunction=True)}))
-    buttons = (Button(Message("button.help_next", {"page": page + 1}), "game help",
-                      {"game": kind or "", "page": page + 1}, style="secondary"),) if page < pages else ()
+    buttons = page_buttons("game help", {"game": kind or ""}, page, pages)
     return Reply(tuple(lines), buttons=buttons, visibility=Visibility.PRIVATE)
+
+
+def page_buttons(path: str, options: Mapping[str, Any], page: int, pages: int) -> tuple[Button, ...]:
+    """The buttons of a paged reply: to the previous and the next page, where there is one; each runs
+    `path` again with `options` and its page."""
+    return tuple(Button(Message(key, {"page": target}), path, {**options, "page": target}, style="secondary")
+                 for key, target in (("button.page_previous", page - 1), ("button.page_next", page + 1))
+                 if 1 <= target <= pages)
 
 
 def _help_kind(svc: GameService, ctx: Context, named: str | None) -> str | None:
@@ -218,12 +228,20 @@ def _sample(opt: Option) -> str:
     return _SAMPLE_TYPES.get(opt.type) or _SAMPLE_NAMES.get(opt.name, "…")
 
 
-@command("game rules", Option("game", autocomplete=True, max_length=32))
+@command("game rules", Option("game", autocomplete=True, max_length=32), Option("page", "integer", min_value=1))
 def game_rules(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
-    """A game's rules in short: the channel's game, or the one named (any game of the bot)."""
+    """A game's rules — the channel's game, or the one named (any game of the bot) — in the reader's
+    language, privately: first in short, then the rules document itself (`bot.service.rulebook`) a
+    page at a time, with buttons to the previous and the next page."""
     kind = kind_named(opts["game"]) if "game" in opts else svc.channel_game(ctx).kind
     entry_for(kind)  # a game the engine knows but the bot does not serve has no rules to show
-    return Reply((Message(f"rules.{kind}"),), visibility=Visibility.PRIVATE)
+    document = rules_pages(kind, svc.language(ctx))
+    pages = 1 + len(document)
+    page = min(opts.get("page", 1), pages)
+    body = Message(f"rules.{kind}") if page == 1 else Message("game.rules.text", {"text": document[page - 2]})
+    header = Message("game.rules.header", {"game": kind, "page": page, "pages": pages})
+    return Reply((header, body), buttons=page_buttons("game rules", {"game": kind}, page, pages),
+                 visibility=Visibility.PRIVATE)
 
 
 @completer("game board", "around")

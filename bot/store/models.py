@@ -261,6 +261,10 @@ class OutboxRow(SQLModel, table=True):
     last_error: str | None = _column(String, nullable=True)
     #: the cause of the refusal the game's GMs were told of (`bot.outbox.REFUSALS`): told once, not at each retry
     refused: str | None = _column(String(32), nullable=True)
+    #: the change that owes the post: ``v<N>``, the game's commit to version N (`Store.commit`), or
+    #: the claim key of a once-only effect (`Store.claim`); None for a post no change caused
+    #: (`outbox.enqueue`). A change writes each post it owes once: this makes "once" checkable
+    owed_by: str | None = _column(String, nullable=True)
 
 
 class StatusDirty(SQLModel, table=True):

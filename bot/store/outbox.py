@@ -60,6 +60,8 @@ class OutboxRecord:
     #: the cause of a refusal the game's GMs were told of (once per cause)
     refused: str | None = None
     created_at: dt.datetime | None = None
+    #: the change that owes it (`OutboxRow.owed_by`): each owed post is written once
+    owed_by: str | None = None
 
     @property
     def given_up(self) -> bool:
@@ -72,12 +74,12 @@ class OutboxRecord:
         return f"ob{self.id}.{part}"
 
 
-def _record(row: Any) -> OutboxRecord:
+def _record(row: Any, payload: dict[str, Any] | None = None) -> OutboxRecord:
     return OutboxRecord(
         id=row.id, game_id=row.game_id, guild_id=row.guild_id, channel_id=row.channel_id, kind=row.kind,
-        payload=dict(row.payload), attempts=row.attempts, next_attempt_at=row.next_attempt_at,
+        payload=dict(row.payload) if payload is None else payload, attempts=row.attempts, next_attempt_at=row.next_attempt_at,
         message_ids=[int(m) for m in row.message_ids or []], sent_at=row.sent_at, last_error=row.last_error,
-        refused=row.refused, created_at=row.created_at,
+        refused=row.refused, created_at=row.created_at, owed_by=row.owed_by,
     )
 
 
@@ -85,8 +87,15 @@ def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-def insert_posts(connection: Connection, posts: Sequence[NewPost], now: dt.datetime | None = None) -> None:
-    """Write `posts` in the caller's transaction (a commit, a claim): all of them or, with it, none."""
+def commit_cause(version: int) -> str:
+    """What `owed_by` names a game's commit to `version` by (`Store.commit`)."""
+    return f"v{version}"
+
+
+def insert_posts(connection: Connection, posts: Sequence[NewPost], now: dt.datetime | None = None, *,
+                 owed_by: str | None = None) -> None:
+    """Write `posts` in the caller's transaction (a commit, a claim): all of them or, with it, none;
+    `owed_by` names the change that owes them (`commit_cause`, a claim key)."""
     if not posts:
         return
     for post in posts:
@@ -97,7 +106,7 @@ def insert_posts(connection: Connection, posts: Sequence[NewPost], now: dt.datet
         {"game_id": post.game_id, "guild_id": post.guild_id, "channel_id": post.channel_id, "kind": post.kind,
          "payload": post.payload, "created_at": moment, "attempts": 0, "next_attempt_at": moment,
          "message_ids": [], "sent_at": None, "last_error": None,
-         "refused": None}
+         "refused": None, "owed_by": owed_by}
         for post in posts
     ])
 
@@ -141,12 +150,23 @@ def lane_of(post: OutboxRecord) -> Lane:
 def heads(store: Store, *, limit: int = 500) -> list[OutboxRecord]:
     """The oldest unsent post of each lane (`lane_of`; sent or not yet due ones included: the caller
     checks `next_attempt_at`), in id order. A channel's later posts wait for its head, so they keep
-    their order."""
-    query = select(_OUTBOX).where(_OUTBOX.c.sent_at.is_(None)).order_by(_OUTBOX.c.id).limit(limit)
+    their order.
+
+    A head's payload holds only what places it in its lane (`lane_of`): a draw's fan-out reads the
+    heads again and again, and its posts' payloads carry each game's whole state to draw; `lease`
+    reads the whole post that is sent."""
+    payload = _OUTBOX.c.payload
+    columns = [column for column in _OUTBOX.c if column.name != "payload"]
+    query = (select(*columns, payload[RECIPIENT].as_string().label("recipient"),
+                    payload[ABOUT_REFUSAL].as_string().label("about_refusal"))
+             .where(_OUTBOX.c.sent_at.is_(None)).order_by(_OUTBOX.c.id).limit(limit))
     seen: dict[tuple[Any, ...], OutboxRecord] = {}
     with store.engine.connect() as connection:
         for row in connection.execute(query):
-            record = _record(row)
+            placed = {RECIPIENT: int(row.recipient)} if row.recipient is not None else {}
+            if row.about_refusal is not None:
+                placed[ABOUT_REFUSAL] = True
+            record = _record(row, placed)
             seen.setdefault(lane_of(record), record)
     return sorted(seen.values(), key=lambda post: post.id)
 
@@ -290,7 +310,7 @@ def fall_back(store: Store, post: OutboxRecord, error: str) -> None:
     fallback = NewPost(channel_id=post.channel_id, kind="turn_post", payload=post.payload[FALLBACK],
                        game_id=post.game_id, guild_id=post.guild_id)
     with writer(store.engine).begin() as connection:
-        insert_posts(connection, [fallback])
+        insert_posts(connection, [fallback], owed_by=post.owed_by)  # the same owed post, by another way
         connection.execute(update(_OUTBOX).where(_OUTBOX.c.id == post.id).values(
             attempts=_OUTBOX.c.attempts + 1, sent_at=_now(), last_error=f"fell back: {error}"[:ERROR_MAX]))
 
@@ -315,4 +335,4 @@ def _tell_once(connection: Connection, post: OutboxRecord, cause: str, alert: Ne
         _OUTBOX.c.id == post.id, or_(_OUTBOX.c.refused.is_(None), _OUTBOX.c.refused != cause),
     ).values(refused=cause)).rowcount
     if told and alert is not None:
-        insert_posts(connection, [alert])
+        insert_posts(connection, [alert], owed_by=f"refused:{post.id}:{cause}")

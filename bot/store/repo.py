@@ -61,7 +61,7 @@ from bot.store.models import (
     Seat,
     StatusMessage,
 )
-from bot.store.outbox import NewPost, insert_posts, move_posts
+from bot.store.outbox import NewPost, commit_cause, insert_posts, move_posts
 from bot.store.timer_rows import TimerPlan, write_plans
 
 
@@ -753,7 +753,8 @@ class Store:
             self._take_claims(connection, game_id, expected_version, claims, now)
             if channel_id is not None:
                 move_posts(connection, game_id, old_channel, channel_id, now)
-            insert_posts(connection, outbox, now)  # the posts this change causes: kept or lost with it
+            # the posts this change causes: kept or lost with it, linked to the version it makes
+            insert_posts(connection, outbox, now, owed_by=commit_cause(expected_version + 1))
             write_plans(connection, game_id, timers)
             self._changed(connection, game_id)
             committed = _game_record(row)
@@ -1063,7 +1064,7 @@ class Store:
         try:
             with self._tx(write=True, game_id=game_id) as connection:
                 self._take_claims(connection, game_id, None, [key], _now())
-                insert_posts(connection, outbox)  # a reminder's post is owed exactly when it is claimed
+                insert_posts(connection, outbox, owed_by=key)  # a reminder's post is owed exactly when claimed
         except Conflict:  # AlreadyClaimed, or a racing process inserted the key first
             return False
         return True

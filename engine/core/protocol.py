@@ -114,6 +114,11 @@ class GameRules(ABC, Generic[StateT, OrderT]):
     aliases: ClassVar[tuple[str, ...]] = ()
     format_version: ClassVar[int] = 1
     input_kinds: ClassVar[frozenset[str]] = frozenset({"order"})
+    #: the phase each kind needs (`check_phase`): `setup_inputs` only while the game is set up (a
+    #: lobby's join, the GM's start), `anytime_inputs` in any phase but the end (GM corrections, a
+    #: game joined while it runs); every other kind, ``order`` included, needs the game running
+    setup_inputs: ClassVar[frozenset[str]] = frozenset()
+    anytime_inputs: ClassVar[frozenset[str]] = frozenset()
     #: keys of the public view whose lists are sets (scenario `expect` ignores their order)
     unordered_view_keys: ClassVar[frozenset[str]] = frozenset()
     #: input kinds whose payload is a secret of its actor until an input of a `reveal_kinds` kind
@@ -161,7 +166,33 @@ class GameRules(ABC, Generic[StateT, OrderT]):
         """Validate and apply a batch by one actor, all or nothing; raise OrderError."""
 
     def apply_input(self, state: StateT, kind: str, actor: str | None, payload: Mapping[str, Any]) -> Outcome[StateT]:
-        """Apply one logged input. Games with more kinds than ``order`` override and call super()."""
+        """Apply one logged input, after the checks every game shares — as python-chess's `Board`
+        does for its variants: a kind the game takes, a payload that is a table, the phase the
+        kind needs (`check_phase`). What the input does is the game's (`take_input`), so every
+        game refuses these the same way and none repeats the dispatch."""
+        if kind not in self.input_kinds:
+            raise OrderError("not_allowed", input=kind)
+        if not isinstance(payload, Mapping):
+            raise OrderError("bad_input", key="payload", reason="not_a_table")
+        self.check_phase(state, kind)
+        return self.take_input(state, kind, actor, payload)
+
+    def check_phase(self, state: StateT, kind: str) -> None:
+        """Refuse `kind` in a phase it is not taken in: nothing once the game is over; see
+        `setup_inputs` and `anytime_inputs` for the others."""
+        status = self.result(state).status
+        if status == "finished":
+            raise OrderError("game_over", winner=self.winner(state))
+        if kind in self.anytime_inputs:
+            return
+        needed = "setup" if kind in self.setup_inputs else "running"
+        if status != needed:
+            reason = "not_started" if needed == "running" else "started"
+            raise OrderError("not_allowed", reason=reason, input=kind, status=status)
+
+    def take_input(self, state: StateT, kind: str, actor: str | None, payload: Mapping[str, Any]) -> Outcome[StateT]:
+        """One input past the shared checks (`apply_input`): an ``order`` plays its text. Games with
+        more kinds override this and call super() for the ones they leave to it."""
         if kind != "order":
             raise OrderError("not_allowed", input=kind)
         if actor is None:

@@ -1,8 +1,8 @@
 """Two-sided alternating games (Arkeon, HexArena): their lobby, resign, timeout and draw offers, once.
 
-As python-chess's `Board` does the dispatch its variants share, `TwoSided.apply_input` checks an
-input's kind and payload shape, the phase each kind needs, and who it is for, then hands it to the
-game: its lobby (`lobby_input`), its moves (`play`), the end it names (`concluded`). A game brings
+Past the dispatch every game shares (`GameRules.apply_input`: the input's kind, its payload's shape,
+the phase each kind needs, its lobby's inputs in the lobby), `TwoSided.take_input` checks who an
+input is for, then hands it to the game: its lobby (`lobby_input`), its moves (`play`), the end it names (`concluded`). A game brings
 only what differs — its phase, its lobby, who plays each side and how it ends — and every refusal
 reads the same in both games. A two-sided state is a dataclass naming the side to move `to_move`
 and the pending draw offer `draw_offer`.
@@ -47,6 +47,7 @@ class TwoSided(GameRules[StateT, OrderT], Generic[StateT, OrderT]):
     timeout_input: ClassVar[str | None] = "timeout"
     draw_inputs: ClassVar[frozenset[str]] = DRAW_INPUTS
     input_kinds: ClassVar[frozenset[str]] = frozenset({"order", "resign", "timeout", *DRAW_INPUTS, *LOBBY_INPUTS})
+    setup_inputs: ClassVar[frozenset[str]] = LOBBY_INPUTS
 
     # -- what a game brings ------------------------------------------------------------------------
     @abstractmethod
@@ -99,22 +100,13 @@ class TwoSided(GameRules[StateT, OrderT], Generic[StateT, OrderT]):
             raise OrderError("not_your_turn", side=side, to_move=self.to_move(state))
         return side
 
-    def apply_input(self, state: StateT, kind: str, actor: str | None, payload: Mapping[str, Any]) -> Outcome[StateT]:
-        if kind not in self.input_kinds:
-            raise OrderError("not_allowed", input=kind)
-        if not isinstance(payload, Mapping):
-            raise OrderError("bad_input", key="payload", reason="not_a_table")
-        stage = self.stage(state)
-        if stage == FINISHED:
-            raise OrderError("game_over", winner=self.winner(state))
+    def take_input(self, state: StateT, kind: str, actor: str | None, payload: Mapping[str, Any]) -> Outcome[StateT]:
+        """Past the shared checks (its phase included: the lobby's inputs in the lobby): the lobby's
+        inputs, moves, and who resigns, runs out of time or offers a draw."""
         if kind in LOBBY_INPUTS:
-            if stage != LOBBY:
-                raise OrderError("not_allowed", reason="started", input=kind, status="running")
             return self.lobby_input(state, kind, payload)
-        if stage == LOBBY:
-            raise OrderError("not_allowed", reason="not_started", input=kind, status="setup")
         if kind == "order":
-            return super().apply_input(state, kind, actor, payload)
+            return super().take_input(state, kind, actor, payload)
         if kind == self.timeout_input:  # the move clock names the side whose time ran out: no actor
             return self.concluded(state, self.other(self.mover(state, payload.get("actor", actor), kind)), TIMEOUT)
         # a side resigns (or offers a draw) for itself; the payload names it when a GM acts for a player

@@ -90,6 +90,7 @@ class SpaceBlast(GameRules[GameState, Order]):
     aliases = ("sb",)
     format_version = 1
     input_kinds = frozenset({"order", *_SETUP_INPUTS, *_RUNNING_INPUTS})
+    setup_inputs = frozenset(_SETUP_INPUTS)
     unordered_view_keys = frozenset({"missiles", "mines", "asteroids"})
     secret_kinds = frozenset({"order"})
     reveal_kinds = frozenset({"resolve"})
@@ -130,19 +131,9 @@ class SpaceBlast(GameRules[GameState, Order]):
     def legal_orders(self, state: GameState, actor: str) -> Iterable[Order]:
         return legal_orders(state, actor)
 
-    def apply_input(self, state: GameState, kind: str, actor: str | None, payload: Mapping[str, Any]) -> Outcome[GameState]:
-        if kind not in self.input_kinds:
-            raise OrderError("not_allowed", input=kind)
-        if not isinstance(payload, Mapping):
-            raise OrderError("bad_input", key="payload", reason="not_a_table")
+    def take_input(self, state: GameState, kind: str, actor: str | None, payload: Mapping[str, Any]) -> Outcome[GameState]:
         if kind == "order":
-            return super().apply_input(state, kind, actor, payload)
-        if state.status == FINISHED:
-            raise OrderError("game_over", winner=state.winner)
-        needed = SETUP if kind in _SETUP_INPUTS else RUNNING
-        if state.status != needed:
-            reason = "not_started" if needed == RUNNING else "started"
-            raise OrderError("not_allowed", reason=reason, input=kind, status=state.status)
+            return super().take_input(state, kind, actor, payload)
         handler = _SETUP_INPUTS.get(kind) or _RUNNING_INPUTS[kind]
         return handler(state, actor, payload)
 

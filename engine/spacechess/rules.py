@@ -39,7 +39,7 @@ from engine.spacechess.endings import check_endings, time_limit
 from engine.spacechess.events import event
 from engine.spacechess.orders import Order
 from engine.spacechess.setupdoc import build_state
-from engine.spacechess.state import FINISHED, RUNNING, SETUP, Character, GameState, dump_state, load_state
+from engine.spacechess.state import FINISHED, RUNNING, Character, GameState, dump_state, load_state
 
 _ORDER_HANDLERS: dict[str, Callable[[GameState, Character, Order], Result]] = {
     "move": actions.do_move,
@@ -114,6 +114,8 @@ class SpaceChess(GameRules[GameState, Order]):
     aliases = ("sc", "space-chess")
     format_version = 1
     input_kinds = frozenset({"order", *_RUNNING_INPUTS, *_SETUP_INPUTS, *_GM_INPUTS})
+    setup_inputs = frozenset(_SETUP_INPUTS)
+    anytime_inputs = frozenset(_GM_INPUTS)  # a GM's corrections, in the lobby as in the game
     unordered_view_keys = frozenset({"items", "cards", "pickups"})
 
     def setup(self, document: Mapping[str, Any], seed: int = 0) -> GameState:
@@ -129,7 +131,7 @@ class SpaceChess(GameRules[GameState, Order]):
     def play(self, state: GameState, actor: str, orders: Sequence[Order]) -> Outcome[GameState]:
         """Apply a batch order by order on new states; endings are looked for after each order, and
         the orders left when the game ends are not run (reported as ``batch_cut``)."""
-        self._check_phase(state, "order")
+        self.check_phase(state, "order")  # `play` is also called directly (scenarios, reach)
         events = []
         for index, order in enumerate(orders):
             try:
@@ -152,28 +154,11 @@ class SpaceChess(GameRules[GameState, Order]):
         """Listed lazily by kind (moves first), so a caller wanting a few stops early."""
         return legal.legal_orders(state, actor)
 
-    def _check_phase(self, state: GameState, kind: str) -> None:
-        """Finished games take nothing; lobby inputs need the setup phase, GM inputs any phase,
-        everything else a running game."""
-        if state.status == FINISHED:
-            raise OrderError("game_over", winner=state.winner)
-        if kind in _GM_INPUTS:
-            return
-        needed = SETUP if kind in _SETUP_INPUTS else RUNNING
-        if state.status != needed:
-            reason = "not_started" if needed == RUNNING else "started"
-            raise OrderError("not_allowed", reason=reason, input=kind, status=state.status)
-
-    def apply_input(
+    def take_input(
         self, state: GameState, kind: str, actor: str | None, payload: Mapping[str, Any]
     ) -> Outcome[GameState]:
-        if kind not in self.input_kinds:
-            raise OrderError("not_allowed", input=kind)
-        if not isinstance(payload, Mapping):
-            raise OrderError("bad_input", key="payload", reason="not_a_table")
         if kind == "order":
-            return super().apply_input(state, kind, actor, payload)
-        self._check_phase(state, kind)
+            return super().take_input(state, kind, actor, payload)
         handler = _SETUP_INPUTS.get(kind) or _GM_INPUTS.get(kind) or _RUNNING_INPUTS[kind]
         state, events = handler(state, payload)
         if state.status == RUNNING:

@@ -105,7 +105,7 @@ expect = { "winner" = "ann", "tallies.ann" = 5 }
 [[step]]
 input = "join"
 payload = { id = "ann" }
-error = "not_allowed"
+error = "game_over"
 [[step]]
 input = "join"
 payload = "oops"

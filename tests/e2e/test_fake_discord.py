@@ -602,3 +602,38 @@ def test_a_locked_post_refuses_the_bot_without_manage_threads(server):
     status, _, refused = call(server, "GET", f"/channels/{thread.id}")
     assert (status, refused["code"]) == (404, 10003)
     assert not server.invalid_answers
+
+
+def test_guild_create_lists_the_active_threads_in_their_state_and_resume_replays_what_was_missed(server):
+    """Issue 25 point 8: GUILD_CREATE carries the server's active threads (an archived post is not
+    among them), each as it is now; a session cut and resumed gets the events of its servers in
+    between, in order, with their sequence numbers, then RESUMED; an unknown session gets op 9."""
+    forum = server.add_forum("parties")
+    open_post, idle_post = server.add_post(forum, "open"), server.add_post(forum, "idle")
+    server.archive_thread(idle_post)
+
+    async def sessions() -> tuple[list[dict], list[dict], dict]:
+        async with aiohttp.ClientSession() as http:
+            async with http.ws_connect(server.gateway_url) as ws:
+                await ws.receive_json()  # HELLO
+                await ws.send_json({"op": 2, "d": {"token": "t", "intents": 1}})
+                ready, created = await ws.receive_json(), await ws.receive_json()
+            await asyncio.to_thread(server.wait_until, lambda: not server.connected, timeout=5, what="the cut")
+            await asyncio.to_thread(server.add_channel, "made-while-away")
+            async with http.ws_connect(server.gateway_url) as ws:
+                await ws.receive_json()
+                await ws.send_json({"op": 6, "d": {"token": "t", "session_id": ready["d"]["session_id"],
+                                                   "seq": created["s"]}})
+                replayed = [await ws.receive_json(), await ws.receive_json()]
+            async with http.ws_connect(server.gateway_url) as ws:
+                await ws.receive_json()
+                await ws.send_json({"op": 6, "d": {"token": "t", "session_id": "forgotten", "seq": 1}})
+                forgotten = await ws.receive_json()
+        return [created], replayed, forgotten
+
+    [created], replayed, forgotten = asyncio.run(sessions())
+    threads = created["d"]["threads"]
+    assert [t["id"] for t in threads] == [str(open_post.id)] and threads[0]["thread_metadata"]["archived"] is False
+    assert [(f["t"], f["s"]) for f in replayed] == [("CHANNEL_CREATE", created["s"] + 1), ("RESUMED", created["s"] + 2)]
+    assert replayed[0]["d"]["name"] == "made-while-away"
+    assert forgotten == {"op": 9, "d": False}

@@ -5,10 +5,13 @@ of tests/bot/discord calls — behind one aiohttp handler that decodes a request
 with ``payload_json`` and ``files[n]``) and encodes the core's answer. What Discord refuses, and how
 it answers, is the core's; this module adds what needs a network:
 
-- the gateway: HELLO, IDENTIFY/READY, GUILD_CREATE, RESUME, and the events of each server sent
-  only to the sessions of its shard, ``(guild_id >> 22) % shard_count`` (4010 closes a session that
-  names a shard out of range; two sessions on one shard both get its events, as on Discord: both
-  answer, and one gets 40060);
+- the gateway: HELLO, IDENTIFY/READY, GUILD_CREATE, and the events of each server sent only to the
+  sessions of its shard, ``(guild_id >> 22) % shard_count`` (4010 closes a session that names a shard
+  out of range; two sessions on one shard both get its events, as on Discord: both answer, and one
+  gets 40060); a session outlives its connection: the events of its servers while it is away are
+  kept and replayed, in order, on RESUME (an unknown session gets op 9, not resumable); `reconnect`
+  sends op 7, `invalidate` op 9, `drop` closes the connection, `hold_connections` keeps the next
+  ones waiting (a network cut the test ends when it chose);
 - the CDN the bot downloads attachments from, and `stall` (answers held back until the test lets
   them go: a crash before the bot reads them, at a moment the test chose).
 
@@ -110,6 +113,13 @@ class FakeDiscord(DiscordCore):
         self._seqs: dict[web.WebSocketResponse, int] = {}
         #: session id -> (shard id, shard count), what a RESUME takes back
         self._resumable: dict[str, tuple[int, int]] = {}
+        #: each socket's session, and each session's events so far (what a RESUME replays after its seq)
+        self._session_of: dict[web.WebSocketResponse, str] = {}
+        self._journal: dict[str, list[dict[str, Any]]] = {}
+        #: the RESUME frames received, in order (`identifies` holds the IDENTIFY ones)
+        self.resumes: list[dict[str, Any]] = []
+        self._open = asyncio.Event()  # set: new gateway connections go ahead (`hold_connections`)
+        self._open.set()
         self.port = 0
 
     # -- lifecycle ----------------------------------------------------------------------------
@@ -209,7 +219,7 @@ class FakeDiscord(DiscordCore):
         with self._cond:
             sessions = self._sessions_of(guild.id)
         for ws in sessions:
-            self._run(self._send_event(ws, "GUILD_CREATE", guild.to_json()))
+            self._run(self._send_event(ws, "GUILD_CREATE", self._guild_create(guild)))
         return guild
 
     def add_role(self, name: str, *, role_id: int | None = None) -> dict[str, Any]:
@@ -262,6 +272,33 @@ class FakeDiscord(DiscordCore):
             event = "CHANNEL_DELETE"
         self._run(self._dispatch(event, data, guild_id=channel.guild_id, required=False))
 
+    # -- the gateway connection, broken on purpose ------------------------------------------------
+    def _live(self, shard: int) -> list[web.WebSocketResponse]:
+        with self._cond:
+            return [ws for ws, (held, _count) in self._shards.items() if held == shard]
+
+    def reconnect(self, shard: int = 0) -> None:
+        """Discord asks the shard's session to reconnect (op 7): the bot resumes it."""
+        for ws in self._live(shard):
+            self._run(ws.send_str(json.dumps({"op": 7, "d": None})))
+
+    def invalidate(self, shard: int = 0, *, resumable: bool = False) -> None:
+        """Discord invalidates the shard's session (op 9): the bot identifies anew (or resumes)."""
+        for ws in self._live(shard):
+            self._run(ws.send_str(json.dumps({"op": 9, "d": resumable})))
+
+    def drop(self, shard: int = 0) -> None:
+        """The connection breaks (a network cut: close code 4000); the session stays resumable."""
+        for ws in self._live(shard):
+            self._run(ws.close(code=4000, message=b"Unknown error"))
+
+    def hold_connections(self) -> None:
+        """New gateway connections wait, from now on until `release_connections`."""
+        self._loop.call_soon_threadsafe(self._open.clear)
+
+    def release_connections(self) -> None:
+        self._loop.call_soon_threadsafe(self._open.set)
+
     def remove_bot(self, guild: Guild) -> None:
         """The bot was kicked from (or left) `guild`: GUILD_DELETE without ``unavailable``, and every
         request about its channels is refused from now on."""
@@ -302,9 +339,15 @@ class FakeDiscord(DiscordCore):
         return asyncio.run_coroutine_threadsafe(coro, self._loop).result(10)
 
     async def _dispatch(self, event: str, data: Mapping[str, Any], *, guild_id: int, required: bool = True) -> None:
-        """Send a server's event to every session of its shard; `required`: that there must be one."""
+        """Send a server's event to every session of its shard (kept for a session away from its
+        connection, replayed when it resumes); `required`: that there must be a live one."""
         with self._cond:
             sessions = self._sessions_of(guild_id)
+            live = {self._session_of.get(ws) for ws in sessions}
+            for session_id, (shard, count) in self._resumable.items():
+                if session_id not in live and (guild_id >> 22) % count == shard:
+                    journal = self._journal[session_id]
+                    journal.append({"op": 0, "t": event, "s": (journal[-1]["s"] if journal else 0) + 1, "d": data})
         if not sessions and required:
             shard = (guild_id >> 22) % self.shard_count
             raise AssertionError(f"cannot dispatch {event}: no bot holds the gateway shard {shard} of server {guild_id}")
@@ -315,6 +358,9 @@ class FakeDiscord(DiscordCore):
         with self._cond:
             self._seqs[ws] = self._seqs.get(ws, 0) + 1
             frame = {"op": 0, "t": event, "s": self._seqs[ws], "d": data}
+            session_id = self._session_of.get(ws)
+            if session_id is not None:
+                self._journal[session_id].append(frame)
         # the bot's connection broke before the fake read it (a process just stopped): it misses the event
         with contextlib.suppress(ConnectionResetError):
             await ws.send_str(json.dumps(frame))
@@ -378,6 +424,7 @@ class FakeDiscord(DiscordCore):
 
     # -- gateway ------------------------------------------------------------------------------
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        await self._open.wait()  # a network cut the test has not ended yet
         ws = web.WebSocketResponse(autoping=True)
         await ws.prepare(request)
         self._sockets.add(ws)
@@ -392,6 +439,7 @@ class FakeDiscord(DiscordCore):
             with self._cond:
                 self._shards.pop(ws, None)
                 self._seqs.pop(ws, None)
+                self._session_of.pop(ws, None)  # the session stays, resumable, its events kept
                 self._cond.notify_all()
         return ws
 
@@ -409,20 +457,47 @@ class FakeDiscord(DiscordCore):
                 self._seqs[ws] = 0
                 self.identifies.append(dict(frame["d"]))
                 session_id = f"fake-session-{len(self.identifies)}"
+                # a new session of the shard replaces its older ones: they are not resumed any more
+                for old in [s for s, held in self._resumable.items() if held == (shard, count)]:
+                    del self._resumable[old]
+                    self._journal.pop(old, None)
                 self._resumable[session_id] = (shard, count)
+                self._session_of[ws] = session_id
+                self._journal[session_id] = []
                 guilds = [g for g in self.guilds if (g.id >> 22) % count == shard]
             await self._send_event(ws, "READY", self._ready(frame["d"], session_id, guilds))
             # GUILD_CREATE right away: discord.py's ready delay then only waits for guild_ready_timeout
             for guild in guilds:
                 with self._cond:
-                    data = guild.to_json()
+                    data = self._guild_create(guild)
                 await self._send_event(ws, "GUILD_CREATE", data)
             with self._cond:
                 self._cond.notify_all()
         elif op == 6:
+            session_id, seq = frame["d"].get("session_id"), frame["d"].get("seq") or 0
             with self._cond:
-                self._shards[ws] = self._resumable.get(frame["d"].get("session_id"), (0, 1))
+                self.resumes.append(dict(frame["d"]))
+                known = session_id in self._resumable
+                if known:
+                    self._shards[ws] = self._resumable[session_id]
+                    self._session_of[ws] = session_id
+                    missed = [f for f in self._journal[session_id] if f["s"] > seq]
+                    self._seqs[ws] = self._journal[session_id][-1]["s"] if self._journal[session_id] else seq
+                self._cond.notify_all()
+            if not known:  # Discord forgot it: identify anew
+                await ws.send_str(json.dumps({"op": 9, "d": False}))
+                return
+            for missed_frame in missed:  # what happened while the bot was away, in order
+                await ws.send_str(json.dumps(missed_frame))
             await self._send_event(ws, "RESUMED", {})
+
+    def _guild_create(self, guild: Guild) -> dict[str, Any]:
+        """A server as GUILD_CREATE sends it: its active threads only, each in its state now (an
+        archived forum post is not among them, as on Discord)."""
+        data = guild.to_json()
+        threads = [self.channel_json(c) for c in guild.channels if isinstance(c, Thread)]
+        data["threads"] = [t for t in threads if not t["thread_metadata"]["archived"]]
+        return data
 
     def _ready(self, identify: Mapping[str, Any], session_id: str, guilds: Sequence[Guild]) -> dict[str, Any]:
         ready = {

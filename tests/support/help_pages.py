@@ -14,8 +14,9 @@ def every_help_entry(svc: GameService, ctx: Context, **options: Any) -> list[Mes
     for _ in range(50):
         assert reply.ok, reply.messages
         entries += [m for m in reply.messages if m.key in ("game.help.entry", "game.help.bare")]
-        if not reply.buttons:
+        following = [b for b in reply.buttons if b.label.key == "button.page_next"]
+        if not following:
             return entries
-        [button] = reply.buttons
+        [button] = following
         reply = svc.handle(ctx, button.command, dict(button.options), shown_to=button.shown_to)
     raise AssertionError("/game help never reached its last page")

@@ -31,6 +31,7 @@ class TallyGame(GameRules[TallyState, int]):
     aliases = ("tl",)
     input_kinds = frozenset({"order", "join"})
     start_input = None  # a tally runs from its first join
+    anytime_inputs = frozenset({"join"})  # ...and is joined while it runs
 
     def setup(self, document: Mapping[str, Any], seed: int = 0) -> TallyState:
         goal = document.get("goal", GOAL)
@@ -68,13 +69,13 @@ class TallyGame(GameRules[TallyState, int]):
         winner = actor if tallies[actor] >= state.goal else None
         return Outcome(replace(state, tallies=tallies, winner=winner), tuple(events))
 
-    def apply_input(self, state: TallyState, kind: str, actor: str | None, payload: Mapping[str, Any]):
+    def take_input(self, state: TallyState, kind: str, actor: str | None, payload: Mapping[str, Any]):
         if kind == "join":
             name = str(payload["id"])
             if name in state.tallies:
                 raise OrderError("not_allowed", reason="taken")
             return Outcome(replace(state, tallies={**state.tallies, name: 0}), (Event("joined", {"actor": name}),))
-        return super().apply_input(state, kind, actor, payload)
+        return super().take_input(state, kind, actor, payload)
 
     def view(self, state: TallyState) -> dict[str, Any]:
         return {

@@ -53,9 +53,9 @@ class SealedTally(TallyGame):
             Event("bid", {"actor": actor, "n": orders[0]}, Audience.actor(actor)),
         ))
 
-    def apply_input(self, state: SealedState, kind: str, actor: str | None, payload: Mapping[str, Any]):
+    def take_input(self, state: SealedState, kind: str, actor: str | None, payload: Mapping[str, Any]):
         if kind == "join":
-            joined = super().apply_input(state, kind, actor, payload)
+            joined = super().take_input(state, kind, actor, payload)
             return Outcome(replace(state, tallies=joined.state.tallies), joined.events)
         if kind == "ready":
             if actor not in state.tallies:
@@ -63,7 +63,7 @@ class SealedTally(TallyGame):
             return Outcome(replace(state, ready=state.ready | {actor}), (Event("ready", {"actor": actor}),))
         if kind == "resolve":
             return self._resolve(state)
-        return super().apply_input(state, kind, actor, payload)
+        return super().take_input(state, kind, actor, payload)
 
     def _resolve(self, state: SealedState) -> Outcome[SealedState]:
         """Every bid revealed and added at once; the missing ones count 0."""
@@ -117,6 +117,7 @@ class DuelTally(TallyGame):
     name = "duel"
     aliases = ("td",)
     input_kinds = frozenset({"order", "join", "timeout"})
+    setup_inputs, anytime_inputs = frozenset({"join"}), frozenset()
     timeout_input = "timeout"
 
     def setup(self, document: Mapping[str, Any], seed: int = 0) -> DuelState:
@@ -129,11 +130,9 @@ class DuelTally(TallyGame):
         return Outcome(replace(state, tallies=played.state.tallies, winner=played.state.winner,
                                to_move=(state.to_move + 1) % 2), played.events)
 
-    def apply_input(self, state: DuelState, kind: str, actor: str | None, payload: Mapping[str, Any]):
-        if kind == "join":
-            if len(state.tallies) == 2:
-                raise OrderError("not_allowed", reason="full")
-            joined = super().apply_input(state, kind, actor, payload)
+    def take_input(self, state: DuelState, kind: str, actor: str | None, payload: Mapping[str, Any]):
+        if kind == "join":  # taken while the duel is set up: a third finds it started
+            joined = super().take_input(state, kind, actor, payload)
             return Outcome(replace(state, tallies=joined.state.tallies), joined.events)
         if kind == "timeout":
             late = str(payload.get("actor"))
@@ -141,7 +140,7 @@ class DuelTally(TallyGame):
                 raise OrderError("not_your_turn", name=late, to_move=self.waiting_on(state)[0])
             other = next(a for a in state.tallies if a != late)
             return Outcome(replace(state, winner=other, forfeit=late), (Event("timed_out", {"actor": late}),))
-        return super().apply_input(state, kind, actor, payload)
+        return super().take_input(state, kind, actor, payload)
 
     def legal_orders(self, state: DuelState, actor: str) -> tuple[int, ...]:
         return (1, 2, 3, 4, 5) if self.waiting_on(state) == (actor,) else ()

@@ -250,8 +250,14 @@ class ArkeonPresenter(Presenter):
         return list(self.described(_board(rules, state, scene.language, scene.name, events), rules, state, scene, events))
 
     def status_lines(self, rules: GameRules, state: Any) -> list[Message]:
+        return self.seated_status_lines(rules, state, {})
+
+    def seated_status_lines(self, rules: GameRules, state: Any, seats: Mapping[str, int]) -> list[Message]:
+        """Each side's line, its player named as they joined, else as the member a GM seated there
+        (a game from a running position has no joins: `/gm replace` seats its players), else nobody."""
         view = rules.view(state)
-        return [_side_line(view, side, player) for side, player in view.get("players", {}).items()]
+        return [_side_line(view, side, player or (f"<@{seats[side]}>" if side in seats else Message("ak.nobody")))
+                for side, player in view.get("players", {}).items()]
 
 
 def _side_line(view: Mapping[str, Any], side: str, player: Any) -> Message:

@@ -131,3 +131,25 @@ def test_a_pending_offer_survives_a_restart(kind: str) -> None:
     assert rules.view(rules.from_json(stored))["draw_offer"] == side
     older = {**stored, "state": {k: v for k, v in stored["state"].items() if k != "draw_offer"}}
     assert rules.from_json(older) == state  # a game stored before draw offers loads with none pending
+
+
+def test_an_offer_goes_by_direct_message_to_a_member_who_chose_reminders_by_dm(svc: GameService) -> None:
+    from bot.outbox import decode_reply
+    from bot.store import outbox as rows
+
+    svc.handle(ANN, "ak join", {"name": "Ann"})
+    svc.handle(BOB, "ak join", {"name": "Bob"})
+    svc.handle(GM, "gm start", {})
+    assert svc.handle(BOB, "game settings", {"reminders": "dm", "language": "fr"}).ok
+    before = {post.id for post in rows.unsent(svc.store)}
+    offered = svc.handle(ANN, "game offer-draw", {})
+    assert keys(offered) == ["event.arkeon.draw_offered"] and offered.mentions == ()  # no ping in the channel
+    assert [b.shown_to for b in offered.buttons] == [BOB.user_id, BOB.user_id]  # the answer under the offer still
+    [dm] = [post for post in rows.unsent(svc.store) if post.kind == rows.DM and post.id not in before]
+    assert rows.recipient(dm) == BOB.user_id
+    [line] = decode_reply(dm.payload).messages
+    assert translate(line.key, "fr", line.params) == (
+        f"🤝 Une nulle vous est proposée dans **Duel** : répondez avec les boutons sous la proposition. "
+        f"https://discord.com/channels/{GUILD}/{CHANNEL}")
+    fallback = decode_reply(dm.payload[rows.FALLBACK])  # Discord refusing it: the channel's ping instead
+    assert fallback.mentions == (BOB.user_id,) and [m.key for m in fallback.messages] == ["game.draw_offer.ping"]

@@ -59,3 +59,22 @@ def test_a_gm_hands_a_side_of_a_running_position_named_in_words(store) -> None:
     said = {lang: translate(reply.messages[0].key, lang, reply.messages[0].params) for lang in ("en", "fr")}
     assert said["en"] == f"<@{ANN.user_id}> now plays Blue.", said
     assert "Bleu" in said["fr"] and "blue" not in said["fr"], said
+
+
+def test_the_status_of_a_running_position_names_the_members_a_gm_seated(store) -> None:
+    """Issue 26 point 6: after `/gm replace` the status named each side's player "**none**"."""
+    svc = GameService(store, seed_source=lambda: 3)
+    running = {key: value for key, value in POSITION.items() if key != "phase"}
+    assert svc.handle(GM, "ak new", {"name": "Puzzle", "setup": Attachment("p.json", json.dumps(running).encode())}).ok
+    assert svc.handle(GM, "gm replace", {"character": "bleu", "user": ANN.user_id}).ok
+
+    def sides(language: str) -> list[str]:
+        status = svc.handle(BOB, "game status", {})
+        return [translate(m.key, language, m.params) for m in status.messages if m.key == "ak.status.side"]
+
+    blue, red = sides("en")
+    assert blue.startswith(f"🔵 Blue — **<@{ANN.user_id}>** ·") and red.startswith("🔴 Red — **nobody** ·"), sides("en")
+    assert sides("fr")[1].startswith("🔴 Rouge — **personne** ·")
+    assert svc.handle(GM, "gm replace", {"character": "red", "user": BOB.user_id}).ok
+    assert sides("en")[1].startswith(f"🔴 Red — **<@{BOB.user_id}>** ·")
+    assert not any("none" in line for line in sides("en"))

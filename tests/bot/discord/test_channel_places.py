@@ -6,6 +6,8 @@ message follow it). Gateway events go through discord.py's own parsers (`BotHarn
 
 from __future__ import annotations
 
+import time
+
 import discord
 import pytest
 
@@ -15,12 +17,12 @@ from bot.service import GameService, Message, Reply
 from bot.store import outbox as rows
 from bot.store.discord_state import dirty_games
 from bot.store.models import StatusMessage
-from tests.bot.discord.harness import BotHarness, DiscordRecorder
+from tests.bot.discord.harness import BotHarness, DiscordRecorder, DiscordRejects
 from tests.bot.discord.lobby import ANN, GM, accepted, run, running
 from tests.bot.discord.payloads import CHANNEL_ID, GUILD_ID, click, slash
 from tests.bot.discord.test_channel_posts import GM_CONTEXT, until
 from tests.discord_shapes import ALL_PERMISSIONS, MANAGE_THREADS
-from tests.fake_discord.payloads import Thread
+from tests.fake_discord.payloads import Channel, Member, Thread, User
 
 #: no debounced refresh runs by itself in these tests: each refresh is the test's
 NEVER = 3600.0
@@ -30,6 +32,13 @@ NEVER = 3600.0
 def board(harness: BotHarness):
     harness.bot.status_board.debounce_seconds = NEVER
     return harness.bot.status_board
+
+
+def gm_log(recorder: DiscordRecorder, service: GameService) -> Channel:
+    """The server's GM log channel, set (`/gm settings log_channel:`)."""
+    log_channel = recorder.core.add_channel("mj-journal")
+    service.store.set_guild_settings(GUILD_ID, log_channel_id=log_channel.id)
+    return log_channel
 
 
 async def game_in_post(harness: BotHarness, recorder: DiscordRecorder, service: GameService) -> tuple[Thread, int]:
@@ -86,8 +95,7 @@ async def test_a_deleted_channel_found_by_the_status_pauses_the_game_once_and_po
     await running(harness)
     game = service.store.game_in_channel(GUILD_ID, CHANNEL_ID)
     await board.refresh(game.id)
-    log_channel = recorder.core.add_channel("mj-journal")
-    service.store.set_guild_settings(GUILD_ID, log_channel_id=log_channel.id)
+    log_channel = gm_log(recorder, service)
     recorder.core.delete_channel(recorder.core.find_channel(CHANNEL_ID))
     assert service.handle(GM_CONTEXT, "sc set", {"character": "Cid", "ap": 7, "reason": "test"}).ok
     before = len(recorder.core.calls)
@@ -108,8 +116,7 @@ async def test_a_deleted_channel_pauses_its_game_and_tells_the_gms(
 ) -> None:
     await running(harness)
     game = service.store.game_in_channel(GUILD_ID, CHANNEL_ID)
-    log_channel = recorder.core.add_channel("mj-journal")
-    service.store.set_guild_settings(GUILD_ID, log_channel_id=log_channel.id)
+    log_channel = gm_log(recorder, service)
     channel = recorder.core.find_channel(CHANNEL_ID)
     data = recorder.core.channel_json(channel)
     recorder.core.delete_channel(channel)
@@ -126,8 +133,7 @@ async def test_a_deleted_post_pauses_its_game_and_a_locked_one_tells_the_gms(
     harness: BotHarness, recorder: DiscordRecorder, service: GameService, board
 ) -> None:
     thread, game_id = await game_in_post(harness, recorder, service)
-    log_channel = recorder.core.add_channel("mj-journal")
-    service.store.set_guild_settings(GUILD_ID, log_channel_id=log_channel.id)
+    log_channel = gm_log(recorder, service)
     recorder.core.set_bot_permissions(thread, ALL_PERMISSIONS & ~MANAGE_THREADS)
     harness.dispatch("THREAD_UPDATE", recorder.core.lock_thread(thread))
     await until(lambda: rows.unsent(service.store) != [])
@@ -188,6 +194,10 @@ async def test_gm_move_refuses_a_channel_with_a_game_and_an_unknown_name(
     assert unknown.refused and "**Andromeda**" in unknown.text
     player = await harness.interact(slash("gm move", ANN, {"name": "Orion"}, channel_id=free.id))
     assert player.refused
+    message, custom_id = (await harness.interact(slash("gm end", GM, {}, channel_id=other.id))).button()
+    accepted(await harness.interact(click(message, custom_id, GM, channel_id=other.id)))  # Vega ended, newer
+    newer = await harness.interact(slash("gm move", GM, {"name": "Orion"}, channel_id=other.id))
+    assert newer.refused and "**Vega**" in newer.text
     assert service.store.get_game(game.id) == game, "nothing changed"
 
 
@@ -301,3 +311,44 @@ async def test_only_the_process_holding_a_server_writes_its_status_messages(
     monkeypatch.setattr("bot.discord_adapter.status.SWEEP_SECONDS", 0.01)
     board.start_sweeps()
     await until(lambda: service.store.status_message(game.id) is not None)
+
+
+class LateClock:
+    """Real time, until the test moves it on (the fake's interaction deadlines read it)."""
+
+    def __init__(self) -> None:
+        self.ahead = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.ahead
+
+
+@pytest.mark.parametrize("private", [False, True])
+async def test_an_answer_after_the_interactions_15_minutes_goes_where_it_still_can(
+    harness: BotHarness, recorder: DiscordRecorder, service: GameService, monkeypatch: pytest.MonkeyPatch,
+    private: bool,
+) -> None:
+    """Issue 25 point 7: a command whose work outlived its interaction (Discord keeps a token 15
+    minutes) is answered in its channel, naming its member — or, private, by direct message."""
+    clock = LateClock()
+    recorder.core.clock = clock
+    recorder.core.guild.members.append(Member(User(GM.id, GM.name)))
+    harness.bot.direct_reply_seconds = 0.0  # deferred first, as a slow command is
+    handle = service.handle
+
+    def slow(*args, **kwargs):
+        reply = handle(*args, **kwargs)
+        clock.ahead = 16 * 60.0  # the work took 16 minutes
+        return reply
+
+    monkeypatch.setattr(service, "handle", slow)
+    with pytest.raises(DiscordRejects, match="50027"):  # the answer Discord refuses, then the fallback
+        await harness.interact(slash("game settings" if private else "sc new", GM,
+                                     {} if private else {"name": "Orion"}))
+    if private:
+        [late] = recorder.core.dm_messages(recorder.core.guild.members[-1])
+        assert "settings" in late["content"]
+    else:
+        [late] = [m for m in recorder.core.channel_messages(recorder.core.find_channel(CHANNEL_ID))
+                  if "interaction_metadata" not in m]
+        assert late["content"].startswith(f"<@{GM.id}> ") and "**Orion**" in late["content"]

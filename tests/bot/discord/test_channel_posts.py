@@ -95,9 +95,9 @@ class CountingLimiter(RateLimiter):
         super().__init__(1000.0, burst=1000)
         self.taken = 0
 
-    async def acquire(self) -> None:
+    async def acquire(self, *, after_posts: bool = False) -> None:
         self.taken += 1
-        await super().acquire()
+        await super().acquire(after_posts=after_posts)
 
 
 async def test_every_status_request_waits_its_turn_at_the_boards_rate_limiter(

@@ -17,6 +17,7 @@ from bot.service import Context, GameService, Reply
 from bot.store import Store
 from tests.bot.discord.harness import (
     DEFERRED_CHANNEL_MESSAGE,
+    EPHEMERAL,
     PNG_SIGNATURE,
     BotHarness,
     Call,
@@ -294,3 +295,14 @@ async def test_a_deferred_answer_that_pings_names_them_again_in_a_message_of_its
     assert board.kinds() == ["callback:5", "PATCH @original", "followup"]
     ping = board.calls[-1]
     assert ping.content == f"<@{BOB.id}>" and mentions_of(ping)["users"] == [BOB.id] and not ping.ephemeral
+
+
+async def test_a_command_that_answers_privately_thinks_privately(harness: BotHarness) -> None:
+    """Issue 25 point 7: a deferred `/game mine` shows "thinking…" to its member alone and its answer
+    replaces it in place; a public command's deferral stays public."""
+    harness.bot.direct_reply_seconds = 0.0  # deferred first, as a slow command is
+    mine = await harness.interact(slash("game mine", ANN))
+    assert mine.kinds() == ["callback:5", "PATCH @original"]
+    assert mine.calls[0].body["data"]["flags"] & EPHEMERAL
+    info = await harness.interact(slash("game info", ANN))
+    assert info.kinds()[0] == "callback:5" and not (info.calls[0].body.get("data") or {}).get("flags", 0) & EPHEMERAL

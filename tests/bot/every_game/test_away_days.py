@@ -174,3 +174,25 @@ def test_an_export_keeps_the_away_days_and_a_crafted_period_is_refused(svc: Game
     refused = svc.handle(third, "gm import", {"file": Attachment("x.json", json.dumps(doc).encode())})
     assert keys(refused) == ["error.bad_export"]
     assert svc.store.game_in_channel(GUILD, CHANNEL + 2) is None
+
+
+def test_every_driver_waiting_on_its_seats_takes_and_checks_away_days_from_one_place() -> None:
+    from bot.drivers import DRIVERS, driver_named
+    from bot.drivers.seated import SeatWaitingDriver
+    from bot.service import away
+    from bot.service.commands import Option
+
+    waiting = [driver_named(name) for name in DRIVERS if driver_named(name).waits_on_seats]
+    assert {d.name for d in waiting} >= {"clock", "deadline"}
+    assert all(isinstance(d, SeatWaitingDriver) for d in waiting)
+    for driver in waiting:
+        assert [o.name for o in driver.create_options].count(away.BUDGET) == 1
+
+    class Sundial(SeatWaitingDriver):  # a new driver gets them without a word of its own
+        name = "sundial"
+        create_options = (Option("hours", "integer", min_value=1),)
+
+    assert [o.name for o in Sundial.create_options] == ["hours", away.BUDGET]
+    assert Sundial().game_options(None, {"away_days": 3, "hours": 2}) == {"away_days": 3}  # type: ignore[arg-type]
+    assert Sundial().option_fault({"away": "soon"}) == (away.AWAY, "bad_option")
+    assert Sundial().option_fault({"away_days": 3, "hours": 2}) is None

@@ -12,7 +12,10 @@ side by side, alike but for the secret orders of one player; after every step:
 - every seat the game waits on has a member or a computer;
 - a reply's messages are bounded by the inputs it committed;
 - replaying the log gives the snapshot; and at the end, export then import gives the same public
-  state.
+  state;
+- each post a change owes is in the outbox once: every row names the change that owes it (a commit
+  that happened, a claim that is taken), no change wrote the same post twice, and every change a
+  timer made (nobody asked for it, so its post is all anyone reads of it) owes a post.
 """
 
 from __future__ import annotations
@@ -38,6 +41,8 @@ from bot.service import Attachment, Context, GameService, Reply, Visibility
 from bot.service.computers import computers_of
 from bot.service.status import status_messages
 from bot.store import Store
+from bot.store.models import OutboxRow
+from bot.store.outbox import commit_cause
 from bot.store.timers import game_timers
 from bot.timers import TimerRunner
 from bot.web.page import page_html
@@ -120,6 +125,8 @@ class World:
         self.lobby = LOBBIES[kind]
         self.rules = registry.get(kind)
         self.posts: list[Reply] = []
+        #: the commits nobody asked for (a timer's): each owes a post in the channel
+        self.unasked: set[str] = set()
 
     def close(self) -> None:
         self.store.close()
@@ -264,8 +271,9 @@ class PipelineMachine(RuleBasedStateMachine):
             if not timers:
                 return
             world.now = max(world.now, timers[0].due_at)
-            before = len(world.store.log(world.game.id))
+            before, version = len(world.store.log(world.game.id)), world.game.version
             TimerRunner(world.store, timer_handlers(world.svc, world), clock=lambda w=world: w.now).run_due(world.now)
+            world.unasked.update(commit_cause(v) for v in range(version + 1, world.game.version + 1))
             self.check_bounded(Reply(tuple(m for post in world.posts for m in post.messages)),
                                len(world.store.log(world.game.id)) - before)
             world.posts.clear()
@@ -345,6 +353,29 @@ class PipelineMachine(RuleBasedStateMachine):
             holders = [seat.actor for seat in world.seats()] + list(computers_of(game.options))
             for actor in world.rules.waiting_on(state):
                 assert any(plays_as(world.rules, state, held, actor) for held in holders), (actor, holders)
+
+    @invariant()
+    def each_owed_post_is_in_the_outbox_once(self) -> None:
+        for world in self.worlds():
+            game = world.game
+            table = OutboxRow.__table__  # type: ignore[attr-defined]
+            with world.store.engine.connect() as connection:
+                rows = connection.execute(table.select().where(table.c.game_id == game.id)).all()
+            written: dict[tuple[Any, ...], int] = {}
+            for row in rows:
+                assert row.owed_by is not None, row  # a game's post is owed by a change of it
+                if row.owed_by.startswith("v"):
+                    assert int(row.owed_by[1:]) <= game.version, (row.owed_by, game.version)
+                else:
+                    assert world.store.claim_taken(row.owed_by), row.owed_by
+                # the post as it is sent (its pictures are dropped once sent)
+                post = {k: v for k, v in row.payload.items() if k not in ("files", "drawing")}
+                key = (row.owed_by, row.kind, row.channel_id, json.dumps(post, sort_keys=True))
+                written[key] = written.get(key, 0) + 1
+            twice = {key[:2]: n for key, n in written.items() if n > 1}
+            assert not twice, twice
+            unposted = world.unasked - {row.owed_by for row in rows}
+            assert not unposted, unposted
 
     @invariant()
     def nobody_else_reads_a_sealed_order(self) -> None:

@@ -1,6 +1,6 @@
 """`/game help` shows the channel's game first (issue 26 point 5): its commands, then the shared
 ones, a turn driver's GM commands only for the games it drives; another game by name; paged with a
-button to the next page, each page within one Discord message."""
+buttons to the previous and the next page, each page within one Discord message."""
 
 from __future__ import annotations
 
@@ -35,12 +35,13 @@ def test_every_page_fits_a_message_and_the_last_names_the_other_games(sqlite_sto
     assert svc.handle(GM, "sc new", {"name": "Orion"}).ok
     reply = svc.handle(GM, "game help", {})
     pages = reply.messages[0].params["pages"]
-    assert pages > 1 and reply.buttons and reply.buttons[0].options == {"game": "spacechess", "page": 2}
+    assert pages > 1 and [(b.label.key, b.options) for b in reply.buttons] == [
+        ("button.page_next", {"game": "spacechess", "page": 2})]
     for page in range(1, pages + 1):
         shown_page = svc.handle(GM, "game help", {"page": page})
         text = "\n".join(translate(m.key, "fr", m.params) for m in shown_page.messages)
         assert len(text) <= 2000, (page, len(text))
-        assert bool(shown_page.buttons) == (page < pages)
+        assert [b.options["page"] for b in shown_page.buttons] == [n for n in (page - 1, page + 1) if 1 <= n <= pages]
     last = translate(shown_page.messages[-1].key, "fr", shown_page.messages[-1].params)
     assert last.startswith("Les autres jeux : `/partie aide jeu:…` avec ") and "hexarena" in last, last
 

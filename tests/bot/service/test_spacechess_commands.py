@@ -292,7 +292,7 @@ def test_settings_change_language_role_and_pings(svc):
 def test_help_lists_every_command_with_its_description(svc):
     commands = [m.params["command"] for m in every_help_entry(svc, ANN)]
     assert "/sc move" in commands and "/gm undo" in commands
-    assert keys(svc.handle(ANN, "game rules", {"game": "spacechess"})) == ["rules.spacechess"]
+    assert keys(svc.handle(ANN, "game rules", {"game": "spacechess"})) == ["game.rules.header", "rules.spacechess"]
 
 
 SMALL_MAP = "\n".join(["." * 10] * 12) + "\n"

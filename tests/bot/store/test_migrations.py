@@ -46,7 +46,7 @@ def test_upgrade_builds_the_schema_on_an_empty_database(database_url: str) -> No
     assert table_names(database_url) == TABLES
     engine = make_engine(database_url)
     try:
-        assert current_revision(engine) == head_revision() == "0013"
+        assert current_revision(engine) == head_revision() == "0014"
     finally:
         engine.dispose()
 

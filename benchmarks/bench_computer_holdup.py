@@ -1,0 +1,129 @@
+"""Whether a computer's search holds up other players (issue 28, point 5): Space Chess orders from
+`--clients` players at once, through the service as the Discord adapter runs it — at most
+`render.workers` commands at a time (`GameBot.workers`) on the interactions' pool — alone, then
+while `--hex` players each play HexArena against the computer at its hard level (`/hx order`, the
+computer answering in the same command: its ~2 s search runs inside the player's service call).
+
+Printed: the Space Chess orders' rate and their latency from submission (queueing included) at the
+median and the 99th percentile, and the HexArena moves' own. Not a test: nothing is asserted on times.
+
+Run: python benchmarks/bench_computer_holdup.py [--seconds 12] [--clients 8] [--hex 2] [--workers 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_service_order import percentile, setup_document  # noqa: E402
+
+from bot.compose import game_service  # noqa: E402
+from bot.discord_adapter.client import SPARE_THREADS  # noqa: E402
+from bot.service import Attachment, Context, GameService  # noqa: E402
+from bot.store.repo import SeatRecord, Store  # noqa: E402
+
+GUILD = 1
+
+
+def space_chess_game(svc: GameService, channel: int) -> Context:
+    """A Space Chess game with one seated player (plenty of action points), as bench_service_order's."""
+    gm = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=channel, manage_server=True)
+    svc.handle(gm, "sc new", {"name": f"Bench {channel}", "setup": Attachment("setup.toml", setup_document().encode())})
+    game = svc.store.game_in_channel(GUILD, channel)
+    svc.store.commit(game.id, game.version, state=game.state, entries=[],
+                     seats_set=[SeatRecord(game.id, 1000 + channel, "p02", False)])
+    return Context(user_id=1000 + channel, user_name="p02", guild_id=GUILD, channel_id=channel)
+
+
+def hex_game(svc: GameService, channel: int) -> Context:
+    """A HexArena game of one player against the computer at its hard level, started."""
+    gm = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=channel, manage_server=True)
+    player = Context(user_id=2000 + channel, user_name="ann", guild_id=GUILD, channel_id=channel)
+    assert svc.handle(gm, "hx new", {"name": f"Arena {channel}"}).ok
+    assert svc.handle(player, "hx join", {"name": "Ann"}).ok
+    assert svc.handle(player, "hx challenge", {"level": "hard"}).ok
+    assert svc.handle(gm, "gm start", {}).ok
+    return player
+
+
+def run(svc: GameService, args: argparse.Namespace, hex_players: Sequence[Context],
+        chess_players: Sequence[Context]) -> tuple[list[float], list[float]]:
+    """Every player orders again as soon as answered, for `args.seconds`; the latencies in ms."""
+    slots = threading.Semaphore(args.workers)  # the adapter's `workers`: commands at once
+    pool = ThreadPoolExecutor(args.workers + SPARE_THREADS)
+    gm = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=0, manage_server=True)
+    chess, hexes = [], []
+    until = time.perf_counter() + args.seconds
+
+    def command(ctx: Context, path: str, options: dict[str, object]) -> float:
+        started = time.perf_counter()
+        with slots:
+            svc.handle(ctx, path, options)
+        return (time.perf_counter() - started) * 1000
+
+    def chess_player(ctx: Context) -> None:
+        index = 0
+        while time.perf_counter() < until:
+            if index % 8 == 0:
+                svc.handle(replace(gm, channel_id=ctx.channel_id), "sc set",
+                           {"character": "p02", "ap": 9, "reason": "bench"})
+            target = "G2" if index % 2 == 0 else "G1"
+            chess.append(pool.submit(command, ctx, "sc order", {"text": f"move {target}"}).result())
+            index += 1
+
+    def hex_player(ctx: Context) -> None:
+        while time.perf_counter() < until:
+            game = svc.store.game_in_channel(GUILD, ctx.channel_id)
+            if game is None or game.status != "running":
+                return
+            text = svc.complete(ctx, "hx order", "text", "")[0]
+            hexes.append(pool.submit(command, ctx, "hx order", {"text": text}).result())
+
+    threads = [threading.Thread(target=chess_player, args=(ctx,)) for ctx in chess_players]
+    threads += [threading.Thread(target=hex_player, args=(ctx,)) for ctx in hex_players]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    pool.shutdown()
+    return chess, hexes
+
+
+def main(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=12.0, help="each scenario's length (12)")
+    parser.add_argument("--clients", type=int, default=8, help="Space Chess players ordering at once (8)")
+    parser.add_argument("--hex", type=int, default=2, help="HexArena players against the hard computer (2)")
+    parser.add_argument("--workers", type=int, default=2, help="commands at once, render.workers (2)")
+    args = parser.parse_args(argv)
+    print(f"{'scenario':<34} {'orders':>7} {'orders/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'hx moves':>8} "
+          f"{'hx p50 ms':>9} {'hx p99 ms':>9}")
+    with tempfile.TemporaryDirectory() as folder:
+        store = Store(f"sqlite:///{Path(folder) / 'bench.sqlite'}")
+        svc = game_service(store)
+        chess_players = [space_chess_game(svc, 10 + n) for n in range(args.clients)]
+        hex_players = [hex_game(svc, 500 + n) for n in range(args.hex)]
+        for label, hexes in (("Space Chess alone", []), (f"with {args.hex} hard HexArena games", hex_players)):
+            chess, moves = run(svc, args, hexes, chess_players)
+            hx = (f"{len(moves):>8} {statistics.median(moves):>9.0f} {percentile(moves, 0.99):>9.0f}"
+                  if moves else f"{0:>8} {'-':>9} {'-':>9}")
+            print(f"{label:<34} {len(chess):>7} {len(chess) / args.seconds:>8.1f} {statistics.median(chess):>8.0f} "
+                  f"{percentile(chess, 0.99):>8.0f} {hx}")
+        store.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
