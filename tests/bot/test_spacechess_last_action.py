@@ -124,3 +124,18 @@ def test_a_game_a_gm_ended_says_so_on_its_recap_and_board(drawn: list[str], lang
     board(SPACECHESS, outcome.state, Scene("Orion", language, status="paused"),
           SPACECHESS_PRESENTER._describer(SPACECHESS), outcome.events)
     assert translate("game.picture.paused", language, {}) in drawn
+
+
+def test_a_time_limit_end_shows_the_hp_totals_in_the_recap() -> None:
+    from bot.games.spacechess.recap import recap_of
+    from engine.core.protocol import Outcome
+    from engine.spacechess.endings import hp_totals, time_limit
+
+    state = build(soldier("Ann", 1, "B2"), soldier("Dee", 2, "B6", hp=5))
+    ended, events = time_limit(state)
+    recap = recap_of(_history(state, Outcome(ended, events))(), SPACECHESS.view)
+    totals = [m for m in recap.moments if m.key == "game.recap.moment.totals"]
+    assert len(totals) == 1
+    said = translate(totals[0].key, "fr", totals[0].params)
+    one, two = hp_totals(ended)[1], hp_totals(ended)[2]
+    assert f"équipe 1 {one} PV, équipe 2 {two} PV" in said and one != two

@@ -85,6 +85,10 @@ def recap_of(history: Sequence[Step], view: Callable[[Any], Mapping[str, Any]]) 
                 winner = params.get("winner")
                 key = "game.recap.moment.won" if winner in (1, 2) else "game.recap.moment.draw"
                 moments.append(Message(key, {"turn": turns, "team": winner}))
+                totals = params.get("totals") or {}
+                if totals:  # SC-31: the time limit decided it on the HP totals, which the moment shows
+                    moments.append(Message("game.recap.moment.totals", {"turn": turns, "one": totals.get("1"),
+                                                                        "two": totals.get("2")}))
         last = now
     if last and last.get("status") != "setup":
         _snapshot(hp, last)
