@@ -6,7 +6,7 @@ Field names and identifier values go through `labels`, so the bot can pass its l
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from PIL import Image
@@ -73,9 +73,12 @@ def _cards(cards: Any) -> str:
 
 
 def render_sheet(
-    view: Mapping[str, Any], character_id: str, *, labels: Mapping[str, str] | None = None
+    view: Mapping[str, Any], character_id: str, *, labels: Mapping[str, str] | None = None,
+    turn: Sequence[tuple[str, str]] = (),
 ) -> bytes:
-    """The sheet card of `character_id` as PNG bytes; OrderError('unknown_character') if absent."""
+    """The sheet card of `character_id` as PNG bytes; OrderError('unknown_character') if absent.
+    `turn` adds rows already worded by the bot (its grade, the shots and grenade left this turn, an
+    ability active until the next draw): what a player needs to plan the turn."""
     character = view.get("characters", {}).get(character_id)
     if character is None:
         raise OrderError("unknown_character", name=character_id)
@@ -88,6 +91,7 @@ def render_sheet(
         ("armour", _values(words, character.get("armour"))),
         ("items", _values(words, character.get("items"))),
         ("ability", _values(words, character.get("ability"))),
+        *turn,
         ("cards", _cards(character.get("cards"))),
     )
     height = HEADER_H + 2 * ROW_H + len(rows) * ROW_H + PAD

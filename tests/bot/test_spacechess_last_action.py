@@ -12,6 +12,7 @@ from bot.i18n import translate
 from bot.service.scene import Scene
 from engine.core.squaregrid import parse_cell
 from engine.spacechess import SPACECHESS
+from engine.spacechess.combat import shot_limit
 from renders import common as c
 from renders.hexmarks import GHOST, JUMP, MOVE, PUSH, SHOT, Mark
 from renders.spacechess.board import MARKER, Effect, board_image
@@ -139,3 +140,14 @@ def test_a_time_limit_end_shows_the_hp_totals_in_the_recap() -> None:
     said = translate(totals[0].key, "fr", totals[0].params)
     one, two = hp_totals(ended)[1], hp_totals(ended)[2]
     assert f"équipe 1 {one} PV, équipe 2 {two} PV" in said and one != two
+
+
+def test_the_sheet_shows_the_grade_what_is_left_this_turn_and_an_active_ability(drawn: list[str]) -> None:
+    state = build(soldier("Ann", 1, "B2", ap=9, ability="rage"), soldier("Dee", 2, "B6"))
+    state = play(play(state, "Ann", "shoot Dee").state, "Ann", "rage").state
+    SPACECHESS_PRESENTER.sheet(SPACECHESS, state, "Ann", "fr")
+    said = " | ".join(drawn)
+    limit = shot_limit(state.find("Ann"), state)
+    for words in ("Tirs", f"reste {limit - 1} sur {limit} ce tour", "Grenade", "reste 1 sur 1 ce tour", "En cours",
+                  "rage destructrice, jusqu’au prochain tirage"):
+        assert words in said, (words, said)

@@ -13,12 +13,13 @@ from bot.games.spacechess import boards, orderwords, words
 from bot.games.spacechess.boards import overlay_for
 from bot.games.spacechess.recap import recap_reply
 from bot.games.spacechess.words import SC_EXAMPLES, label, labelled
-from bot.i18n import Listing, catalog
+from bot.i18n import Listing, catalog, translate
 from bot.service.commands import Option
 from bot.service.replies import Attachment, Embed, Message, Reply, Visibility
 from engine.core.errors import OrderError
 from engine.core.protocol import PUBLIC, Audience, Event, GameRules
 from engine.spacechess import legal
+from engine.spacechess.combat import shot_limit
 from engine.spacechess.state import GameState
 from renders.spacechess.board import render_board
 from renders.spacechess.sheet import render_sheet
@@ -236,7 +237,10 @@ class SpaceChessPresenter(Presenter):
         """The sheet's values in a line, and its card (the drawn sheet) framed in the team's colour."""
         data = rules.view(state)["characters"][actor]
         labels = {k.removeprefix("label."): v for k, v in catalog(language).items() if k.startswith("label.")}
-        card = Attachment(f"sheet-{_file_safe(actor)}.png", render_sheet(rules.view(state), actor, labels=labels))
+        turn = [(translate(key, language, {}), translate(value.key, language, value.params))
+                 for key, value in sheet_turn_rows(state, actor)]
+        card = Attachment(f"sheet-{_file_safe(actor)}.png",
+                          render_sheet(rules.view(state), actor, labels=labels, turn=turn))
         shown = labelled({k: data.get(k) for k in SHEET_FIELDS})
         if data.get("armour"):  # "medium armour", as the status and the loadout say it
             shown["armour"] = Message("sc.gear.armour", {"armour": shown["armour"]})
@@ -265,6 +269,33 @@ class SpaceChessPresenter(Presenter):
                     "items": Listing(tuple(label(str(item)) for item in data.get("items") or ())),
                 }))
         return lines
+
+
+#: abilities active from their use until the next draw, which their user skips (SC-25)
+ACTIVE_ABILITIES = ("vehicle", "rage")
+
+
+def sheet_turn_rows(state: GameState, actor: str) -> list[tuple[str, Message]]:
+    """The sheet's rows for this turn, as (catalog key of the field, its value): the grade, the
+    shots and the grenade left (SC-20, SC-23), the ability active until the next draw (SC-25)."""
+    character = state.find(actor)
+    if character is None or not character.alive:
+        return []
+    rows: list[tuple[str, Message]] = []
+    if character.grade:
+        rows.append(("sc.sheet.grade", Message(f"label.{character.grade}")))
+    if character.weapon:
+        limit = shot_limit(character, state)
+        rows.append(("sc.sheet.shots_left", Message("sc.sheet.left", {"left": max(0, limit - character.shots_this_turn),
+                                                                      "of": limit})))
+    if "grenades" in character.items:
+        limit = state.rules.item("grenades", "per_turn")
+        rows.append(("sc.sheet.grenades_left",
+                     Message("sc.sheet.left", {"left": max(0, limit - character.grenades_this_turn), "of": limit})))
+    if character.ability_used in ACTIVE_ABILITIES:
+        rows.append(("sc.sheet.active", Message("sc.sheet.active_value",
+                                                {"ability": Message(f"label.{character.ability_used}")})))
+    return rows
 
 
 def _file_safe(name: str) -> str:
