@@ -151,3 +151,13 @@ def test_the_sheet_shows_the_grade_what_is_left_this_turn_and_an_active_ability(
     for words in ("Tirs", f"reste {limit - 1} sur {limit} ce tour", "Grenade", "reste 1 sur 1 ce tour", "En cours",
                   "rage destructrice, jusqu’au prochain tirage"):
         assert words in said, (words, said)
+
+
+def test_a_power_is_a_decisive_moment_of_the_recap() -> None:
+    from bot.games.spacechess.recap import recap_of
+
+    state = build(general("Ann", 2, "E8", ap=9), soldier("Dee", 1, "E3"))
+    outcome = play(state, "Ann", "intimidate Dee B3")
+    moments = recap_of(_history(state, outcome)(), SPACECHESS.view).moments
+    assert [translate(m.key, "fr", m.params) for m in moments] == [
+        "Tour 0 : Ann utilise le pouvoir intimidation sur Dee."]

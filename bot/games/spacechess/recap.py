@@ -22,6 +22,8 @@ from renders.spacechess.recap import render_recap
 
 HEAVY_HIT = 3  # a hit taking at least a third of the victim's maximum HP is a moment of the game
 MAX_MOMENTS = 10
+#: moments left out first when there are too many: the end and the deaths stay
+_LESSER = ("game.recap.moment.hit", "game.recap.moment.power", "game.recap.moment.power_on")
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,10 @@ def recap_of(history: Sequence[Step], view: Callable[[Any], Mapping[str, Any]]) 
                     moments.append(Message("game.recap.moment.hit", {"turn": turns, "id": params["id"],
                                                                      "by": params.get("by") or "—",
                                                                      "amount": amount, "hp": params.get("hp")}))
+            elif event.kind in ("power", "airstrike"):  # a general's power changed the board or the next draw
+                key = "game.recap.moment.power_on" if params.get("target") else "game.recap.moment.power"
+                moments.append(Message(key, {"turn": turns, "id": params["id"], "target": params.get("target"),
+                                             "power": Message(f"label.{params.get('power')}")}))
             elif event.kind == "died":
                 key = "game.recap.moment.died_by" if params.get("by") else "game.recap.moment.died"
                 moments.append(Message(key, {"turn": turns, "id": params["id"], "by": params.get("by"),
@@ -100,9 +106,9 @@ def recap_of(history: Sequence[Step], view: Callable[[Any], Mapping[str, Any]]) 
                 dealt.get(i, 0), taken.get(i, 0))
         for i in order
     )
-    if len(moments) > MAX_MOMENTS:  # the end and the deaths are kept before heavy hits
-        decisive = [m for m in moments if m.key != "game.recap.moment.hit"]
-        moments = (decisive + [m for m in moments if m.key == "game.recap.moment.hit"])[:MAX_MOMENTS]
+    if len(moments) > MAX_MOMENTS:  # the end and the deaths are kept before heavy hits and powers
+        decisive = [m for m in moments if m.key not in _LESSER]
+        moments = (decisive + [m for m in moments if m.key in _LESSER])[:MAX_MOMENTS]
         moments.sort(key=lambda m: m.params["turn"])
     return GameRecap(turns, fighters, tuple(moments), str(last.get("status", "setup")), last.get("winner"))
 
