@@ -159,8 +159,9 @@ def test_recap_numbers_come_from_the_log(table) -> None:
                                                       "Dee": (0, 1, 0)}
     assert fighters["Dee"].hp == (12, 8, 4, 0) and fighters["Ann"].hp == (30, 30, 30, 30)
     assert (fighters["Cid"].dealt, fighters["Cid"].taken, fighters["Dee"].taken) == (12, 0, 12)
-    assert [m.key for m in recap.moments] == ["game.recap.moment.hit", "game.recap.moment.hit",
-                                              "game.recap.moment.died_by", "game.recap.moment.won"]
+    assert [m.key for m in recap.moments] == ["game.recap.moment.hit", "game.recap.moment.power",  # a general's power
+                                              "game.recap.moment.hit", "game.recap.moment.died_by",
+                                              "game.recap.moment.won"]
 
 
 def test_recap_before_the_start_has_nothing_to_say(tmp_path) -> None:
