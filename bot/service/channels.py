@@ -65,8 +65,9 @@ def channels_gone(svc: GameService, guild_id: int, channel_ids: Iterable[int], h
         if game is None or game.status not in UNDER_WAY:
             continue
         paused = pause_channel_gone(svc, game.id, channel_id)
-        if paused or game.status != "running":
-            tell_gms_elsewhere(svc, game, Message("gm.channel_gone", {"name": game.name}))
+        if paused or game.status != "running":  # a running game another process paused first: told there
+            key = "gm.channel_gone_setup" if game.status == "setup" else "gm.channel_gone"
+            tell_gms_elsewhere(svc, game, Message(key, {"name": game.name}))
         concerned.append(game.id)
     announce(svc.store, hooks)
     return concerned

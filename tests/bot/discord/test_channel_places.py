@@ -145,7 +145,8 @@ async def test_a_deleted_post_pauses_its_game_and_a_locked_one_tells_the_gms(
                                        "parent_id": str(thread.parent_id), "type": 11})
     await until(lambda: len(rows.unsent(service.store)) == 1)
     await harness.bot.poster.sender.drain()
-    assert len(recorder.core.channel_messages(log_channel)) == 2
+    [_, gone] = recorder.core.channel_messages(log_channel)
+    assert "pas encore commencé" in gone["content"], "a game in its lobby is not said to be paused"
     assert service.store.get_game(game_id).status == "setup", "a game not started just waits"
 
 
