@@ -119,6 +119,9 @@ class GameRules(ABC, Generic[StateT, OrderT]):
     #: game joined while it runs); every other kind, ``order`` included, needs the game running
     setup_inputs: ClassVar[frozenset[str]] = frozenset()
     anytime_inputs: ClassVar[frozenset[str]] = frozenset()
+    #: kinds whose own checks the rules put before the phase's (SpaceBlast's orders, SB-5): the game
+    #: refuses them out of phase itself, after those checks
+    own_phase_inputs: ClassVar[frozenset[str]] = frozenset()
     #: keys of the public view whose lists are sets (scenario `expect` ignores their order)
     unordered_view_keys: ClassVar[frozenset[str]] = frozenset()
     #: input kinds whose payload is a secret of its actor until an input of a `reveal_kinds` kind
@@ -180,6 +183,8 @@ class GameRules(ABC, Generic[StateT, OrderT]):
     def check_phase(self, state: StateT, kind: str) -> None:
         """Refuse `kind` in a phase it is not taken in: nothing once the game is over; see
         `setup_inputs` and `anytime_inputs` for the others."""
+        if kind in self.own_phase_inputs:
+            return
         status = self.result(state).status
         if status == "finished":
             raise OrderError("game_over", winner=self.winner(state))

@@ -91,6 +91,9 @@ class SpaceBlast(GameRules[GameState, Order]):
     format_version = 1
     input_kinds = frozenset({"order", *_SETUP_INPUTS, *_RUNNING_INPUTS})
     setup_inputs = frozenset(_SETUP_INPUTS)
+    #: SB-5: an order's own checks come first — its tokens, then a ship out of play — and only then
+    #: the phase (`play` refuses it once the game is over, or before its start)
+    own_phase_inputs = frozenset({"order"})
     unordered_view_keys = frozenset({"missiles", "mines", "asteroids"})
     secret_kinds = frozenset({"order"})
     reveal_kinds = frozenset({"resolve"})
