@@ -12,15 +12,8 @@ from collections.abc import Callable
 
 import discord
 
-from bot.service.channels import (
-    channels_gone,
-    pause_channel_gone,
-    server_left,
-    tell_gms_elsewhere,
-    thread_locked,
-)
+from bot.service.channels import channels_gone, game_channel_gone, server_left, thread_locked
 from bot.service.core import GameService
-from bot.service.replies import Message
 
 log = logging.getLogger("spacechess.discord.events")
 
@@ -75,11 +68,9 @@ class PlaceEvents:
 
     def status_channel_gone(self, game_id: int, channel_id: int) -> None:
         """The status message found the game's channel gone (10003); runs in a thread."""
-        if pause_channel_gone(self.service, game_id, channel_id):
-            game = self.service.store.get_game(game_id)
-            if game is not None and tell_gms_elsewhere(self.service, game, Message("gm.channel_gone",
-                                                                                   {"name": game.name})):
-                self.outbox_ready()
+        game = self.service.store.get_game(game_id)
+        if game is not None and game.channel_id == channel_id:
+            game_channel_gone(self.service, game, channel_id, self)
 
     async def _gone(self, guild_id: int | None, channel_ids: list[int]) -> None:
         if guild_id is None:

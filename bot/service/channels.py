@@ -64,13 +64,21 @@ def channels_gone(svc: GameService, guild_id: int, channel_ids: Iterable[int], h
         game = svc.store.game_in_channel(guild_id, channel_id)
         if game is None or game.status not in UNDER_WAY:
             continue
-        paused = pause_channel_gone(svc, game.id, channel_id)
-        if paused or game.status != "running":  # a running game another process paused first: told there
-            key = "gm.channel_gone_setup" if game.status == "setup" else "gm.channel_gone"
-            tell_gms_elsewhere(svc, game, Message(key, {"name": game.name}))
+        game_channel_gone(svc, game, channel_id)
         concerned.append(game.id)
     announce(svc.store, hooks)
     return concerned
+
+
+def game_channel_gone(svc: GameService, game: GameRecord, channel_id: int, hooks: Any = None) -> None:
+    """`game`'s channel is gone (an event said so, or Discord refused its status message): paused if
+    it ran, its GMs told where they can read it — not when another process paused it first (they
+    are told there)."""
+    paused = pause_channel_gone(svc, game.id, channel_id)
+    if paused or game.status != "running":
+        key = "gm.channel_gone_setup" if game.status == "setup" else "gm.channel_gone"
+        tell_gms_elsewhere(svc, game, Message(key, {"name": game.name}))
+        announce(svc.store, hooks)
 
 
 def server_left(svc: GameService, guild_id: int) -> list[int]:
