@@ -15,6 +15,7 @@ import datetime as dt
 import importlib
 import logging
 import multiprocessing
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor
@@ -105,29 +106,36 @@ def choose(kind: str, document: Any, actor: str, level: str, seed: int,
 
 
 class ThinkingPool(Executor):
-    """A worker process for the computers' searches, spawned (no copy of the event loop's threads)
-    and warmed up at once — the games' rules and computer modules loaded — not at the first turn. A
-    worker that died (killed, out of memory) is replaced at the next search; the turn it was
-    thinking fails with `BrokenExecutor` and its timer stays for the runner's next try."""
+    """A worker process for the computers' searches, spawned (no copy of the event loop's threads) at
+    the first search — a bot whose games have no computer never starts one — and warmed up then, the
+    games' rules and computer modules loaded once. A worker that died (killed, out of memory) is
+    replaced at the next search; the turn it was thinking fails with `BrokenExecutor` and its timer
+    stays for the runner's next try."""
 
     def __init__(self) -> None:
-        self._pool = self._spawn()
-
-    @staticmethod
-    def _spawn() -> ProcessPoolExecutor:
-        pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
-        pool.submit(load_computers)
-        return pool
+        self._pool: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
-        try:
-            return self._pool.submit(fn, *args, **kwargs)
-        except BrokenExecutor:
-            self._pool = self._spawn()
-            return self._pool.submit(fn, *args, **kwargs)
+        with self._lock:
+            try:
+                return self._started().submit(fn, *args, **kwargs)
+            except BrokenExecutor:
+                if self._pool is not None:
+                    self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = None
+                return self._started().submit(fn, *args, **kwargs)
+
+    def _started(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=load_computers)
+        return self._pool
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
+        with self._lock:
+            if self._pool is not None:
+                self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
 
 
 def load_computers() -> None:
