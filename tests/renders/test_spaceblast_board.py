@@ -398,3 +398,120 @@ def test_the_legend_tells_a_crash_from_leaving_the_arena() -> None:
         render_board(view_of({"red": ship(None, fate="left_arena"), "blue": ship(None, fate="asteroid"),
                               "green": ship(None, fate="destroyed")}), 6)
     assert {"left the arena", "crashed on an asteroid", "eliminated"} <= set(said)
+
+
+# -- each phase's marks drawn where it happened (issue 27) ---------------------------------------------
+def at_angle(radius: int, cell: str, angle: float, distance: float) -> tuple[int, int]:
+    x, y = layout_for(radius).centre(cell)
+    return round(x + distance * math.cos(math.radians(angle))), round(y + distance * math.sin(math.radians(angle)))
+
+
+def near(image: Image.Image, point: tuple[int, int], reach: int = 2) -> set[tuple[int, int, int]]:
+    return {image.getpixel((point[0] + dx, point[1] + dy)) for dx in range(-reach, reach + 1)
+            for dy in range(-reach, reach + 1)}
+
+
+def marked(view: dict[str, Any], marks: list[dict[str, Any]]) -> Image.Image:
+    return board_image(view, 6, marks=marks).convert("RGB")
+
+
+@pytest.mark.parametrize(("steps", "through", "not_through"), [(1, 30, -30), (-1, -30, 30), (2, 60, -60)])
+def test_a_rotation_is_a_curved_arrow_the_way_the_ship_turned(steps: int, through: float, not_through: float) -> None:
+    """SB-7: from the old heading to the new, clockwise for a right turn (steps +), round the ship."""
+    from renders.spaceblast.marks import turn_radius
+
+    to = {1: "SE", -1: "NE", 2: "SW"}[steps]
+    image = marked(view_of({"red": ship("G7", to)}), [{"kind": "turn", "at": "G7", "from": "E", "to": to,
+                                                        "steps": steps}])
+    radius = turn_radius(layout_for(6))
+    assert common.BLACK in near(image, at_angle(6, "G7", through, radius), 1)
+    assert common.BLACK not in near(image, at_angle(6, "G7", not_through, radius), 1)
+
+
+def test_a_mine_laid_is_ringed_where_it_lies() -> None:
+    view = view_of({"red": ship("G7")}, mines=[{"owner": "red", "at": "G7", "active": False}])
+    plain, ringed = board_image(view, 6).convert("RGB"), marked(view, [{"kind": "mine_laid", "at": "G7"}])
+    layout = layout_for(6)
+    x, y = layout.centre("G7")
+    mine = (x - 0.58 * layout.hex_size, y - 0.17 * layout.hex_size)  # the first side slot
+    ring = (round(mine[0] - 0.3 * layout.hex_size), round(mine[1]))  # its left, clear of the ship
+    assert common.BLACK in near(ringed, ring) and common.BLACK not in near(plain, ring)
+
+
+def test_a_collision_flashes_on_both_ships_towards_the_cell_fought_over() -> None:
+    """SB-9: who hit whom, seen: a flash on each ship's side facing G7, none elsewhere."""
+    view = view_of({"red": ship("G6", "E"), "blue": ship("G8", "W")})
+    image = marked(view, [{"kind": "clash", "at": "G7", "ships": ["G6", "G8"]}])
+    size = layout_for(6).hex_size
+    assert common.YELLOW in near(image, at_angle(6, "G6", 0, 0.6 * size))
+    assert common.YELLOW in near(image, at_angle(6, "G8", 180, 0.6 * size))
+    assert common.YELLOW not in colours_in(image, 6, "G7")
+
+
+def test_a_ram_flashes_on_the_rammer_and_on_the_rammed() -> None:
+    view = view_of({"red": ship("G5", "E"), "blue": ship("G6", "E")})
+    image = marked(view, [{"kind": "clash", "at": "G6", "ships": ["G5", "G6"]}])
+    size = layout_for(6).hex_size
+    assert common.YELLOW in near(image, at_angle(6, "G5", 0, 0.6 * size))
+    assert common.YELLOW in near(image, at_angle(6, "G6", 180, 0.6 * size))
+
+
+def test_a_missile_is_a_line_along_the_cells_it_crossed_to_its_impact() -> None:
+    view = view_of({"red": ship("C4"), "blue": ship("C7", "W")})
+    image = marked(view, [{"kind": "missile", "path": ["C4", "C5", "C6", "C7"], "facing": "E", "end": "hit"}])
+    for cell in ("C5", "C6"):
+        assert common.BLACK in colours_in(image, 6, cell), cell
+    assert common.YELLOW in near(image, at_angle(6, "C7", 180, 0.42 * layout_for(6).hex_size))
+    flying = marked(view, [{"kind": "missile", "path": ["C4", "C5", "C6"], "facing": "E", "end": "flying"}])
+    assert common.YELLOW not in colours_in(flying, 6, "C6")  # still in flight: no impact
+
+
+def test_a_missile_leaving_the_arena_points_out_of_it() -> None:
+    """Past the edge cell A5, over the margin, the dashed arrow goes on (SB-10)."""
+    view = view_of({})
+    image = marked(view, [{"kind": "missile", "path": ["B5", "A5"], "facing": "NE", "end": "left_arena"}])
+    beyond = at_angle(6, "A5", -60, layout_for(6).hex_size)
+    assert common.BLACK in near(image, beyond, 3)
+    assert common.BLACK not in near(board_image(view, 6).convert("RGB"), beyond, 3)
+
+
+def test_explosions_and_shields() -> None:
+    view = view_of({"red": ship("G7")})
+    burst = marked(view, [{"kind": "burst", "at": "G7"}])
+    assert common.VERMILLION in colours_in(burst, 6, "G7")
+    shielded = marked(view, [{"kind": "shield", "at": "G7"}])
+    ring = at_angle(6, "G7", 180, 1.3 * layout_for(6).ship_radius)
+    assert common.SKY in near(shielded, ring) and common.SKY not in near(board_image(view, 6).convert("RGB"), ring)
+
+
+def test_a_ship_destroyed_is_ghosted_as_it_faced_in_its_explosion() -> None:
+    view = view_of({"red": ship(None, "SW"), "blue": ship("A1")})
+    image = marked(view, [{"kind": "burst", "at": "G7", "ship": "red", "facing": "SW"}])
+    nose = at_angle(6, "G7", ANGLES["SW"], 0.95 * layout_for(6).ship_radius)
+    assert SHIP_COLOURS[0] in near(image, nose)
+
+
+def test_leaving_the_arena_and_crashing_on_an_asteroid_are_drawn_apart() -> None:
+    """SB-9 and SB-16 end a ship alike in the legend's count, not on the frame: an arrow out of the
+    arena from its last cell, or an explosion round the asteroid it hit, each with its hollow dart."""
+    view = view_of({"red": ship(None, "W", fate="left_arena"), "blue": ship(None, "E", fate="asteroid")},
+                   asteroids=["K4"])
+    left = marked(view, [{"kind": "left_arena", "at": "G1", "ship": "red", "facing": "W"}])
+    crash = marked(view, [{"kind": "crash", "at": "K4", "ship": "blue", "facing": "E"}])
+    size = layout_for(6).hex_size
+    assert common.BLACK in near(left, at_angle(6, "G1", 180, 1.2 * size), 3)  # the arrow out
+    assert SHIP_COLOURS[0] in colours_in(left, 6, "G1") and common.VERMILLION not in colours_in(left, 6, "G1")
+    assert common.VERMILLION in colours_in(crash, 6, "K4") and SHIP_COLOURS[1] in colours_in(crash, 6, "K4")
+
+
+@pytest.mark.parametrize(("mark", "named"), [
+    ({"kind": "flash", "at": "G7"}, "flash"),
+    ({"kind": "turn", "at": "Z9", "from": "E", "to": "SE", "steps": 1}, "Z9"),
+    ({"kind": "turn", "at": "G7", "from": "E", "to": "SE", "steps": 0}, "steps"),
+    ({"kind": "missile", "path": ["G7"], "facing": "E", "end": "bounced"}, "bounced"),
+    ({"kind": "missile", "path": [], "facing": "E", "end": "hit"}, "path"),
+    ({"kind": "left_arena", "at": "G1", "ship": "red"}, "facing"),
+])
+def test_bad_marks_raise_value_error_naming_them(mark: dict[str, Any], named: str) -> None:
+    with pytest.raises(ValueError, match=named):
+        board_image(view_of(), 6, marks=[mark])
