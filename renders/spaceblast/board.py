@@ -252,13 +252,17 @@ def _draw_cell_items(
 
 
 def _mine_point(layout: BoardLayout, contents: Mapping[Hex, list[_Item]]) -> Any:
-    """Where a cell's mine is drawn (its middle when the view has none there)."""
+    """Where a cell's mine is drawn; where the view has none there (it exploded), its first side
+    slot, where a mine beside a ship would be."""
 
     def at(cell: Hex) -> tuple[float, float]:
         items = contents.get(cell, [])
         points = _item_points(layout, cell, items)
-        return next((point for item, point in zip(items, points, strict=True) if item.kind == "mine"),
-                    layout.hex_centre(cell))
+        found = next((point for item, point in zip(items, points, strict=True) if item.kind == "mine"), None)
+        if found is not None:
+            return found
+        x, y = layout.hex_centre(cell)
+        return x + _SLOTS[0][0] * layout.hex_size, y + _SLOTS[0][1] * layout.hex_size
 
     return at
 

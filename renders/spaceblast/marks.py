@@ -12,8 +12,9 @@ the frame now draws each thing where it happened, from marks the bot makes of th
 - ``missile`` ``{path, facing, end}``: a missile's flight, a dotted line along the cells it crossed
   (`path`, from the cell it started on), ending in an impact on what it ``hit``, on the ``asteroid``
   that stopped it, in an arrow off the arena when it ``left_arena``, or short of it still ``flying``;
-- ``burst`` ``{at, ship?, facing?}``: an explosion (a mine, a missile a ship flew into, a ship
-  destroyed: that ship's hollow outline, as it faced, over it);
+- ``burst`` ``{at, ship?, facing?}``: an explosion: beside the ship still there, where a mine
+  lies, for a mine or a missile it flew into; round the cell for a ship destroyed (``ship``: its
+  hollow outline over it, as it faced);
 - ``shield`` ``{at}``: a ring round the ship whose shield took the loss (SB-17);
 - ``left_arena`` ``{at, ship, facing}``: the ship's hollow outline on its last cell and a dashed
   arrow out of the arena (SB-9);
@@ -105,7 +106,7 @@ def draw_blasts(canvas: c.Canvas, layout: BoardLayout, placed: Sequence[Placed],
                 relabel: Callable[[Hex], None]) -> None:
     """The explosions, first of all (what is drawn later stays on top), and the coordinates they
     covered written again."""
-    blasts = sorted({mark.cells[0] for mark in placed if mark.kind in (BURST, CRASH)})
+    blasts = sorted({mark.cells[0] for mark in placed if mark.kind == CRASH or (mark.kind == BURST and mark.ship)})
     for cell in blasts:
         draw_blast(canvas.draw, layout.hex_centre(cell), 0.64 * layout.hex_size)
     for cell in blasts:
@@ -141,14 +142,17 @@ def draw_blast(draw: Any, centre: Point, radius: float) -> None:
 # -- over the pieces ---------------------------------------------------------------------------------
 def draw_strokes(canvas: c.Canvas, layout: BoardLayout, placed: Sequence[Placed],
                  mine_at: Callable[[Hex], Point], relabel: Callable[[Hex], None]) -> None:
-    """Lines, flashes, rings and arrows over the pieces; `mine_at` says where a cell's mine is
-    drawn, `relabel` writes a cell's coordinates again (a turn's arc runs under them)."""
+    """Lines, flashes, rings, small explosions and arrows over the pieces; `mine_at` says where a
+    cell's mine is drawn (or was), `relabel` writes a cell's coordinates again (over a turn's arc,
+    or an arrow leaving the arena)."""
     unit = layout.hex_size
     draw = canvas.draw
     for mark in placed:
         centre = layout.hex_centre(mark.cells[0])
         if mark.kind == MINE_LAID:
             dashed_ring(draw, mine_at(mark.cells[0]), 0.3 * unit)
+        elif mark.kind == BURST and not mark.ship:  # beside the ship that flew into it
+            draw_blast(draw, mine_at(mark.cells[0]), 0.34 * unit)
         elif mark.kind == CLASH:
             _draw_clash(draw, layout, mark)
         elif mark.kind == MISSILE:
@@ -156,6 +160,7 @@ def draw_strokes(canvas: c.Canvas, layout: BoardLayout, placed: Sequence[Placed]
         elif mark.kind == LEFT_ARENA:
             out = s.polar(centre, mark.angles[0], 1.35 * unit)
             m.arrow(draw, m.towards(centre, out, 0.55 * layout.ship_radius), out, unit, True)
+            relabel(mark.cells[0])
     turns = [mark for mark in placed if mark.kind == TURN]
     radius = turn_radius(layout)
     for mark in turns:

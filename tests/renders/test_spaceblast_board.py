@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import copy
+import functools
 import io
 import math
 from dataclasses import replace
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 from PIL import Image, ImageDraw, ImageSequence
@@ -515,3 +517,87 @@ def test_leaving_the_arena_and_crashing_on_an_asteroid_are_drawn_apart() -> None
 def test_bad_marks_raise_value_error_naming_them(mark: dict[str, Any], named: str) -> None:
     with pytest.raises(ValueError, match=named):
         board_image(view_of(), 6, marks=[mark])
+
+
+#: the frames of a real turn that draw each kind of mark: (game, frame, what it shows)
+ENGINE_FRAMES = (
+    ("CLASH", "movement", "collision flashes, leaving the arena, crashing on an asteroid"),
+    ("RAM", "rotation", "a turn's arc"),
+    ("RAM", "mines", "a mine laid"),
+    ("RAM", "movement", "a ram's flashes"),
+    ("RAM", "firing", "a missile's line to its impact"),
+    ("MISSILES", "movement", "a mine's explosion"),
+    ("MISSILES", "missiles", "a shield, a missile in flight"),
+    ("MISSILES", "firing", "a missile off the arena"),
+    ("MISSILES", "damage", "a ship destroyed"),
+)
+
+
+@functools.cache
+def engine_turn(game: str, language: str) -> tuple[list[dict[str, Any]], int, tuple[str, ...], bytes, bytes]:
+    """For a turn of `game` (tests/bot/spaceblast/test_animation.py) the engine resolved: the
+    frames the presenter gave the animation, the arena's radius, every word drawn, the GIF posted
+    and the same GIF with no marks (once per game: a GIF is a dozen boards)."""
+    from bot.games.spaceblast import SPACEBLAST_PRESENTER
+    from bot.service.scene import Scene
+    from engine.spaceblast import SPACEBLAST
+    from tests.bot.spaceblast import test_animation as games
+
+    document, orders = getattr(games, game)
+    state = SPACEBLAST.setup(document)
+    for ident, text in orders.items():
+        state = SPACEBLAST.apply_input(state, "order", ident, {"text": text}).state
+    outcome = SPACEBLAST.apply_input(state, "resolve", None, {})
+    given: dict[str, Any] = {}
+    real = animation.render_turn_gif
+
+    def spy(frames: list[dict[str, Any]], radius: int, **options: Any) -> bytes:
+        bare = [{key: value for key, value in view.items() if key != "marks"} for view in frames]
+        given.update(frames=frames, radius=radius, gif=real(frames, radius, **options),
+                     bare=real(bare, radius, **options))
+        return given["gif"]
+
+    with common.recording_text() as said, patch("renders.spaceblast.animation.render_turn_gif", spy):
+        SPACEBLAST_PRESENTER.images_for(SPACEBLAST, outcome.state, outcome.events, Scene("Nova", language))
+    return given["frames"], given["radius"], tuple(said), given["gif"], given["bare"]
+
+
+def gif_frame(gif: bytes, index: int) -> Image.Image:
+    image = Image.open(io.BytesIO(gif))
+    image.seek(index)
+    return image.convert("RGB")
+
+
+def around_marks(image: Image.Image, marks: list[dict[str, Any]], radius: int) -> Image.Image:
+    """The part of a frame its marks are drawn in, a cell and a half round their cells: the golden
+    of a mark is its close-up, where a mark a few hundred pixels big is well over the tolerance."""
+    layout = layout_for(radius)
+    cells = [cell for mark in marks for cell in (mark.get("at"), *(mark.get("ships") or ()),
+                                                 *(mark.get("path") or ())) if cell]
+    xs, ys = zip(*(layout.centre(cell) for cell in cells), strict=True)
+    reach = round(1.5 * layout.hex_size)
+    return image.crop((max(0, min(xs) - reach), max(0, min(ys) - reach), min(image.width, max(xs) + reach),
+                       min(image.height, max(ys) + reach)))
+
+
+@pytest.mark.parametrize(("game", "frame"), [(game, frame) for game, frame, _ in ENGINE_FRAMES],
+                         ids=[f"{game.lower()}-{frame}" for game, frame, _ in ENGINE_FRAMES])
+def test_engine_phase_frames_golden_french(game: str, frame: str, golden) -> None:
+    """Each kind of mark as a French reader gets it: the close-up of the GIF's frame of a turn the
+    engine resolved, through the presenter; its words all French (none of the English word list);
+    and the golden can tell: the same frame without its marks is well beyond its tolerance."""
+    from tests.bot.every_game.leaks import leaked_words, missing_lists
+    from tests.renders.conftest import MAX_DIFFERING_RATIO, differing_ratio
+
+    frames, radius, said, gif, bare = engine_turn(game, "fr")
+    index = next(k for k, view in enumerate(frames) if view["frame"] == frame)
+    marks = frames[index]["marks"]
+    if not missing_lists():
+        typed = {"Nova", "Ann", "Bob", "Cid", "Dee", "Eve"}
+        assert not leaked_words(" ".join(w for w in said if w not in typed), "fr", typed)
+    shown = around_marks(gif_frame(gif, index), marks, radius)
+    unmarked = around_marks(gif_frame(bare, index), marks, radius)
+    assert differing_ratio(shown, unmarked) > 3 * MAX_DIFFERING_RATIO
+    out = io.BytesIO()
+    shown.save(out, format="PNG")
+    golden(f"spaceblast_{game.lower()}_{frame}_fr.png", out.getvalue())

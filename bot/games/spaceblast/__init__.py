@@ -238,7 +238,10 @@ def _stories(events: Sequence[Event], frames: Mapping[Any, Mapping[str, Any]],
     for event in events:
         phase = _phase_of(event, phase)
         frame = told.setdefault(phase, {"story": [], "highlight": [], "marks": []})
-        frame["marks"].extend(_marks(event, frames.get(phase, {}).get("ships", {}), frame["marks"]))
+        drawn = _marks(event, frames.get(phase, {}).get("ships", {}), frame["marks"])
+        frame["marks"].extend(drawn)
+        # the ship turned or shielded is found by its tinted cell too, as every other mark's
+        frame["highlight"].extend(mark["at"] for mark in drawn if mark["kind"] in ("turn", "shield"))
         if event.kind == "missile_moved":  # a missile's trail, to where it hit or stopped
             frame["highlight"].extend(event.params.get("path") or ())
         crashed = event.kind == "destroyed" and event.params.get("cause") == "asteroid"  # its crash said it
