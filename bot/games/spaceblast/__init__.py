@@ -209,7 +209,7 @@ _HIT_PHASE = {"movement": "movement", "flight": "missiles", "firing": "firing"}
 #: the events a phase's frame tells in words (``sb.picture.story.<kind>``), with the cell each marks
 _TOLD = {"rotated": None, "mine_laid": "at", "collision": "cell", "ram": "cell", "mine_hit": "at",
          "missile_hit": "at", "shielded": None, "asteroid_hit": "at", "eliminated": "from", "disqualified": None,
-         "fired": None, "destroyed": "at", "repaired": None}
+         "fired": None, "destroyed": "at", "repaired": None, "missile_removed": "at"}
 
 
 def _phase_of(event: Event, current: str) -> str:

@@ -105,3 +105,22 @@ def test_rotations_mines_rams_and_missiles_are_told_in_french() -> None:
     assert "Cid tire depuis C4 vers E" in drawn  # it moved first (SB-9 before SB-11)
     assert "Le missile de Cid touche Dee en C7" in drawn
     assert {"tinted firing C5", "tinted firing C6", "tinted firing C7"} <= set(drawn)  # along its path to the hit
+
+
+def test_a_missile_off_the_arena_and_one_broken_on_an_asteroid_are_told_apart() -> None:
+    """The channel and the frame said "leaves play at A5" for both (SB-10, SB-16)."""
+    from bot.i18n import translate
+    from engine.core.protocol import Event
+
+    drawn = told(*MISSILES, "fr")
+    assert "Le missile de Dee sort de l’arène par A5" in drawn
+    rock = ({"ships": [{"id": "Cid", "at": "C3", "facing": "E"}, {"id": "Dee", "at": "J3", "facing": "E"}],
+             "asteroids": ["C6"]}, {"Cid": "missile", "Dee": "none"})
+    assert "Le missile de Cid se brise sur l’astéroïde en C6" in told(*rock, "fr")
+    assert marks(*rock)["firing"] == [{"kind": "missile", "path": ["C4", "C5", "C6"], "facing": "E",
+                                       "end": "asteroid"}]
+    said = [translate(m.key, "en", m.params) for m in SPACEBLAST_PRESENTER.describe(SPACEBLAST, [
+        Event("missile_removed", {"owner": "Dee", "at": "A5", "reason": "left_arena"}),
+        Event("missile_removed", {"owner": "Cid", "at": "C6", "reason": "asteroid"})])]
+    assert said == ["A missile of **Dee** leaves the arena at A5.",
+                    "A missile of **Cid** breaks up on the asteroid on C6."]
