@@ -157,7 +157,7 @@ def arc_arrow(draw: ImageDraw.ImageDraw, centre: Point, radius: float, start: fl
     (positive clockwise), its head on the new heading: a rotation, told by the way it went round.
     Without `head` the shaft only (`arc_head` draws it later, say over a label written again).
     The segments it covers (for the labels it crosses)."""
-    width = max(3, round(unit / 10))
+    width = max(4, round(unit / 8))
     turning = 1.0 if sweep >= 0 else -1.0
     # the head takes the last part of the arc, so the shaft stops at its base
     head_sweep = math.degrees(_arc_head_size(unit) * 0.8 / radius) * turning
