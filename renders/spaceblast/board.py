@@ -229,6 +229,8 @@ def _draw_piece(
 
 def _item_points(layout: BoardLayout, cell: Hex, items: Sequence[_Item]) -> list[tuple[float, float]]:
     """Where each item of a cell is drawn: the first in the middle, the others in the side slots."""
+    if not items:
+        return []
     x, y = layout.hex_centre(cell)
     size = layout.hex_size
     return [(x, y)] + [(x + dx * size, y + dy * size)
@@ -311,8 +313,10 @@ def _draw_legend(
     view: Mapping[str, Any],
     styles: Mapping[str, s.ShipStyle],
     labels: Mapping[str, str],
+    shown: Iterable[str] = (),
 ) -> None:
-    """Who is who, two ships a line in seat order; ships gone stay listed in grey with their state."""
+    """Who is who, two ships a line in seat order; ships gone stay listed in grey with their state;
+    then the key (with the marks' entries `shown`)."""
     column_w = (WIDTH - 2 * MARGIN) // 2
     ships = view.get("ships", {})
     for ship_id, style in styles.items():
@@ -343,22 +347,24 @@ def _draw_legend(
             c.VERMILLION if state else c.MUTED,
             anchor="lm",
         )
-    _draw_key(canvas, layout.legend_top + layout.legend_rows * LEGEND_ROW_H + 4, labels)
+    _draw_key(canvas, layout.legend_top + layout.legend_rows * LEGEND_ROW_H + 4, labels, shown)
 
 
-def _draw_key(canvas: c.Canvas, top: int, labels: Mapping[str, str]) -> None:
-    """What the glyphs mean, on one line under the ships."""
+def _draw_key(canvas: c.Canvas, top: int, labels: Mapping[str, str], shown: Iterable[str] = ()) -> None:
+    """What the glyphs mean, on one line under the ships; then what the marks of a replay's frame
+    mean, those `shown` on it (mk.KEYED: impact, explosion, shield)."""
     canvas.draw.line((MARGIN, top, WIDTH - MARGIN, top), fill=c.GRID)
     y = top + KEY_H // 2
     x = MARGIN + 4
     draw = canvas.draw
-    entries = (
+    entries = [
         ("missile", lambda at: s.draw_missile(draw, at, 26, 0, c.MUTED)),
         ("mine_active", lambda at: s.draw_mine(draw, at, 7, c.MUTED, True)),
         ("mine_inactive", lambda at: s.draw_mine(draw, at, 7, c.MUTED, False)),
         ("asteroid", lambda at: s.draw_rock(draw, at, 12)),
         ("hit_taken", lambda at: s.draw_pips(draw, (at[0] - 5, at[1] - 5), 1, 11, 0, total=1)),
-    )
+    ]
+    entries += [(key, lambda at, key=key: mk.draw_key_glyph(draw, key, at)) for key in mk.KEYED if key in set(shown)]
     for key, glyph in entries:
         glyph((x + 13, y))
         text = c.fit(s.word(labels, key), 14, 150)
@@ -440,7 +446,7 @@ def board_image(
     mk.draw_strokes(canvas, layout, placed, _mine_point(layout, contents), relabel)
     _draw_header(canvas, view, c.printable(title), c.printable(caption), words)
     _draw_story(canvas, layout, story, styles)
-    _draw_legend(canvas, layout, view, styles, words)
+    _draw_legend(canvas, layout, view, styles, words, mk.keyed(placed))
     return canvas.image
 
 

@@ -49,6 +49,8 @@ KINDS: tuple[str, ...] = (TURN, MINE_LAID, CLASH, MISSILE, BURST, SHIELD, LEFT_A
 MISSILE_ENDS: tuple[str, ...] = ("hit", "asteroid", "left_arena", "flying")
 #: the kinds that draw the hollow outline of a ship no longer there (with `ship` and `facing`)
 _GHOSTED = (BURST, LEFT_ARENA, CRASH)
+#: the key's entries for the marks a reader may not guess (style.LABELS): shown on a frame having them
+KEYED: tuple[str, ...] = ("key_impact", "key_explosion", "key_shield")
 BLAST: c.RGB = c.VERMILLION  # an explosion's outer burst; its heart is the impact's yellow
 SHIELD_RING: c.RGB = c.SKY
 
@@ -99,6 +101,25 @@ def place(marks: Iterable[Mapping[str, Any]], radius: int) -> list[Placed]:
             raise ValueError(f"{where}: a ship leaving play needs its facing")
         placed.append(Placed(kind, cells, angles, sweep, str(mark.get("ship") or "")))
     return placed
+
+
+def keyed(placed: Iterable[Placed]) -> list[str]:
+    """The key entries the marks need: an impact (a collision, a ram, a missile's hit), an
+    explosion, a shield."""
+    kinds = {mark.kind for mark in placed}
+    impact = CLASH in kinds or any(mark.kind == MISSILE and mark.end in ("hit", "asteroid") for mark in placed)
+    wanted = {"key_impact": impact, "key_explosion": bool(kinds & {BURST, CRASH}), "key_shield": SHIELD in kinds}
+    return [key for key in KEYED if wanted[key]]
+
+
+def draw_key_glyph(draw: Any, key: str, at: Point) -> None:
+    """A KEYED entry's glyph, key-sized."""
+    if key == "key_impact":
+        m.draw_impact(draw, at, 11)
+    elif key == "key_explosion":
+        draw_blast(draw, at, 12)
+    else:
+        shield_ring(draw, at, 7)
 
 
 # -- under the pieces ------------------------------------------------------------------------------

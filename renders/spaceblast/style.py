@@ -53,6 +53,7 @@ DIRECTIONS: tuple[str, ...] = ("E", "NE", "NW", "W", "SW", "SE")
 LABELS: tuple[str, ...] = (
     "turn", "score", "score_key", "winner", "won", "draw", "gone", "left_arena", "crashed", "disqualified", "missile", "mine_active", "mine_inactive",
     "asteroid", "hit_taken", "hits_beyond", "where", "hull", "turns", "brakes", "missiles", "mines", "powers",
+    "key_impact", "key_explosion", "key_shield",
     *(f"direction.{name}" for name in DIRECTIONS), *(f"power.{name}" for name in POWERS),
 )  # fmt: skip
 

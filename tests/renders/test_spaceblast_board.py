@@ -601,3 +601,23 @@ def test_engine_phase_frames_golden_french(game: str, frame: str, golden) -> Non
     out = io.BytesIO()
     shown.save(out, format="PNG")
     golden(f"spaceblast_{game.lower()}_{frame}_fr.png", out.getvalue())
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_a_frame_keys_the_marks_it_draws_and_only_those(language: str) -> None:
+    """An impact, an explosion, a shield ring: their words join the key on a frame having them,
+    all three on the key's one line, inside the margins."""
+    labels = picture_labels(language)
+    view = view_of({"red": ship("G6", "E"), "blue": ship("G8", "W")})
+    marks = [{"kind": "clash", "at": "G7", "ships": ["G6", "G8"]}, {"kind": "burst", "at": "C3"},
+             {"kind": "shield", "at": "G8"}]
+    keyed = [labels[key] for key in ("key_impact", "key_explosion", "key_shield")]
+    with common.recording_text() as said:
+        image = drawn.board_image(view, 6, labels=labels, marks=marks).convert("RGB")
+    assert set(keyed) <= set(said)
+    key_rows = image.crop((WIDTH - drawn.MARGIN + 1, image.height - drawn.KEY_H - drawn.BOTTOM_PAD, WIDTH,
+                           image.height))
+    assert {colour for _, colour in key_rows.getcolors(1 << 16)} == {common.PAPER}
+    with common.recording_text() as plain:
+        drawn.board_image(view, 6, labels=labels, marks=[{"kind": "mine_laid", "at": "G6"}])
+    assert not set(keyed) & set(plain)
