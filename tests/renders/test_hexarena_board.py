@@ -469,6 +469,10 @@ def test_turn_and_ram_golden_french(golden) -> None:
         png = drawn.render_board(view, labels=picture_labels("fr"), title="Arena — HexArena",
                                  marks=last_marks(events, view), caption=caption(events, "fr"), numbers=numbers)
     assert any(line.startswith("Dernier coup") for line in said)
+    from tests.bot.every_game.leaks import leaked_words, missing_lists
+
+    if not missing_lists():  # every word drawn is French (the ships' ids are not drawn, their names are)
+        assert not leaked_words(" ".join(said), "fr", ("Arena",))
     golden("hexarena_turn_ram_fr.png", png)
 
 
