@@ -66,15 +66,19 @@ def test_each_phase_marks_what_it_did_from_the_engines_events() -> None:
     """Issue 27: the frames draw what their words tell, placed from the events and the phase's view."""
     assert marks(*CLASH) == {"movement": [
         {"kind": "clash", "at": "G7", "ships": ["G6", "G8"]},  # a flash on both ships
-        {"kind": "left_arena", "at": "A1", "ship": "Cid", "facing": "NW"},
+        {"kind": "left_arena", "at": "A1", "ship": "Cid", "facing": "NW"},  # its own arrow out, no move's
+        {"kind": "move", "ship": "Dee", "path": ["K3", "K4"]},  # an arrow from where it stood to where it ended
         {"kind": "crash", "at": "K4", "ship": "Dee", "facing": "E"}]}  # once: the crash, not also destroyed
     assert marks(*RAM) == {
         "rotation": [{"kind": "turn", "at": "C7", "from": "W", "to": "SW", "steps": -1}],
         "mines": [{"kind": "mine_laid", "at": "G6"}],
-        "movement": [{"kind": "clash", "at": "G6", "ships": ["G5", "G6"]}],  # the rammer and the rammed
+        "movement": [{"kind": "clash", "at": "G6", "ships": ["G5", "G6"]},  # the rammer and the rammed
+                     {"kind": "move", "ship": "Cid", "path": ["C3", "C4"]}],
         "firing": [{"kind": "missile", "path": ["C4", "C5", "C6", "C7"], "facing": "E", "end": "hit"}]}
     assert marks(*MISSILES) == {
-        "movement": [{"kind": "burst", "at": "J4"}],  # the mine blew up under Cid
+        "movement": [{"kind": "move", "ship": "Bob", "path": ["D2", "D3"]},
+                     {"kind": "move", "ship": "Cid", "path": ["J5", "J4"]},
+                     {"kind": "burst", "at": "J4"}],  # the mine blew up under Cid
         "missiles": [{"kind": "missile", "path": ["K2", "K3", "K4", "K5"], "facing": "E", "end": "flying"},
                      {"kind": "missile", "path": ["H6", "H7", "H8", "H9"], "facing": "E", "end": "hit"},
                      {"kind": "shield", "at": "H9"}],
