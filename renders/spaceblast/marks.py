@@ -203,14 +203,16 @@ def draw_strokes(canvas: c.Canvas, layout: BoardLayout, placed: Sequence[Placed]
 def _draw_moves(draw: Any, layout: BoardLayout, moves: Sequence[Placed], relabel: Callable[[Hex], None]) -> None:
     """Each move's arrow, first of the strokes (a flash or an impact on its end stays on top): from
     beside the centre of the cell left (what took it stays readable) through each step's cell to
-    the edge of the ship where it ended; the coordinates of its cells written again over the
+    the edge of the ship where it ended (of its hull pips, on its east side); the coordinates of its cells written again over the
     shafts, then the heads on top."""
     unit = layout.hex_size
     paths = []
     for mark in moves:
         points = [layout.hex_centre(cell) for cell in mark.cells]
         points[0] = m.towards(points[0], points[1], 0.25 * unit)
-        points[-1] = m.towards(points[-1], points[-2], 0.56 * unit)
+        (x, y), (px, py) = points[-1], points[-2]
+        from_east = px > x and abs(py - y) < 0.5 * unit  # a move west: its head stops short of the hull pips
+        points[-1] = m.towards(points[-1], points[-2], (0.78 if from_east else 0.56) * unit)
         paths.append(points)
         m.path_arrow(draw, points, unit, head=False)
     for cell in sorted({cell for mark in moves for cell in mark.cells}):

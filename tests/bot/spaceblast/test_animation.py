@@ -61,6 +61,18 @@ MISSILES = ({"variants": ["powers"], "ships": [
     "missiles": [{"owner": "Dee", "at": "K2", "facing": "E"}, {"owner": "Bob", "at": "H6", "facing": "E"}]},
     {"Ann": "brake", "Bob": "missile", "Cid": "none", "Dee": "brake missile", "Eve": "brake power shield"})
 
+#: the steps game: Ann slips to her front-left then steps ahead, Bob's turbo takes him two cells (SB-17)
+MOVES = ({"variants": ["powers"], "ships": [{"id": "Ann", "at": "G5", "facing": "E", "powers": ["slip"]},
+                                            {"id": "Bob", "at": "J2", "facing": "E", "powers": ["turbo"]}]},
+         {"Ann": "left power slip", "Bob": "power turbo"})
+
+
+def test_a_ships_move_is_one_arrow_through_its_steps_from_where_it_stood_to_where_it_ended() -> None:
+    """SB-9, SB-17: a slip and the step after it, or turbo's two steps, are one move of the ship."""
+    assert marks(*MOVES) == {"movement": [{"kind": "move", "ship": "Ann", "path": ["G5", "F5", "F6"]},
+                                          {"kind": "move", "ship": "Bob", "path": ["J2", "J3", "J4"]}]}
+    assert "Dernier tour : Ann se déplace G5 → F5 → F6. Bob se déplace J2 → J3 → J4." in told(*MOVES, "fr")
+
 
 def test_each_phase_marks_what_it_did_from_the_engines_events() -> None:
     """Issue 27: the frames draw what their words tell, placed from the events and the phase's view."""
