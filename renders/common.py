@@ -4,14 +4,19 @@ Images are drawn in RGB (antialiased text) and saved as 8-bit palette PNGs: a pa
 third of the bytes to compress, which makes encoding several times faster and the files several
 times smaller than RGB, and the drawings only use a few dozen colours anyway. The palette is fixed
 (not computed per image) so that quantising is a cheap nearest-colour lookup and the same input
-always gives the same bytes.
+always gives the same bytes. `encode_png` writes the PNG itself, its image data compressed in bands
+kept once compressed: two boards of one game differ in a few bands (see its docstring).
 """
 
 from __future__ import annotations
 
 import io
+import struct
 import sys
+import threading
 import unicodedata
+import zlib
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -49,9 +54,16 @@ TEAM_TINT: dict[int, RGB] = {1: (214, 230, 242), 2: (248, 232, 200)}
 REACH_TINT: RGB = (208, 236, 224)
 AREA_TINT: RGB = (246, 206, 180)
 
-#: zlib level for saving. Measured on the standard board (palette image): level 1 takes ~4.8 ms for
-#: 37 KB, level 3 the same time for 25 KB, level 6 twice the time for 20 KB.
+#: zlib level of a PNG band (`encode_png`). Measured on a 14-character standard board: level 1 is
+#: as fast as 3 for a third more bytes, level 6 takes 2-3 times as long for 15 % fewer bytes, and
+#: a board whose bands are all new (each post of a draw's fan-out) pays that in full.
 PNG_COMPRESS_LEVEL = 3
+#: rows of one band: the fewer, the fewer rows a change compresses again, but the more bytes (each
+#: band starts with an empty dictionary) and the more overhead for an image with no band seen before
+PNG_BAND_ROWS = 32
+#: compressed bands kept: about 1 KB each on a board, the bands of ~200 boards in ~8 MB, so that
+#: the boards of the 50 games a load test's players order in find theirs
+PNG_BAND_CACHE = 8192
 
 _NAMED = (
     BLUE, ORANGE, VERMILLION, GREEN, YELLOW, SKY, PURPLE, BLACK, WHITE, INK, MUTED, PAPER, FLOOR, GRID,
@@ -95,11 +107,85 @@ def to_palette(image: Image.Image) -> Image.Image:
 
 
 def encode_png(image: Image.Image) -> bytes:
-    """Save a drawing as a palette PNG; an RGB one is quantised first (see the module docstring)."""
+    """A drawing as an 8-bit palette PNG; an RGB one is quantised first (see the module docstring).
+
+    Deflating the pixels was half of a Space Chess board's cost (4.6 ms with Pillow's encoder at
+    level 3), and no setting of Pillow's made it cheaper for its bytes: level 1 takes as long for
+    35 % more bytes, Z_RLE doubles the bytes, Z_HUFFMAN_ONLY is slower and 7 times bigger, level 6
+    takes 2-3 times as long for 15 % fewer. But two boards of one game differ in a few places (a
+    token, a row of AP boxes, the caption), so the rows are deflated in bands of `PNG_BAND_ROWS`,
+    each on its own and ended with a sync flush (the image data is their concatenation), and each
+    band's deflated bytes are kept by its content: a board then deflates only the bands that
+    changed (~5 of 43 after a move) and joins the rest from the cache. Bands are counted from the
+    bottom, so a caption one line longer (a taller header) moves no band under it.
+
+    Measured (benchmarks/bench_render.py): a board after a move 1.2 ms instead of 4.6 for 42.6 KiB
+    instead of 40 (the bands' separate dictionaries), hashing the rows being most of what is left;
+    an image none of whose bands was seen before (a fan-out's first post of a game) costs about
+    what Pillow's encode did. The bytes depend only on the pixels (a band deflates alike whether it
+    was cached or not), so the same image always gives the same file. A band's key is its 64-bit
+    hash and its length: a false hit would take some 10^15 boards.
+    """
     indexed = image if image.mode == "P" else to_palette(image)
-    out = io.BytesIO()
-    indexed.save(out, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
-    return out.getvalue()
+    width, height = indexed.size
+    # each row's filter byte (0: none, the filter for palette images) comes from a column of zeros
+    # left of the image, so no row goes through Python
+    framed = Image.new("P", (width + 1, height), 0)
+    framed.paste(indexed, (1, 0))
+    data = memoryview(framed.tobytes())
+    row = width + 1
+    deflated = [b"\x78\x5e"]  # zlib's header: deflate with a 32 KB window, a fast level
+    checksum = 1  # adler32 of nothing
+    for bottom in reversed(range(height, 0, -PNG_BAND_ROWS)):
+        band = data[max(0, bottom - PNG_BAND_ROWS) * row:bottom * row]
+        compressed, adler = _deflated_band(band)
+        deflated.append(compressed)
+        checksum = _adler32_combine(checksum, adler, len(band))
+    deflated += [_LAST_BLOCK, checksum.to_bytes(4, "big")]
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit palette, not interlaced
+    return b"".join((_PNG_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"PLTE", indexed.im.getpalette("RGB")),
+                     _chunk(b"IDAT", b"".join(deflated)), _chunk(b"IEND", b"")))
+
+
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+#: a final, empty deflate block: what ends the bands' concatenation
+_LAST_BLOCK = zlib.compressobj(PNG_COMPRESS_LEVEL, zlib.DEFLATED, -15).flush()
+_ADLER_BASE = 65521
+#: (length, hash) of a band of rows -> its deflated bytes and their adler32, least recent first
+_bands: OrderedDict[tuple[int, int], tuple[bytes, int]] = OrderedDict()
+_bands_lock = threading.Lock()  # renders run in several threads
+
+
+def _deflated_band(band: memoryview) -> tuple[bytes, int]:
+    """A band's rows deflated on their own and sync-flushed (so that bands concatenate), with the
+    adler32 of the rows; from the cache when these rows were seen before."""
+    key = (len(band), hash(band))
+    with _bands_lock:
+        found = _bands.get(key)
+        if found is not None:
+            _bands.move_to_end(key)
+            return found
+    compressor = zlib.compressobj(PNG_COMPRESS_LEVEL, zlib.DEFLATED, -15)
+    found = compressor.compress(band) + compressor.flush(zlib.Z_SYNC_FLUSH), zlib.adler32(band)
+    with _bands_lock:
+        _bands[key] = found
+        while len(_bands) > PNG_BAND_CACHE:
+            _bands.popitem(last=False)
+    return found
+
+
+def _adler32_combine(first: int, second: int, second_length: int) -> int:
+    """The adler32 of two byte strings joined, from theirs (zlib's adler32_combine, which Python's
+    zlib does not offer): the whole image's checksum without reading its rows again."""
+    rest = second_length % _ADLER_BASE
+    low = first & 0xFFFF
+    sum1 = (low + (second & 0xFFFF) + _ADLER_BASE - 1) % _ADLER_BASE
+    sum2 = (rest * low + (first >> 16) + (second >> 16) + _ADLER_BASE - rest) % _ADLER_BASE
+    return sum1 | (sum2 << 16)
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
 
 
 @cache
