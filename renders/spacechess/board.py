@@ -2,8 +2,14 @@
 
 It is drawn from the public view (plain JSON, scenarios.md) and a GameMap, not from the engine's
 state classes, so the picture can be made from anything that has a view: a live game, a stored
-snapshot, a replay step. The map part (grid, labels, obstacles, camps) never changes during a
-game, so it is drawn once per map (and header height) and copied for each render.
+snapshot, a replay step. It is drawn in layers: what does not change from one order to the next
+is drawn once and kept in small bounded caches, and each render pastes it and paints only the
+rest. The map part (grid, rulers, obstacles, camps) is kept per map, header height and image
+height; the map key per its lines (the things shown, in the reader's words: so per language);
+each roster row and each token on the board per what it shows (a move redraws the mover's row
+and token only). The caption, the pickups, the overlay, the marks and the effects are painted on
+each time. The layers change no pixel: `_CACHED_LAYERS` off draws every part straight onto the
+board, as the tests' reference.
 
 A posted board must make sense to someone opening the channel days later, so it carries its
 context (`Caption`: the game, the turn, what just happened, what comes next, the winner) and a
@@ -20,7 +26,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageChops
 
 from engine.core.squaregrid import Cell, format_cell, parse_cell
 from engine.spacechess.maps import GameMap
@@ -36,6 +42,8 @@ BANNER_H = 38
 NOTE_H = 30
 RULER_H = 20  # column-letter rulers above and below
 LEGEND_W = 250
+#: the sidebar's margin, between the right ruler and its text (the key's symbols reach into it)
+KEY_MARGIN = 8
 LEGEND_ROW_H = 42
 LEGEND_KEY_H = 22  # one line of the map key under the roster
 MARKER = 22  # diameter of a character's token
@@ -163,6 +171,10 @@ def camp_rows(game_map: GameMap) -> dict[int, int]:
 
 
 # -- the static part -------------------------------------------------------------------------------
+#: paste the parts kept drawn (the key, roster rows, tokens); False draws them on the board itself
+_CACHED_LAYERS = True
+
+
 @lru_cache(maxsize=16)
 def _background(game_map: GameMap, header: int = TITLE_H) -> Image.Image:
     """Map, camps, grid and rulers; cached per map (GameMap is a frozen, hashable value) and header."""
@@ -293,11 +305,41 @@ def _draw_token(canvas: c.Canvas, centre: tuple[int, int], who: _Character) -> N
     canvas.text(centre, who.tag, size, c.TEAM_TEXT[who.team], anchor="mm")
 
 
-def _draw_character(canvas: c.Canvas, layout: BoardLayout, who: _Character, at: Cell) -> None:
-    x0, y0, x1, y1 = layout.cell_box(at)
+def _draw_character(canvas: c.Canvas, box: tuple[int, int, int, int], who: _Character) -> None:
+    """The token at the top of its cell's `box`, the HP bar at its bottom."""
+    x0, y0, x1, y1 = box
     cx = (x0 + x1 + 1) // 2
     _draw_token(canvas, (cx, y0 + MARKER // 2), who)
     canvas.bar((x0 + 1, y1 - 3, x1 - 1, y1), who.hp, who.max_hp)
+
+
+@lru_cache(maxsize=512)
+def _character_stamp(who: _Character) -> tuple[Image.Image, Image.Image]:
+    """A character on its cell (`_draw_character`), drawn once for all the boards that show it so
+    (the key holds what it shows: tag, team, role, HP; not its cell), with the mask of its pixels:
+    pasted over whatever lies under it (a path, a mark), as drawing it there would paint them."""
+    return _stamp((CELL - 1, CELL - 1), lambda canvas: _draw_character(canvas, (0, 0, CELL - 2, CELL - 2), who))
+
+
+def _stamp(size: tuple[int, int], paint: Callable[[c.Canvas], None]) -> tuple[Image.Image, Image.Image]:
+    """What `paint` draws in a box of `size` and the mask of the pixels it sets: it paints twice,
+    on two different grounds, and the pixels it set are those alike in both. (Its text is shaded
+    against what lies under its middle, so that must be something `paint` drew itself.)"""
+    drawn = []
+    for ground in (c.PAPER, c.BLACK):
+        canvas = c.Canvas(c.to_palette(Image.new("RGB", size, ground)))
+        paint(canvas)
+        drawn.append(canvas.image)
+    first, second = (Image.frombytes("L", size, image.tobytes()) for image in drawn)
+    mask = ImageChops.difference(first, second).point(lambda value: 0 if value else 255)
+    return drawn[0], mask
+
+
+def _paper_stamp(size: tuple[int, int], paint: Callable[[c.Canvas], None]) -> Image.Image:
+    """What `paint` draws in a box of `size` on the sidebar's paper, with the paper: pasted whole."""
+    canvas = c.Canvas(c.to_palette(Image.new("RGB", size, c.PAPER)))
+    paint(canvas)
+    return canvas.image
 
 
 def _diamond(canvas: c.Canvas, centre: tuple[int, int], r: int) -> None:
@@ -520,22 +562,41 @@ def _draw_roster(canvas: c.Canvas, x: int, y: int, characters: list[_Character])
         canvas.draw.rectangle((x, y, x + LEGEND_W - 16, y + 5), fill=c.TEAM_COLOURS[team])
         y += 12
         for who in members:
-            centre = (x + MARKER // 2 + 1, y + MARKER // 2 + 1)
-            name = c.fit(who.id, SIDEBAR_TEXT, LEGEND_W - MARKER - 30)
-            text_left = x + MARKER + 8
-            if who.dead:
-                canvas.text((text_left, y + 4), name, SIDEBAR_TEXT, c.MUTED)
-                length = round(c.font(SIDEBAR_TEXT).getlength(name))
-                canvas.draw.line((text_left, y + 12, text_left + length, y + 12), fill=c.MUTED, width=1)
+            if _CACHED_LAYERS:
+                canvas.image.paste(_roster_row_stamp(replace(who, at=None)), (x, y))
             else:
-                _draw_token(canvas, centre, who)
-                canvas.text((text_left, y), name, SIDEBAR_TEXT, c.INK)
-                canvas.bar((text_left, y + 22, text_left + 48, y + 30), who.hp, who.max_hp)
-                canvas.text((text_left + 52, y + 26), f"{who.hp}/{who.max_hp}", SIDEBAR_SMALL, c.INK, anchor="lm")
-                _draw_ap_boxes(canvas, (text_left + 98, y + 21), who.ap)
+                _draw_roster_row(canvas, x, y, who)
             y += LEGEND_ROW_H
         y += 6
     return y
+
+
+#: the width of a roster row, from the sidebar's left to the image's edge
+ROSTER_ROW_W = LEGEND_W - KEY_MARGIN
+
+
+def _draw_roster_row(canvas: c.Canvas, x: int, y: int, who: _Character) -> None:
+    """One character's row, `LEGEND_ROW_H` high: its token, name, HP bar and AP boxes."""
+    centre = (x + MARKER // 2 + 1, y + MARKER // 2 + 1)
+    name = c.fit(who.id, SIDEBAR_TEXT, LEGEND_W - MARKER - 30)
+    text_left = x + MARKER + 8
+    if who.dead:
+        canvas.text((text_left, y + 4), name, SIDEBAR_TEXT, c.MUTED)
+        length = round(c.font(SIDEBAR_TEXT).getlength(name))
+        canvas.draw.line((text_left, y + 12, text_left + length, y + 12), fill=c.MUTED, width=1)
+    else:
+        _draw_token(canvas, centre, who)
+        canvas.text((text_left, y), name, SIDEBAR_TEXT, c.INK)
+        canvas.bar((text_left, y + 22, text_left + 48, y + 30), who.hp, who.max_hp)
+        canvas.text((text_left + 52, y + 26), f"{who.hp}/{who.max_hp}", SIDEBAR_SMALL, c.INK, anchor="lm")
+        _draw_ap_boxes(canvas, (text_left + 98, y + 21), who.ap)
+
+
+@lru_cache(maxsize=512)
+def _roster_row_stamp(who: _Character) -> Image.Image:
+    """A roster row drawn once for every board that lists the character so (`who` without its
+    cell, which the row does not show): a move redraws only the mover's row."""
+    return _paper_stamp((ROSTER_ROW_W, LEGEND_ROW_H), lambda canvas: _draw_roster_row(canvas, 0, 0, who))
 
 
 def _draw_ap_boxes(canvas: c.Canvas, origin: tuple[int, int], ap: int) -> None:
@@ -564,70 +625,75 @@ def _at(labels: Mapping[str, str], cell: str, what: str) -> str:
     return labels["at"].replace("{cell}", str(cell)).replace("{what}", what)
 
 
-#: a key line: how its symbol is drawn, and its words
-_KeyLine = tuple[Callable[[c.Canvas, tuple[int, int]], None], str]
+#: a key line's symbol, as a value (so that a key is a cache key): its shape and what it is drawn with
+#: ("square", fill), ("stroke", fill, width), ("diamond",), ("spot",), ("blocked",) or ("mark", kind)
+_Symbol = tuple[Any, ...]
+#: a key line: its symbol, and its words
+_KeyLine = tuple[_Symbol, str]
 
 
 def _key_lines(view: Mapping[str, Any], game_map: GameMap, overlay: Overlay, reach: Mapping[str, int] | None,
                labels: Mapping[str, str], marks: Sequence[m.Mark] = ()) -> list[_KeyLine]:
     """The map key: only what this picture shows, so it stays short."""
     lines: list[_KeyLine] = []
-    half = AP_BOX
-
-    def square(fill: c.RGB) -> Callable[[c.Canvas, tuple[int, int]], None]:
-        return lambda canvas, xy: canvas.draw.rectangle((xy[0] - half, xy[1] - half, xy[0] + half, xy[1] + half),
-                                                        fill=fill, outline=c.GRID_STRONG)
-
-    def stroke(fill: c.RGB, width: int) -> Callable[[c.Canvas, tuple[int, int]], None]:
-        return lambda canvas, xy: canvas.draw.line((xy[0] - half, xy[1], xy[0] + half, xy[1]), fill=fill, width=width)
-
     for pickup in sorted(view.get("pickups", ()), key=lambda p: str(p.get("at"))):
         text = _at(labels, pickup["at"], _pickup_words(pickup, labels))
-        if _amount_unit(pickup, labels) is None:
-            lines.append((lambda canvas, xy: _diamond(canvas, xy, half), text))
-        else:
-            lines.append((square(c.YELLOW), text))
+        lines.append((("diamond",) if _amount_unit(pickup, labels) is None else ("square", c.YELLOW), text))
     if game_map.obstacles:
-        lines.append((square(c.OBSTACLE), labels["obstacle"]))
+        lines.append((("square", c.OBSTACLE), labels["obstacle"]))
     if game_map.pickup_spots:
-        lines.append((lambda canvas, xy: canvas.draw.ellipse((xy[0] - 3, xy[1] - 3, xy[0] + 3, xy[1] + 3),
-                                                             fill=c.GRID_STRONG), labels["pickup_spot"]))
+        lines.append((("spot",), labels["pickup_spot"]))
     for team in (1, 2):
-        lines.append((square(c.TEAM_TINT[team]), labels["camp"].replace("{team}", str(team))))
+        lines.append((("square", c.TEAM_TINT[team]), labels["camp"].replace("{team}", str(team))))
     if overlay.kind == "move":
-        lines.append((stroke(c.PURPLE, 5), labels["move"]))
+        lines.append((("stroke", c.PURPLE, 5), labels["move"]))
     elif overlay.kind == "shot":
-        lines.append((stroke(c.VERMILLION, 3), labels["shot"]))
+        lines.append((("stroke", c.VERMILLION, 3), labels["shot"]))
         if overlay.blocked_at is not None:
-            lines.append((lambda canvas, xy: canvas.draw.rectangle(
-                (xy[0] - half, xy[1] - half, xy[0] + half, xy[1] + half), outline=c.VERMILLION, width=3),
-                _at(labels, overlay.blocked_at, labels["blocked"])))
+            lines.append((("blocked",), _at(labels, overlay.blocked_at, labels["blocked"])))
     elif overlay.kind in ("grenade", "airstrike"):
-        lines.append((square(c.AREA_TINT), labels["area"]))
+        lines.append((("square", c.AREA_TINT), labels["area"]))
     shown = {mark.kind for mark in marks}
     for kind, word in ((m.MOVE, "mark_move"), (m.JUMP, "mark_push"), (m.PUSH, "mark_push"), (m.SHOT, "mark_shot"),
                        (m.GHOST, "mark_ghost")):
         if kind in shown and not any(words == labels[word] for _, words in lines):
-            lines.append((_key_mark(kind), labels[word]))
+            lines.append((("mark", kind), labels[word]))
     if reach:
-        lines.append((square(c.REACH_TINT), labels["reach"]))
+        lines.append((("square", c.REACH_TINT), labels["reach"]))
     return lines
 
 
-def _key_mark(kind: str) -> Callable[[c.Canvas, tuple[int, int]], None]:
+def _draw_symbol(canvas: c.Canvas, symbol: _Symbol, xy: tuple[int, int]) -> None:
+    """A key line's symbol centred on `xy`, drawn as the thing it stands for is on the board."""
+    half = AP_BOX
+    square = (xy[0] - half, xy[1] - half, xy[0] + half, xy[1] + half)
+    shape = symbol[0]
+    if shape == "square":
+        canvas.draw.rectangle(square, fill=symbol[1], outline=c.GRID_STRONG)
+    elif shape == "stroke":
+        canvas.draw.line((xy[0] - half, xy[1], xy[0] + half, xy[1]), fill=symbol[1], width=symbol[2])
+    elif shape == "diamond":
+        _diamond(canvas, xy, half)
+    elif shape == "spot":
+        canvas.draw.ellipse((xy[0] - 3, xy[1] - 3, xy[0] + 3, xy[1] + 3), fill=c.GRID_STRONG)
+    elif shape == "blocked":
+        canvas.draw.rectangle(square, outline=c.VERMILLION, width=3)
+    else:
+        _draw_key_mark(canvas, symbol[1], xy)
+
+
+def _draw_key_mark(canvas: c.Canvas, kind: str, xy: tuple[int, int]) -> None:
     """A mark's symbol in the key, drawn as on the board."""
-    def draw(canvas: c.Canvas, xy: tuple[int, int]) -> None:
-        start, end = (xy[0] - AP_BOX - 2, xy[1]), (xy[0] + AP_BOX + 2, xy[1])
-        if kind == m.SHOT:
-            m.dotted(canvas.draw, start, m.towards(end, start, 5), CELL)
-            m.draw_impact(canvas.draw, m.towards(end, start, 4), 6)
-        elif kind == m.GHOST:
-            canvas.draw.ellipse((xy[0] - 8, xy[1] - 8, xy[0] + 8, xy[1] + 8), fill=c.FLOOR, outline=c.MUTED, width=2)
-            canvas.draw.line((xy[0] - 4, xy[1] - 4, xy[0] + 4, xy[1] + 4), fill=c.MUTED, width=3)
-            canvas.draw.line((xy[0] - 4, xy[1] + 4, xy[0] + 4, xy[1] - 4), fill=c.MUTED, width=3)
-        else:
-            m.arrow(canvas.draw, start, end, CELL, kind != m.MOVE)
-    return draw
+    start, end = (xy[0] - AP_BOX - 2, xy[1]), (xy[0] + AP_BOX + 2, xy[1])
+    if kind == m.SHOT:
+        m.dotted(canvas.draw, start, m.towards(end, start, 5), CELL)
+        m.draw_impact(canvas.draw, m.towards(end, start, 4), 6)
+    elif kind == m.GHOST:
+        canvas.draw.ellipse((xy[0] - 8, xy[1] - 8, xy[0] + 8, xy[1] + 8), fill=c.FLOOR, outline=c.MUTED, width=2)
+        canvas.draw.line((xy[0] - 4, xy[1] - 4, xy[0] + 4, xy[1] + 4), fill=c.MUTED, width=3)
+        canvas.draw.line((xy[0] - 4, xy[1] + 4, xy[0] + 4, xy[1] - 4), fill=c.MUTED, width=3)
+    else:
+        m.arrow(canvas.draw, start, end, CELL, kind != m.MOVE)
 
 
 #: the width of a key line's words, right of its symbol
@@ -659,13 +725,14 @@ def wrapped(words: str, size: int = SIDEBAR_SMALL, width: int = KEY_TEXT_W, most
     return (*lines, current)
 
 
-def _draw_key(canvas: c.Canvas, x: int, y: int, lines: list[_KeyLine], labels: Mapping[str, str]) -> None:
-    canvas.text((x, y), c.fit(labels["legend"], SIDEBAR_TEXT, LEGEND_W - 16), SIDEBAR_TEXT, c.INK)
+def _draw_key(canvas: c.Canvas, x: int, y: int, lines: Sequence[_KeyLine], legend: str) -> None:
+    """The key's title (`legend`, in the reader's words) and its lines, from (x, y) down."""
+    canvas.text((x, y), c.fit(legend, SIDEBAR_TEXT, LEGEND_W - 16), SIDEBAR_TEXT, c.INK)
     y += LEGEND_KEY_H + 2
     for symbol, words in lines:
         rows = wrapped(words)
         middle = y + (LEGEND_KEY_H + KEY_WRAP_H * (len(rows) - 1)) // 2
-        symbol(canvas, (x + AP_BOX + 1, middle))
+        _draw_symbol(canvas, symbol, (x + AP_BOX + 1, middle))
         for index, row in enumerate(rows):
             canvas.text((x + 2 * AP_BOX + 10, middle + KEY_WRAP_H * index - KEY_WRAP_H * (len(rows) - 1) // 2),
                         row, SIDEBAR_SMALL, c.INK, anchor="lm")
@@ -681,16 +748,36 @@ def _roster_height(characters: list[_Character]) -> int:
     return 18 * len(teams) + LEGEND_ROW_H * len(characters)
 
 
-def _key_height(lines: list[_KeyLine]) -> int:
+def _key_height(lines: Sequence[_KeyLine]) -> int:
     return 12 + LEGEND_KEY_H + 2 + sum(_key_line_height(words) for _, words in lines)
 
 
+#: the key's margin above its title
+KEY_TOP = 6
+
+
+@lru_cache(maxsize=64)
+def _key_stamp(lines: tuple[_KeyLine, ...], legend: str) -> Image.Image:
+    """The whole key on the sidebar's paper, drawn once for every board that shows the same things
+    in the same words (its lines are words of the reader's language: a French key is never an
+    English board's); from `KEY_MARGIN` left of the sidebar's text to the image's edge."""
+    size = (LEGEND_W, _key_height(lines))
+    return _paper_stamp(size, lambda canvas: _draw_key(canvas, KEY_MARGIN, KEY_TOP, lines, legend))
+
+
 def _canvas(game_map: GameMap, header: int, needed: int) -> Image.Image:
-    """A copy of the map's background, made taller when the sidebar needs more room (small maps)."""
+    """A copy of the map's background, made taller when the sidebar needs more room (small maps,
+    a long roster)."""
+    return _tall_background(game_map, header, max(needed, layout_for(game_map, header).size[1])).copy()
+
+
+@lru_cache(maxsize=16)
+def _tall_background(game_map: GameMap, header: int, height: int) -> Image.Image:
+    """The map's background at least `height` high: paper under it when the sidebar is taller."""
     background = _background(game_map, header)
-    if needed <= background.height:
-        return background.copy()
-    canvas = Image.new("P", (background.width, needed), background.getpixel((0, 0)))
+    if height <= background.height:
+        return background
+    canvas = Image.new("P", (background.width, height), background.getpixel((0, 0)))
     canvas.putpalette(background.getpalette() or [])
     canvas.paste(background, (0, 0))
     return canvas
@@ -754,14 +841,23 @@ def board_image(
     for pickup in view.get("pickups", ()):
         _draw_pickup(canvas, layout, pickup, game_map, words)
     for who in characters:
-        if who.at is not None:
-            _draw_character(canvas, layout, who, who.at)
+        if who.at is None:
+            continue
+        box = layout.cell_box(who.at)
+        if _CACHED_LAYERS:  # the stamp's key is what a token shows: its name, AP and cell are not drawn
+            stamp, mask = _character_stamp(replace(who, id=who.tag, at=None, ap=0))
+            canvas.image.paste(stamp, box[:2], mask)
+        else:
+            _draw_character(canvas, box, who)
     over(canvas, layout, overlay, game_map)
     _draw_impacts(canvas, layout, marks, game_map)
     _draw_effects(canvas, layout, effects, game_map)
-    x = layout.board_right + RULE_W + 8
+    x = layout.board_right + RULE_W + KEY_MARGIN
     y = _draw_roster(canvas, x, layout.top, characters)
-    _draw_key(canvas, x, y + 6, key, words)
+    if _CACHED_LAYERS:
+        canvas.image.paste(_key_stamp(tuple(key), words["legend"]), (x - KEY_MARGIN, y))
+    else:
+        _draw_key(canvas, x, y + KEY_TOP, key, words["legend"])
     return canvas.image, layout
 
 
