@@ -124,23 +124,18 @@ def encode_png(image: Image.Image) -> bytes:
     an image none of whose bands was seen before (a fan-out's first post of a game) costs about
     what Pillow's encode did. The bytes depend only on the pixels (a band deflates alike whether it
     was cached or not), so the same image always gives the same file. A band's key is its 64-bit
-    hash and its length: a false hit would take some 10^15 boards.
+    hash with its width and length: a false hit would take some 10^15 boards.
     """
     indexed = image if image.mode == "P" else to_palette(image)
     width, height = indexed.size
-    # each row's filter byte (0: none, the filter for palette images) comes from a column of zeros
-    # left of the image, so no row goes through Python
-    framed = Image.new("P", (width + 1, height), 0)
-    framed.paste(indexed, (1, 0))
-    data = memoryview(framed.tobytes())
-    row = width + 1
+    data = memoryview(indexed.tobytes())
     deflated = [b"\x78\x5e"]  # zlib's header: deflate with a 32 KB window, a fast level
     checksum = 1  # adler32 of nothing
     for bottom in reversed(range(height, 0, -PNG_BAND_ROWS)):
-        band = data[max(0, bottom - PNG_BAND_ROWS) * row:bottom * row]
-        compressed, adler = _deflated_band(band)
+        top = max(0, bottom - PNG_BAND_ROWS)
+        compressed, adler = _deflated_band(data[top * width:bottom * width], width)
         deflated.append(compressed)
-        checksum = _adler32_combine(checksum, adler, len(band))
+        checksum = _adler32_combine(checksum, adler, (bottom - top) * (width + 1))
     deflated += [_LAST_BLOCK, checksum.to_bytes(4, "big")]
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit palette, not interlaced
     return b"".join((_PNG_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"PLTE", indexed.im.getpalette("RGB")),
@@ -151,22 +146,24 @@ _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 #: a final, empty deflate block: what ends the bands' concatenation
 _LAST_BLOCK = zlib.compressobj(PNG_COMPRESS_LEVEL, zlib.DEFLATED, -15).flush()
 _ADLER_BASE = 65521
-#: (length, hash) of a band of rows -> its deflated bytes and their adler32, least recent first
+#: (width, length, hash) of a band of rows -> its deflated bytes and their adler32, least recent first
 _bands: OrderedDict[tuple[int, int], tuple[bytes, int]] = OrderedDict()
 _bands_lock = threading.Lock()  # renders run in several threads
 
 
-def _deflated_band(band: memoryview) -> tuple[bytes, int]:
-    """A band's rows deflated on their own and sync-flushed (so that bands concatenate), with the
-    adler32 of the rows; from the cache when these rows were seen before."""
-    key = (len(band), hash(band))
+def _deflated_band(band: memoryview, width: int) -> tuple[bytes, int]:
+    """A band's rows of `width` pixels, each after its filter byte (0: none, the filter for palette
+    images), deflated on their own and sync-flushed (so that bands concatenate), with the adler32
+    of what was deflated; from the cache when these rows were seen before."""
+    key = (width, len(band), hash(band))
     with _bands_lock:
         found = _bands.get(key)
         if found is not None:
             _bands.move_to_end(key)
             return found
+    rows = b"".join(b"\x00" + band[start:start + width] for start in range(0, len(band), width))
     compressor = zlib.compressobj(PNG_COMPRESS_LEVEL, zlib.DEFLATED, -15)
-    found = compressor.compress(band) + compressor.flush(zlib.Z_SYNC_FLUSH), zlib.adler32(band)
+    found = compressor.compress(rows) + compressor.flush(zlib.Z_SYNC_FLUSH), zlib.adler32(rows)
     with _bands_lock:
         _bands[key] = found
         while len(_bands) > PNG_BAND_CACHE:

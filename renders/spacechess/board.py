@@ -233,7 +233,13 @@ def short_tags(ids: list[str]) -> dict[str, str]:
     is S2, as its name says), else a free number. The result does not depend on the order of
     `ids`, so a character keeps its tag from one image to the next.
     """
-    ids = sorted(ids)
+    return dict(_short_tags(tuple(sorted(ids))))
+
+
+@lru_cache(maxsize=256)
+def _short_tags(ids: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """`short_tags` of sorted ids: the same ids on every board of a game, so their tags are kept
+    (finding them was a quarter of a board's drawing)."""
     tags: dict[str, str] = {}
     for length in (2, 3):
         candidates = {i: printable_tag(i, length) for i in ids if i not in tags}
@@ -252,7 +258,7 @@ def short_tags(ids: list[str]) -> dict[str, str]:
             number += 1
             tag = f"{printable_tag(i, 1)}{number}"
         tags[i] = tag
-    return tags
+    return tuple(tags.items())
 
 
 def printable_tag(character_id: str, length: int) -> str:
@@ -314,10 +320,11 @@ def _draw_character(canvas: c.Canvas, box: tuple[int, int, int, int], who: _Char
 
 
 @lru_cache(maxsize=512)
-def _character_stamp(who: _Character) -> tuple[Image.Image, Image.Image]:
+def _character_stamp(tag: str, team: int, general: bool, hp: int, max_hp: int) -> tuple[Image.Image, Image.Image]:
     """A character on its cell (`_draw_character`), drawn once for all the boards that show it so
-    (the key holds what it shows: tag, team, role, HP; not its cell), with the mask of its pixels:
-    pasted over whatever lies under it (a path, a mark), as drawing it there would paint them."""
+    (keyed by what it shows: not its name, AP or cell), with the mask of its pixels: pasted over
+    whatever lies under it (a path, a mark), as drawing it there would paint them."""
+    who = _Character(tag, tag, team, general, None, hp, max_hp, 0)
     return _stamp((CELL - 1, CELL - 1), lambda canvas: _draw_character(canvas, (0, 0, CELL - 2, CELL - 2), who))
 
 
@@ -562,8 +569,9 @@ def _draw_roster(canvas: c.Canvas, x: int, y: int, characters: list[_Character])
         canvas.draw.rectangle((x, y, x + LEGEND_W - 16, y + 5), fill=c.TEAM_COLOURS[team])
         y += 12
         for who in members:
-            if _CACHED_LAYERS:
-                canvas.image.paste(_roster_row_stamp(replace(who, at=None)), (x, y))
+            if _CACHED_LAYERS:  # keyed by what the row shows (not the cell)
+                canvas.image.paste(_roster_row_stamp(who.id, who.tag, who.team, who.general, who.hp, who.max_hp,
+                                                     who.ap, who.dead), (x, y))
             else:
                 _draw_roster_row(canvas, x, y, who)
             y += LEGEND_ROW_H
@@ -593,9 +601,11 @@ def _draw_roster_row(canvas: c.Canvas, x: int, y: int, who: _Character) -> None:
 
 
 @lru_cache(maxsize=512)
-def _roster_row_stamp(who: _Character) -> Image.Image:
-    """A roster row drawn once for every board that lists the character so (`who` without its
-    cell, which the row does not show): a move redraws only the mover's row."""
+def _roster_row_stamp(name: str, tag: str, team: int, general: bool, hp: int, max_hp: int, ap: int,
+                      dead: bool) -> Image.Image:
+    """A roster row drawn once for every board that lists the character so (the row does not show
+    its cell): a move redraws only the mover's row."""
+    who = _Character(name, tag, team, general, None, hp, max_hp, ap, dead)
     return _paper_stamp((ROSTER_ROW_W, LEGEND_ROW_H), lambda canvas: _draw_roster_row(canvas, 0, 0, who))
 
 
@@ -844,8 +854,8 @@ def board_image(
         if who.at is None:
             continue
         box = layout.cell_box(who.at)
-        if _CACHED_LAYERS:  # the stamp's key is what a token shows: its name, AP and cell are not drawn
-            stamp, mask = _character_stamp(replace(who, id=who.tag, at=None, ap=0))
+        if _CACHED_LAYERS:
+            stamp, mask = _character_stamp(who.tag, who.team, who.general, who.hp, who.max_hp)
             canvas.image.paste(stamp, box[:2], mask)
         else:
             _draw_character(canvas, box, who)
