@@ -106,6 +106,16 @@ def to_palette(image: Image.Image) -> Image.Image:
     return image.quantize(palette=palette_image(), dither=Image.Dither.NONE)
 
 
+def drawable_copy(image: Image.Image) -> Image.Image:
+    """A copy of a palette image to draw on, with its palette's lookup of colours: Pillow builds that
+    lookup again (256 colours, in Python) at a copy's first drawing, which was most of what drawing
+    a token or a roster row on its own cost."""
+    copied = image.copy()
+    if image.palette is not None and copied.palette is not None:
+        copied.palette.colors = dict(image.palette.colors)
+    return copied
+
+
 def encode_png(image: Image.Image) -> bytes:
     """A drawing as an 8-bit palette PNG; an RGB one is quantised first (see the module docstring).
 
@@ -147,7 +157,7 @@ _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _LAST_BLOCK = zlib.compressobj(PNG_COMPRESS_LEVEL, zlib.DEFLATED, -15).flush()
 _ADLER_BASE = 65521
 #: (width, length, hash) of a band of rows -> its deflated bytes and their adler32, least recent first
-_bands: OrderedDict[tuple[int, int], tuple[bytes, int]] = OrderedDict()
+_bands: OrderedDict[tuple[int, int, int], tuple[bytes, int]] = OrderedDict()
 _bands_lock = threading.Lock()  # renders run in several threads
 
 
@@ -265,6 +275,10 @@ def _text_mask(text: str, size: int, anchor: str) -> tuple[Image.Image, int, int
     return mask, left, top
 
 
+#: any coverage at all -> 255, for `bytes.translate` (Pillow's `point` takes 256 Python calls a mask)
+_COVERED = bytes([0] + [255] * 255)
+
+
 @lru_cache(maxsize=4096)
 def _text_patch(text: str, size: int, anchor: str, fill: RGB, background: RGB) -> tuple[Image.Image, Image.Image]:
     """`text` in `fill` over a solid `background`, already in the palette, with the mask of its pixels:
@@ -272,7 +286,7 @@ def _text_patch(text: str, size: int, anchor: str, fill: RGB, background: RGB) -
     mask, _, _ = _text_mask(text, size, anchor)
     patch = Image.new("RGB", mask.size, background)
     patch.paste(fill, (0, 0), mask)
-    return to_palette(patch), mask.point(lambda value: 255 if value else 0)
+    return to_palette(patch), Image.frombytes("L", mask.size, mask.tobytes().translate(_COVERED))
 
 
 #: the list collecting what `Canvas.text` writes while `recording_text()` is open, else None
@@ -296,14 +310,15 @@ def recording_text() -> Iterator[list[str]]:
 
 
 def _forget_drawings() -> None:
-    """Empty the `functools` caches of every render module but this one (whose caches hold glyph
-    masks and fitted strings, drawn through `Canvas.text` anyway)."""
+    """Empty the caches of every render module but this one (whose caches hold glyph masks and
+    fitted strings, drawn through `Canvas.text` anyway): its `functools` caches and whatever else
+    it keeps with a `cache_clear` (kept parts of boards; a class is not a cache)."""
     for name, module in list(sys.modules.items()):
         if module is None or not name.startswith("renders.") or name == __name__:
             continue
         for value in list(vars(module).values()):
             clear = getattr(value, "cache_clear", None)
-            if callable(clear) and getattr(value, "__module__", None) == name:
+            if callable(clear) and not isinstance(value, type) and getattr(value, "__module__", None) == name:
                 clear()
 
 

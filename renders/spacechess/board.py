@@ -6,10 +6,10 @@ snapshot, a replay step. It is drawn in layers: what does not change from one or
 is drawn once and kept in small bounded caches, and each render pastes it and paints only the
 rest. The map part (grid, rulers, obstacles, camps) is kept per map, header height and image
 height; the map key per its lines (the things shown, in the reader's words: so per language);
-each roster row and each token on the board per what it shows (a move redraws the mover's row
-and token only). The caption, the pickups, the overlay, the marks and the effects are painted on
-each time. The layers change no pixel: `_CACHED_LAYERS` off draws every part straight onto the
-board, as the tests' reference.
+each roster row per what it shows (a move draws the mover's row again, not the others). The
+caption, the pieces, the pickups, the overlay, the marks and the effects are painted on each time
+(a token drawn is about as cheap as one pasted with its mask, and tokens move). The layers change
+no pixel: `_CACHED_LAYERS` off draws every part straight onto the board, as the tests' reference.
 
 A posted board must make sense to someone opening the channel days later, so it carries its
 context (`Caption`: the game, the turn, what just happened, what comes next, the winner) and a
@@ -21,12 +21,14 @@ at most 990 px wide, so no text is under 12 px when a phone shows the post 1,080
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
-from PIL import Image, ImageChops
+from PIL import Image
 
 from engine.core.squaregrid import Cell, format_cell, parse_cell
 from engine.spacechess.maps import GameMap
@@ -175,6 +177,46 @@ def camp_rows(game_map: GameMap) -> dict[int, int]:
 _CACHED_LAYERS = True
 
 
+class _Kept:
+    """Parts of boards kept drawn, by what they show (a bounded LRU, shared by the drawing threads).
+
+    A part is drawn straight onto the board the first time, then its box is cut out and kept:
+    a part never seen costs what drawing it did, one seen before a paste. Its box must hold
+    nothing else than the part over the sidebar's paper. Emptied by `recording_text()` (its
+    `cache_clear`, as the `functools` caches), so recorded words are drawn again."""
+
+    def __init__(self, maxsize: int) -> None:
+        self.maxsize = maxsize
+        self._parts: OrderedDict[Hashable, Image.Image] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def draw(self, canvas: c.Canvas, box: tuple[int, int, int, int], key: Hashable, paint: Callable[[], None]) -> None:
+        """The part `key` into `box` (left, top, right, bottom, as `Image.crop` takes it): pasted
+        if kept, else painted by `paint` and kept."""
+        if not _CACHED_LAYERS:
+            paint()
+            return
+        with self._lock:
+            part = self._parts.get(key)
+            if part is not None:
+                self._parts.move_to_end(key)
+        if part is not None:
+            canvas.image.paste(part, box[:2])
+            return
+        paint()
+        with self._lock:
+            self._parts[key] = canvas.image.crop(box)
+            while len(self._parts) > self.maxsize:
+                self._parts.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._parts)
+
+    def cache_clear(self) -> None:
+        with self._lock:
+            self._parts.clear()
+
+
 @lru_cache(maxsize=16)
 def _background(game_map: GameMap, header: int = TITLE_H) -> Image.Image:
     """Map, camps, grid and rulers; cached per map (GameMap is a frozen, hashable value) and header."""
@@ -317,36 +359,6 @@ def _draw_character(canvas: c.Canvas, box: tuple[int, int, int, int], who: _Char
     cx = (x0 + x1 + 1) // 2
     _draw_token(canvas, (cx, y0 + MARKER // 2), who)
     canvas.bar((x0 + 1, y1 - 3, x1 - 1, y1), who.hp, who.max_hp)
-
-
-@lru_cache(maxsize=512)
-def _character_stamp(tag: str, team: int, general: bool, hp: int, max_hp: int) -> tuple[Image.Image, Image.Image]:
-    """A character on its cell (`_draw_character`), drawn once for all the boards that show it so
-    (keyed by what it shows: not its name, AP or cell), with the mask of its pixels: pasted over
-    whatever lies under it (a path, a mark), as drawing it there would paint them."""
-    who = _Character(tag, tag, team, general, None, hp, max_hp, 0)
-    return _stamp((CELL - 1, CELL - 1), lambda canvas: _draw_character(canvas, (0, 0, CELL - 2, CELL - 2), who))
-
-
-def _stamp(size: tuple[int, int], paint: Callable[[c.Canvas], None]) -> tuple[Image.Image, Image.Image]:
-    """What `paint` draws in a box of `size` and the mask of the pixels it sets: it paints twice,
-    on two different grounds, and the pixels it set are those alike in both. (Its text is shaded
-    against what lies under its middle, so that must be something `paint` drew itself.)"""
-    drawn = []
-    for ground in (c.PAPER, c.BLACK):
-        canvas = c.Canvas(c.to_palette(Image.new("RGB", size, ground)))
-        paint(canvas)
-        drawn.append(canvas.image)
-    first, second = (Image.frombytes("L", size, image.tobytes()) for image in drawn)
-    mask = ImageChops.difference(first, second).point(lambda value: 0 if value else 255)
-    return drawn[0], mask
-
-
-def _paper_stamp(size: tuple[int, int], paint: Callable[[c.Canvas], None]) -> Image.Image:
-    """What `paint` draws in a box of `size` on the sidebar's paper, with the paper: pasted whole."""
-    canvas = c.Canvas(c.to_palette(Image.new("RGB", size, c.PAPER)))
-    paint(canvas)
-    return canvas.image
 
 
 def _diamond(canvas: c.Canvas, centre: tuple[int, int], r: int) -> None:
@@ -569,11 +581,9 @@ def _draw_roster(canvas: c.Canvas, x: int, y: int, characters: list[_Character])
         canvas.draw.rectangle((x, y, x + LEGEND_W - 16, y + 5), fill=c.TEAM_COLOURS[team])
         y += 12
         for who in members:
-            if _CACHED_LAYERS:  # keyed by what the row shows (not the cell)
-                canvas.image.paste(_roster_row_stamp(who.id, who.tag, who.team, who.general, who.hp, who.max_hp,
-                                                     who.ap, who.dead), (x, y))
-            else:
-                _draw_roster_row(canvas, x, y, who)
+            shown = (who.id, who.tag, who.team, who.general, who.hp, who.max_hp, who.ap, who.dead)  # not the cell
+            _ROSTER_ROWS.draw(canvas, (x, y, x + ROSTER_ROW_W, y + LEGEND_ROW_H), shown,
+                              partial(_draw_roster_row, canvas, x, y, who))
             y += LEGEND_ROW_H
         y += 6
     return y
@@ -600,13 +610,8 @@ def _draw_roster_row(canvas: c.Canvas, x: int, y: int, who: _Character) -> None:
         _draw_ap_boxes(canvas, (text_left + 98, y + 21), who.ap)
 
 
-@lru_cache(maxsize=512)
-def _roster_row_stamp(name: str, tag: str, team: int, general: bool, hp: int, max_hp: int, ap: int,
-                      dead: bool) -> Image.Image:
-    """A roster row drawn once for every board that lists the character so (the row does not show
-    its cell): a move redraws only the mover's row."""
-    who = _Character(name, tag, team, general, None, hp, max_hp, ap, dead)
-    return _paper_stamp((ROSTER_ROW_W, LEGEND_ROW_H), lambda canvas: _draw_roster_row(canvas, 0, 0, who))
+#: roster rows kept drawn, by what they show: a move draws only the mover's row again
+_ROSTER_ROWS = _Kept(512)
 
 
 def _draw_ap_boxes(canvas: c.Canvas, origin: tuple[int, int], ap: int) -> None:
@@ -766,19 +771,15 @@ def _key_height(lines: Sequence[_KeyLine]) -> int:
 KEY_TOP = 6
 
 
-@lru_cache(maxsize=64)
-def _key_stamp(lines: tuple[_KeyLine, ...], legend: str) -> Image.Image:
-    """The whole key on the sidebar's paper, drawn once for every board that shows the same things
-    in the same words (its lines are words of the reader's language: a French key is never an
-    English board's); from `KEY_MARGIN` left of the sidebar's text to the image's edge."""
-    size = (LEGEND_W, _key_height(lines))
-    return _paper_stamp(size, lambda canvas: _draw_key(canvas, KEY_MARGIN, KEY_TOP, lines, legend))
+#: map keys kept drawn, by their lines (the things shown, in the reader's words: a French key is
+#: never an English board's) and title
+_KEYS = _Kept(64)
 
 
 def _canvas(game_map: GameMap, header: int, needed: int) -> Image.Image:
     """A copy of the map's background, made taller when the sidebar needs more room (small maps,
     a long roster)."""
-    return _tall_background(game_map, header, max(needed, layout_for(game_map, header).size[1])).copy()
+    return c.drawable_copy(_tall_background(game_map, header, max(needed, layout_for(game_map, header).size[1])))
 
 
 @lru_cache(maxsize=16)
@@ -853,21 +854,14 @@ def board_image(
     for who in characters:
         if who.at is None:
             continue
-        box = layout.cell_box(who.at)
-        if _CACHED_LAYERS:
-            stamp, mask = _character_stamp(who.tag, who.team, who.general, who.hp, who.max_hp)
-            canvas.image.paste(stamp, box[:2], mask)
-        else:
-            _draw_character(canvas, box, who)
+        _draw_character(canvas, layout.cell_box(who.at), who)
     over(canvas, layout, overlay, game_map)
     _draw_impacts(canvas, layout, marks, game_map)
     _draw_effects(canvas, layout, effects, game_map)
     x = layout.board_right + RULE_W + KEY_MARGIN
     y = _draw_roster(canvas, x, layout.top, characters)
-    if _CACHED_LAYERS:
-        canvas.image.paste(_key_stamp(tuple(key), words["legend"]), (x - KEY_MARGIN, y))
-    else:
-        _draw_key(canvas, x, y + KEY_TOP, key, words["legend"])
+    _KEYS.draw(canvas, (x - KEY_MARGIN, y, x - KEY_MARGIN + LEGEND_W, y + _key_height(key)),
+               (tuple(key), words["legend"]), partial(_draw_key, canvas, x, y + KEY_TOP, key, words["legend"]))
     return canvas.image, layout
 
 

@@ -11,18 +11,13 @@ from PIL import Image
 
 from bot.games.spacechess.pictures import picture_labels
 from engine.spacechess.maps import GameMap, standard_map
+from renders import common
 from renders.hexmarks import GHOST, MOVE, PUSH, SHOT, Mark
 from renders.spacechess import board as board_module
 from renders.spacechess.board import Caption, Effect, Overlay, board_image
 
 #: each kept drawing of the board, and the most it keeps
-CACHES = {
-    "_background": 16,
-    "_tall_background": 16,
-    "_key_stamp": 64,
-    "_roster_row_stamp": 512,
-    "_character_stamp": 512,
-}
+CACHES = {"_background": 16, "_tall_background": 16, "_KEYS": 64, "_ROSTER_ROWS": 512}
 
 
 def positions(small_view: dict[str, Any], standard_view: dict[str, Any]) -> list[tuple[dict, str, dict[str, Any]]]:
@@ -72,19 +67,32 @@ def test_a_language_never_reuses_another_ones_key(monkeypatch: pytest.MonkeyPatc
                                                   standard_view: dict[str, Any]) -> None:
     """French then English: the English board has the English key (the key is cached by its words)."""
     game_map = standard_map()
-    board_module._key_stamp.cache_clear()
+    board_module._KEYS.cache_clear()
     french = board_image(standard_view, game_map, labels=picture_labels("fr"))[0]
     english = board_image(standard_view, game_map, labels=picture_labels("en"))[0]
-    assert board_module._key_stamp.cache_info().currsize == 2
+    assert len(board_module._KEYS) == 2
     assert same_pixels(english, from_scratch(monkeypatch, standard_view, game_map, labels=picture_labels("en")))
     assert not same_pixels(english, french)
 
 
-def test_the_layer_caches_are_bounded() -> None:
-    """Kept drawings never grow with the games: each cache has its bound (a test fills the key's)."""
+def test_the_layer_caches_are_bounded(standard_view: dict[str, Any]) -> None:
+    """Kept drawings never grow with the games: each cache has its bound (the roster's is filled)."""
     for name, most in CACHES.items():
-        assert getattr(board_module, name).cache_info().maxsize == most, name
-    board_module._key_stamp.cache_clear()
-    for index in range(CACHES["_key_stamp"] + 5):
-        board_module._key_stamp(((("square", (0, 0, 0)), f"line {index}"),), "Key")
-    assert board_module._key_stamp.cache_info().currsize == CACHES["_key_stamp"]
+        kept = getattr(board_module, name)
+        assert (kept.maxsize if isinstance(kept, board_module._Kept) else kept.cache_info().maxsize) == most, name
+    board_module._ROSTER_ROWS.cache_clear()
+    view = copy.deepcopy(standard_view)
+    for hp in range(1 + CACHES["_ROSTER_ROWS"] // len(view["characters"])):
+        for who in view["characters"].values():
+            who["hp"] = hp
+        board_image(view, standard_map())
+    assert len(board_module._ROSTER_ROWS) == CACHES["_ROSTER_ROWS"]
+
+
+def test_recording_text_forgets_the_kept_parts(standard_view: dict[str, Any]) -> None:
+    """The language checks read the words where they are drawn: a kept roster row or key is drawn
+    again while recording, so its words are seen."""
+    board_image(standard_view, standard_map(), labels=picture_labels("en"))
+    with common.recording_text() as drawn:
+        board_image(standard_view, standard_map(), labels=picture_labels("en"))
+    assert "player03" in drawn and picture_labels("en")["legend"] in drawn
