@@ -54,12 +54,15 @@ TEAM_TINT: dict[int, RGB] = {1: (214, 230, 242), 2: (248, 232, 200)}
 REACH_TINT: RGB = (208, 236, 224)
 AREA_TINT: RGB = (246, 206, 180)
 
-#: zlib level of a PNG band (`encode_png`). Measured on a 14-character standard board: level 1 is
-#: as fast as 3 for a third more bytes, level 6 takes 2-3 times as long for 15 % fewer bytes, and
-#: a board whose bands are all new (each post of a draw's fan-out) pays that in full.
+#: zlib level of a PNG band (`encode_png`). Measured on a 14-character standard board in 32-row
+#: bands: level 1 is hardly faster than 3 for 27 % more bytes, level 6 takes 2-4 times as long for
+#: 16 % fewer bytes, and a board whose bands are all new (each post of a draw's fan-out) pays that
+#: in full.
 PNG_COMPRESS_LEVEL = 3
 #: rows of one band: the fewer, the fewer rows a change compresses again, but the more bytes (each
-#: band starts with an empty dictionary) and the more overhead for an image with no band seen before
+#: band starts with an empty dictionary) and the more overhead for an image with no band seen
+#: before. On a game's boards one move after another: 16 rows 1.0 ms for 46 KiB, a new board 6.0
+#: ms; 32 rows 1.25 ms for 42.6 KiB, a new board 5.0 ms (Pillow: 4.6 ms whatever, 40 KiB).
 PNG_BAND_ROWS = 32
 #: compressed bands kept: about 1 KB each on a board, the bands of ~200 boards in ~8 MB, so that
 #: the boards of the 50 games a load test's players order in find theirs
@@ -120,21 +123,25 @@ def encode_png(image: Image.Image) -> bytes:
     """A drawing as an 8-bit palette PNG; an RGB one is quantised first (see the module docstring).
 
     Deflating the pixels was half of a Space Chess board's cost (4.6 ms with Pillow's encoder at
-    level 3), and no setting of Pillow's made it cheaper for its bytes: level 1 takes as long for
-    35 % more bytes, Z_RLE doubles the bytes, Z_HUFFMAN_ONLY is slower and 7 times bigger, level 6
-    takes 2-3 times as long for 15 % fewer. But two boards of one game differ in a few places (a
-    token, a row of AP boxes, the caption), so the rows are deflated in bands of `PNG_BAND_ROWS`,
-    each on its own and ended with a sync flush (the image data is their concatenation), and each
-    band's deflated bytes are kept by its content: a board then deflates only the bands that
-    changed (~5 of 43 after a move) and joins the rest from the cache. Bands are counted from the
-    bottom, so a caption one line longer (a taller header) moves no band under it.
+    level 3, idle machine), and no setting of Pillow's made it cheaper for its bytes: level 1 takes
+    as long for 35 % more bytes, Z_RLE doubles the bytes, Z_HUFFMAN_ONLY is 3 times slower and 7
+    times bigger, level 6 takes 2-3 times as long for 17 % fewer; `optimize` only adds a pass; a
+    smaller image or fewer colours would change what players see (the palette is already 8-bit).
+    But two boards of one game differ in a few places (a token, a row of AP boxes, the caption),
+    so the rows are deflated in bands of `PNG_BAND_ROWS`, each on its own and ended with a sync
+    flush (the image data is their concatenation), and each band's deflated bytes are kept by its
+    content: a board then deflates only the bands that changed (5 to 10 of 43 after a move) and
+    joins the rest from the cache. Bands are counted from the bottom, so a caption one line longer
+    (a taller header) moves no band under it.
 
-    Measured (benchmarks/bench_render.py): a board after a move 1.2 ms instead of 4.6 for 42.6 KiB
-    instead of 40 (the bands' separate dictionaries), hashing the rows being most of what is left;
-    an image none of whose bands was seen before (a fan-out's first post of a game) costs about
-    what Pillow's encode did. The bytes depend only on the pixels (a band deflates alike whether it
-    was cached or not), so the same image always gives the same file. A band's key is its 64-bit
-    hash with its width and length: a false hit would take some 10^15 boards.
+    Measured (benchmarks/bench_render.py, 2 cores shared with other jobs): a game's boards one
+    move after another 3.4 ms instead of 6.6 (1.6 instead of 5.8 when they come back, as in
+    bench_service_order's), for 45 KiB instead of 41 (the bands' separate dictionaries); hashing
+    the rows is most of what is left; an image none of whose bands was seen before (a fan-out's
+    post of a game) costs about what Pillow's encode did. The bytes depend only on the pixels (a
+    band deflates alike whether it was cached or not), so the same image always gives the same
+    file. A band's key is its 64-bit hash with its width and length: a false hit would take some
+    10^15 boards.
     """
     indexed = image if image.mode == "P" else to_palette(image)
     width, height = indexed.size

@@ -6,10 +6,10 @@ snapshot, a replay step. It is drawn in layers: what does not change from one or
 is drawn once and kept in small bounded caches, and each render pastes it and paints only the
 rest. The map part (grid, rulers, obstacles, camps) is kept per map, header height and image
 height; the map key per its lines (the things shown, in the reader's words: so per language);
-each roster row per what it shows (a move draws the mover's row again, not the others). The
-caption, the pieces, the pickups, the overlay, the marks and the effects are painted on each time
-(a token drawn is about as cheap as one pasted with its mask, and tokens move). The layers change
-no pixel: `_CACHED_LAYERS` off draws every part straight onto the board, as the tests' reference.
+each roster row and each token per what it shows (a move draws the mover's row again, not the
+others; a token is pasted wherever it stands). The caption, the pickups, the overlay, the marks
+and the effects are painted on each time. The layers change no pixel: `_CACHED_LAYERS` off draws
+every part straight onto the board, as the tests' reference.
 
 A posted board must make sense to someone opening the channel days later, so it carries its
 context (`Caption`: the game, the turn, what just happened, what comes next, the winner) and a
@@ -173,39 +173,67 @@ def camp_rows(game_map: GameMap) -> dict[int, int]:
 
 
 # -- the static part -------------------------------------------------------------------------------
-#: paste the parts kept drawn (the key, roster rows, tokens); False draws them on the board itself
+#: paste the parts kept drawn (the key, roster rows, tokens); False draws them on the board itself,
+#: the tests' reference
 _CACHED_LAYERS = True
 
 
 class _Kept:
     """Parts of boards kept drawn, by what they show (a bounded LRU, shared by the drawing threads).
 
-    A part is drawn straight onto the board the first time, then its box is cut out and kept:
-    a part never seen costs what drawing it did, one seen before a paste. Its box must hold
-    nothing else than the part over the sidebar's paper. Emptied by `recording_text()` (its
-    `cache_clear`, as the `functools` caches), so recorded words are drawn again."""
+    `draw`: a part over the sidebar's paper (a roster row, the key) is drawn straight onto the
+    board the first time, then its box is cut out and kept. `stamp`: a part over whatever lies
+    under it (a token) is drawn straight the first time too, and made a stamp with the mask of
+    its pixels the second (a stamp costs three drawings: a board of a game seen once, as each of a
+    draw's fan-out, pays nothing for it). Emptied by `recording_text()` (its `cache_clear`, as the
+    `functools` caches), so recorded words are drawn again."""
 
     def __init__(self, maxsize: int) -> None:
         self.maxsize = maxsize
-        self._parts: OrderedDict[Hashable, Image.Image] = OrderedDict()
+        #: a kept part, or None for a part seen once and not stamped yet
+        self._parts: OrderedDict[Hashable, Any] = OrderedDict()
         self._lock = threading.Lock()
 
     def draw(self, canvas: c.Canvas, box: tuple[int, int, int, int], key: Hashable, paint: Callable[[], None]) -> None:
         """The part `key` into `box` (left, top, right, bottom, as `Image.crop` takes it): pasted
-        if kept, else painted by `paint` and kept."""
-        if not _CACHED_LAYERS:
-            paint()
-            return
-        with self._lock:
-            part = self._parts.get(key)
-            if part is not None:
-                self._parts.move_to_end(key)
+        if kept, else painted by `paint` and kept. The box holds nothing else over the paper."""
+        part = self._get(key) if _CACHED_LAYERS else None
         if part is not None:
             canvas.image.paste(part, box[:2])
             return
         paint()
+        if _CACHED_LAYERS:
+            self._put(key, canvas.image.crop(box))
+
+    def stamp(self, canvas: c.Canvas, origin: tuple[int, int], size: tuple[int, int], key: Hashable,
+              paint: Callable[[c.Canvas, int, int], None]) -> None:
+        """The part `key` at `origin`, `paint(canvas, x, y)` drawing it in a box of `size` from
+        (x, y) and setting only its own pixels: pasted with its mask once stamped."""
+        if not _CACHED_LAYERS:
+            paint(canvas, *origin)
+            return
         with self._lock:
-            self._parts[key] = canvas.image.crop(box)
+            seen = key in self._parts
+        part = self._get(key) if seen else None
+        if part is None and seen:
+            part = _stamp(size, partial(paint, x=0, y=0))
+            self._put(key, part)
+        if part is None:
+            paint(canvas, *origin)
+            self._put(key, None)
+            return
+        canvas.image.paste(part[0], origin, part[1])
+
+    def _get(self, key: Hashable) -> Any:
+        with self._lock:
+            part = self._parts.get(key)
+            if key in self._parts:
+                self._parts.move_to_end(key)
+        return part
+
+    def _put(self, key: Hashable, part: Any) -> None:
+        with self._lock:
+            self._parts[key] = part
             while len(self._parts) > self.maxsize:
                 self._parts.popitem(last=False)
 
@@ -215,6 +243,33 @@ class _Kept:
     def cache_clear(self) -> None:
         with self._lock:
             self._parts.clear()
+
+
+#: the ground a stamp is painted on: a colour of the palette's cube that nothing on a board is
+#: drawn in, nor is the nearest colour of any shade of what is (the named colours, their blends)
+STAMP_GROUND: c.RGB = (255, 0, 255)
+
+
+def _stamp(size: tuple[int, int], paint: Callable[..., None]) -> tuple[Image.Image, Image.Image]:
+    """What `paint(canvas)` draws in a box of `size` and the mask of the pixels it set (those no
+    longer `STAMP_GROUND`). Its text is shaded against what lies under its middle, so that must
+    be something `paint` drew itself."""
+    canvas = c.Canvas(c.drawable_copy(_ground(size)))
+    paint(canvas)
+    return canvas.image, Image.frombytes("L", size, canvas.image.tobytes().translate(_painted_table()))
+
+
+@lru_cache(maxsize=8)
+def _ground(size: tuple[int, int]) -> Image.Image:
+    """A blank stamp in the palette, to copy."""
+    return c.to_palette(Image.new("RGB", size, STAMP_GROUND))
+
+
+@lru_cache(maxsize=1)
+def _painted_table() -> bytes:
+    """From a palette index to a stamp's mask (`bytes.translate`): 0 for the ground, else 255."""
+    ground = _ground((1, 1)).getpixel((0, 0))
+    return bytes(0 if index == ground else 255 for index in range(256))
 
 
 @lru_cache(maxsize=16)
@@ -353,9 +408,9 @@ def _draw_token(canvas: c.Canvas, centre: tuple[int, int], who: _Character) -> N
     canvas.text(centre, who.tag, size, c.TEAM_TEXT[who.team], anchor="mm")
 
 
-def _draw_character(canvas: c.Canvas, box: tuple[int, int, int, int], who: _Character) -> None:
-    """The token at the top of its cell's `box`, the HP bar at its bottom."""
-    x0, y0, x1, y1 = box
+def _draw_character_at(canvas: c.Canvas, x: int, y: int, who: _Character) -> None:
+    """The token at the top of the cell whose inside starts at (x, y), the HP bar at its bottom."""
+    x0, y0, x1, y1 = x, y, x + CELL - 2, y + CELL - 2
     cx = (x0 + x1 + 1) // 2
     _draw_token(canvas, (cx, y0 + MARKER // 2), who)
     canvas.bar((x0 + 1, y1 - 3, x1 - 1, y1), who.hp, who.max_hp)
@@ -612,6 +667,8 @@ def _draw_roster_row(canvas: c.Canvas, x: int, y: int, who: _Character) -> None:
 
 #: roster rows kept drawn, by what they show: a move draws only the mover's row again
 _ROSTER_ROWS = _Kept(512)
+#: tokens on the board kept as stamps
+_TOKENS = _Kept(512)
 
 
 def _draw_ap_boxes(canvas: c.Canvas, origin: tuple[int, int], ap: int) -> None:
@@ -854,7 +911,9 @@ def board_image(
     for who in characters:
         if who.at is None:
             continue
-        _draw_character(canvas, layout.cell_box(who.at), who)
+        x0, y0, _, _ = layout.cell_box(who.at)  # keyed by what a token shows: not its name, AP or cell
+        _TOKENS.stamp(canvas, (x0, y0), (CELL - 1, CELL - 1), (who.tag, who.team, who.general, who.hp, who.max_hp),
+                      partial(_draw_character_at, who=who))
     over(canvas, layout, overlay, game_map)
     _draw_impacts(canvas, layout, marks, game_map)
     _draw_effects(canvas, layout, effects, game_map)

@@ -17,7 +17,7 @@ from renders.spacechess import board as board_module
 from renders.spacechess.board import Caption, Effect, Overlay, board_image
 
 #: each kept drawing of the board, and the most it keeps
-CACHES = {"_background": 16, "_tall_background": 16, "_KEYS": 64, "_ROSTER_ROWS": 512}
+CACHES = {"_background": 16, "_tall_background": 16, "_KEYS": 64, "_ROSTER_ROWS": 512, "_TOKENS": 512}
 
 
 def positions(small_view: dict[str, Any], standard_view: dict[str, Any]) -> list[tuple[dict, str, dict[str, Any]]]:
@@ -54,12 +54,13 @@ def same_pixels(a: Image.Image, b: Image.Image) -> bool:
 def test_layered_boards_are_the_boards_drawn_from_scratch(monkeypatch: pytest.MonkeyPatch, language: str,
                                                           small_map: GameMap, small_view: dict[str, Any],
                                                           standard_view: dict[str, Any]) -> None:
-    """Each board twice (the second from warm caches) after the one before (the caches hold its parts)."""
+    """Each board three times (drawn straight, then with its tokens stamped, then all pasted), after
+    the one before (the caches hold its parts)."""
     maps = {"standard": standard_map(), "small": small_map}
     labels = picture_labels(language)
     for view, name, options in positions(small_view, standard_view):
         expected = from_scratch(monkeypatch, view, maps[name], labels=labels, **options)
-        for _ in range(2):
+        for _ in range(3):
             assert same_pixels(board_image(view, maps[name], labels=labels, **options)[0], expected), (name, options)
 
 
