@@ -4,6 +4,12 @@ Goal: <= 20 ms at the 99th percentile for an order on the standard map with 14 c
 the service and its commit (the "no image" row: rendering has its own goal, bench_render.py). The
 row with the board image that a move's reply carries shows what a player waits for in all.
 
+The CPU column is the median CPU time of the thread that ran each order: what an order costs the
+bot, whatever else shares the cores. Measured on the suite's 2-core machine with other jobs running
+(load 5-7), issue 28's board work (a board drawn from cached layers, encoded in cached bands, its
+labels read once per language) took an order with its board from 13-21 ms of CPU to 8.4-11.5 ms
+(median wall time 39-57 ms to 20-25 ms at that load); the order without its image stayed at 3.4-6.3 ms.
+
 Run: python benchmarks/bench_service_order.py [orders]
 """
 
