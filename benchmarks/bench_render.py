@@ -9,7 +9,7 @@ board none of whose parts was seen before (caches emptied: a draw's fan-out post
 board, or the first board after a restart). Times are the thread's CPU, medians.
 
 Measured on the suite's 2-core machine with other jobs running (load 5-7, so Pillow's encode of
-the board, the same code before and after, took 6.6-7.4 ms instead of 4.6 idle); "before" is
+the board, the same code before and after, took 4.7-7.4 ms instead of 4.6 idle); "before" is
 main at 752648d (Pillow's encode at level 3, the map background as the board's only layer),
 ranges over two to four runs:
 

@@ -97,3 +97,20 @@ def test_recording_text_forgets_the_kept_parts(standard_view: dict[str, Any]) ->
     with common.recording_text() as drawn:
         board_image(standard_view, standard_map(), labels=picture_labels("en"))
     assert "player03" in drawn and picture_labels("en")["legend"] in drawn
+
+
+def test_picture_labels_are_read_once_per_language_and_again_when_the_catalog_grows(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The whole catalog is scanned for its ``label.*`` words once, not for each picture; a game's
+    words added later (a catalog only grows) are seen."""
+    from bot.games.spacechess import pictures
+
+    words = {"label.scope": "viseur", "game.picture.legend.legend": "Légende", "other": "x"}
+    monkeypatch.setattr(pictures, "catalog", lambda language: words)
+    pictures._labels.cache_clear()
+    first = pictures.picture_labels("fr")
+    assert first is pictures.picture_labels("fr")
+    assert dict(first) == {"scope": "viseur", "legend": "Légende"}
+    words["label.jetpack"] = "réacteur dorsal"
+    assert pictures.picture_labels("fr")["jetpack"] == "réacteur dorsal"
+    pictures._labels.cache_clear()
