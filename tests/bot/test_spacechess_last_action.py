@@ -161,3 +161,22 @@ def test_a_power_is_a_decisive_moment_of_the_recap() -> None:
     moments = recap_of(_history(state, outcome)(), SPACECHESS.view).moments
     assert [translate(m.key, "fr", m.params) for m in moments] == [
         "Tour 0 : Ann utilise le pouvoir intimidation sur Dee."]
+
+
+def test_the_recap_shows_apart_the_ap_lost_to_the_cap_at_a_draw_and_from_a_friend(drawn: list[str]) -> None:
+    """Ann (8 AP) draws 1, 2, 3 on her card 1 (+3) and keeps 1 of them; Bo gives her his 4 AP, all lost.
+    The AP table still says what the draws gave; the losses are counted apart, in the text and drawn."""
+    from bot.games.spacechess.recap import recap_of, recap_reply
+
+    state = build(soldier("Ann", 1, "B2", ap=8), soldier("Bo", 1, "B3", cards=[5, 6], ap=2, ability="friendship"), soldier("Dee", 2, "B9"))
+    drew = SPACECHESS.apply_input(state, "draw", None, {"numbers": [1, 2, 3, 40, 41]})
+    given = play(drew.state, "Bo", "friendship Ann")
+    history = _history(state, drew, given)
+    recap = recap_of(history(), SPACECHESS.view)
+    by_id = {f.id: f for f in recap.fighters}
+    assert by_id["Ann"].ap == (3,) and by_id["Ann"].capped == (2 + 4,)
+    assert by_id["Bo"].capped == () and by_id["Dee"].capped == ()
+    reply = recap_reply(SPACECHESS, Scene("Orion", "fr", history=history))
+    said = [translate(m.key, "fr", m.params) for m in reply.messages]
+    assert said[-1] == "PA perdus au plafond : Ann 6 PA."
+    assert "PA perdus au plafond de PA, tour par tour" in drawn
