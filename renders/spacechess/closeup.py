@@ -225,7 +225,7 @@ def render_closeup(
     over(zoomed, layout, overlay, game_map)
     # what the painters drew beyond the window (a line of fire, a path) is cut at its edge
     canvas.draw.rectangle((0, header, out_w - 1, board_top - 1), fill=c.PAPER)
-    canvas.draw.rectangle((0, board_top + board_h, out_w - 1, legend_top - 1), fill=c.PAPER)
+    canvas.draw.rectangle((0, board_top + board_h, out_w - 1, canvas.image.height - 1), fill=c.PAPER)
     canvas.draw.rectangle((0, board_top, RULE - 1, board_top + board_h - 1), fill=c.PAPER)
     canvas.draw.rectangle((RULE + board_w, board_top, out_w - 1, board_top + board_h - 1), fill=c.PAPER)
 
