@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from bot.drivers import TurnHooks
 from bot.lottery import is_lottery_game, lottery_kinds
-from bot.lottery.turn_post import build_turn_post, later_drawing, upcoming
+from bot.lottery.turn_post import build_turn_post, later_drawing, what_comes_next
 from bot.outbox import Drawing, announce, post_language, post_of
 from bot.service.core import Applied, GameService, derive_status
 from bot.service.dms import dm_posts
@@ -250,7 +250,7 @@ class DrawApplier:
         policy = self.store.guild_settings(game.guild_id).ping_policy if game.guild_id is not None else "players"
         pending = Step(-1, "draw", None, tuple(public_events(applied.outcome.events)), applied.outcome.state)
         turn = int(applied.rules.view(applied.outcome.state).get("turn", 0)) if "limit_draws" in game.options else 0
-        following = upcoming(self.schedule, game.options, turn, self.service.clock())
+        following = what_comes_next(self.schedule, game.options, turn, self.service.clock())
         scene = scene_of(self.service, game, language or post_language(self.hooks), pending=(pending,),
                          upcoming=following)
         drawing = later_drawing(applied, scene, following) if later else None

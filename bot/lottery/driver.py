@@ -10,7 +10,7 @@ from typing import Any
 from bot.drivers import LogFault, TimerHandler, TurnDriver, TurnHooks
 from bot.i18n import Count, Day
 from bot.lottery.apply import DRAW_RETRY, DrawApplier, applier_for
-from bot.lottery.turn_post import upcoming
+from bot.lottery.turn_post import what_comes_next
 from bot.service.commands import Option
 from bot.service.core import Applied, GameService
 from bot.service.replies import Message, Reply, ServiceError
@@ -92,7 +92,7 @@ class LotteryDriver(TurnDriver):
         if "limit_draws" in game.options:  # the progress towards it needs the draws played so far
             rules = registry.get(game.kind)
             turn = int(rules.view(rules.from_json(game.state)).get("turn", 0))
-        return upcoming(applier_for(svc).schedule, game.options, turn, now)
+        return what_comes_next(applier_for(svc).schedule, game.options, turn, now)
 
     def timer_handlers(self, svc: GameService, hooks: TurnHooks) -> dict[str, TimerHandler]:
         """A deferred draw's retry: the game's pending draws, each with its turn post through the outbox.

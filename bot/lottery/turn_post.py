@@ -116,7 +116,7 @@ def next_draw(schedule: DrawSchedule, now: dt.datetime) -> Message:
     return Message("status.next_draw", {"next": discord_time(next_expected_draw(now, schedule))})
 
 
-def upcoming(schedule: DrawSchedule, options: Mapping[str, Any], turn: int, now: dt.datetime) -> Message:
+def what_comes_next(schedule: DrawSchedule, options: Mapping[str, Any], turn: int, now: dt.datetime) -> Message:
     """What comes next in a game of these options once `turn` draws are played: the next draw (a
     manual game's are typed by its game masters whenever they do: no time to give), with the time
     limit's progress (SC-31). A turn post is made before its draw is committed: it says the turn its
