@@ -13,7 +13,7 @@ from typing import Any, TextIO
 
 from bot.games import presenter_for
 from bot.games.spacechess import award_lines
-from bot.i18n import Count, Day, Listing, translate
+from bot.i18n import Count, Day, translate
 from bot.outbox import Drawing
 from bot.service.computers import computers_of
 from bot.service.core import Applied
@@ -122,14 +122,16 @@ def what_comes_next(schedule: DrawSchedule, options: Mapping[str, Any], turn: in
     limit's progress (SC-31). A turn post is made before its draw is committed: it says the turn its
     draw brings."""
     following = Message("sc.next.manual") if options.get("draws") == "manual" else next_draw(schedule, now)
-    limits = []
-    if (limit := options.get("limit_draws")) is not None:
-        limits.append(Message("sc.limit.draws", {"played": Count(min(turn, limit), "sc.limit.played"), "limit": limit}))
-    if (end := options.get("end_date")) is not None:
-        limits.append(Message("sc.limit.end_date", {"date": Day(dt.date.fromisoformat(end))}))
-    if not limits:
+    limit, end = options.get("limit_draws"), options.get("end_date")
+    if limit is None and end is None:
         return following
-    return Message("sc.next.limited", {"next": following, "limit": Listing(tuple(limits), separator=" · ")})
+    params: dict[str, Any] = {}
+    if limit is not None:
+        params.update(limit=limit, played=Count(min(turn, limit), "sc.limit.played"))
+    if end is not None:
+        params["date"] = Day(dt.date.fromisoformat(end))
+    key = "sc.limit.end_date" if limit is None else "sc.limit.draws" if end is None else "sc.limit.both"
+    return Message("sc.next.limited", {"next": following, "limit": Message(key, params)})
 
 
 def later_drawing(applied: Applied, scene: Scene, upcoming: Message | None = None) -> Drawing | None:

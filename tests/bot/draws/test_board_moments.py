@@ -51,3 +51,10 @@ def test_a_manual_games_board_gives_no_next_draw_time(store: Store, service: Gam
     text = translate(header.key, "fr", header.params)
     assert "prochain tirage" not in text and "tirages saisis par les maîtres du jeu" in text
     assert "limite de temps : 0 tirage joué sur 5" in text
+
+
+def test_a_game_with_both_limits_says_them_in_one_line(store: Store, service: GameService) -> None:
+    game = make_running_game(store, options={"limit_draws": 4, "end_date": "2024-03-20"})
+    [header, *_] = status_messages(service, game, dt.datetime(2024, 3, 7, 12, tzinfo=dt.UTC))
+    assert translate(header.key, "en", header.params).endswith(
+        " · time limit: 0 of 4 draws played, or the first draw from Wednesday 20 March 2024")
