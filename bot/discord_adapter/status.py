@@ -122,7 +122,7 @@ class StatusBoard:
                 await self.resume()
                 continue
             try:
-                owed = await asyncio.to_thread(dirty_games, self.store)
+                owed = await asyncio.to_thread(dirty_games, self.store, self._held_servers())
             except Exception:
                 log.exception("looking for owed status refreshes failed: next look in %.0f s", SWEEP_SECONDS)
                 continue
@@ -134,9 +134,9 @@ class StatusBoard:
         and not refreshed (the run stopped first) — or never posted, for a game of this process's
         servers created just before a crash, whose mark the stopped run never got to write. A database
         that cannot be read then (restarting) leaves it to the next sweep, not to the next restart."""
-        held = {guild.id for guild in self.client.guilds}  # another shard's process posts the others'
+        held = self._held_servers()  # another shard's process posts the others'
         try:
-            owed = set(await asyncio.to_thread(dirty_games, self.store))
+            owed = set(await asyncio.to_thread(dirty_games, self.store, held))
             owed |= await asyncio.to_thread(self._unposted, held)
         except Exception:
             self._resume_owed = True
@@ -145,6 +145,10 @@ class StatusBoard:
         self._resume_owed = False
         for game_id in sorted(owed):
             self._schedule(game_id, 0.0, mark=False)
+
+    def _held_servers(self) -> set[int]:
+        """The servers of this process's shards (their games' status messages are ours to write)."""
+        return {guild.id for guild in self.client.guilds}
 
     def _unposted(self, guild_ids: set[int]) -> set[int]:
         """The games under way in these servers' channels that have no status message yet, read a page

@@ -348,10 +348,10 @@ async def test_status_refreshes_owed_at_ready_are_looked_for_again_when_the_data
     real = dirty_games
     down = [True]
 
-    def unreachable(store):
+    def unreachable(store, *args):
         if down:
             raise OperationalError("SELECT", {}, ConnectionError("connection refused"))
-        return real(store)
+        return real(store, *args)
 
     monkeypatch.setattr("bot.discord_adapter.status.dirty_games", unreachable)
     monkeypatch.setattr("bot.discord_adapter.status.SWEEP_SECONDS", 0.01)
