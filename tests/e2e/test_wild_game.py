@@ -32,7 +32,8 @@ from sqlalchemy import select
 
 from bot.store import Store
 from bot.store import outbox as rows
-from bot.store.models import LogEntry
+from bot.store.discord_state import dirty_games
+from bot.store.models import LogEntry, StatusMessage
 from tests.discord_shapes import ALL_PERMISSIONS, ATTACH_FILES, MANAGE_THREADS
 from tests.e2e.botproc import BotProcess, write_config
 from tests.e2e.campaign import WAIT_TIMEOUT, header, pinned_status
@@ -99,6 +100,17 @@ def settled(url: str) -> None:
     eventually(lambda: all(p.sent_at is not None for p in outbox(url)), "outbox with nothing owed")
 
 
+def writes_owed(url: str) -> bool:
+    """Whether the bot still owes a write of its own: a post, a status refresh, the pin's outcome."""
+    store = Store(url, migrate=False)
+    try:
+        with store.engine.connect() as connection:
+            pinning = connection.execute(select(StatusMessage.pin).where(StatusMessage.pin == "pending")).first()
+        return bool(rows.unsent(store) or dirty_games(store) or pinning)
+    finally:
+        store.close()
+
+
 def gm_sets(url: str, reason: str) -> int:
     """How many `/sc set` of that reason the game's log holds."""
     store = Store(url, migrate=False)
@@ -143,6 +155,7 @@ def story(fake: FakeDiscord, bot: BotProcess, cluster: Cluster, fdj: FdjFile, fi
     bot.wait_for_log("connected as")  # READY handled: nothing of the start is left to meet the restart
 
     # PostgreSQL restarts as the command commits: the commit is kept, its answer lost with the connection
+    eventually(lambda: not writes_owed(cluster.url), "the bot with nothing to write")  # the one commit: the command's
     cluster.hold_commits(True)
     command = fake.slash_payload(gm, "sc set", {"character": "Cid", "ap": 5, "reason": "restart"},
                                  channel=post, locale=table.locale)
