@@ -54,7 +54,7 @@ def _free_port() -> int:
 
 
 class Cluster:
-    """`start` it, use `url`, `stop` or `restart` it at will; `close` removes it."""
+    """`start` it, use `url`, `stop` and `start` it again at will; `close` removes it."""
 
     def __init__(self) -> None:
         self.user = _system_user()
@@ -63,7 +63,6 @@ class Cluster:
         self.port = _free_port()
         if self.user is not None:
             shutil.chown(self.folder, self.user)
-        self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "--encoding=UTF8", "--no-sync")
 
     @property
     def url(self) -> str:
@@ -80,6 +79,10 @@ class Cluster:
                                + (log.read_text(errors="replace")[-3000:] if log.exists() else ""))
 
     def start(self) -> None:
+        """Start the server (its data made at the first start)."""
+        if not self.data.exists():
+            self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "--encoding=UTF8",
+                      "--no-sync")
         options = f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.folder} -c fsync=off -c max_connections=50"
         self._run("pg_ctl", "-D", str(self.data), "-l", str(self.folder / "server.log"), "-o", options, "-w",
                   "-t", str(TIMEOUT), "start")
