@@ -209,7 +209,7 @@ _HIT_PHASE = {"movement": "movement", "flight": "missiles", "firing": "firing"}
 #: the events a phase's frame tells in words (``sb.picture.story.<kind>``), with the cell each marks
 _TOLD = {"rotated": None, "mine_laid": "at", "collision": "cell", "ram": "cell", "mine_hit": "at",
          "missile_hit": "at", "shielded": None, "asteroid_hit": "at", "eliminated": "from", "disqualified": None,
-         "fired": None, "destroyed": "at", "repaired": None}
+         "fired": None, "destroyed": "at", "repaired": None, "missile_removed": "at"}
 
 
 def _phase_of(event: Event, current: str) -> str:
@@ -230,14 +230,18 @@ def _stories(events: Sequence[Event], frames: Mapping[Any, Mapping[str, Any]],
     collisions and rams naming both ships, hits, shields, an asteroid crash apart from leaving the
     arena) and the cells it ``highlight``s where that happened: a collision or a ram flashes the
     cell fought over and every ship in it, where the phase's view (`frames`, by name) has them; a
-    missile its path."""
+    missile its path. Its ``marks`` draw the same (`_marks`)."""
     told: dict[str, dict[str, Any]] = {"reveal": {"story": [{"ship": ship, "text": translate(
         "sb.picture.story.orders", language, {"ship": ship, "orders": words.tokens(list(given))})}
-        for ship, given in _revealed(events).items()], "highlight": []}}
+        for ship, given in _revealed(events).items()], "highlight": [], "marks": []}}
     phase = "reveal"
     for event in events:
         phase = _phase_of(event, phase)
-        frame = told.setdefault(phase, {"story": [], "highlight": []})
+        frame = told.setdefault(phase, {"story": [], "highlight": [], "marks": []})
+        drawn = _marks(event, frames.get(phase, {}).get("ships", {}), frame["marks"])
+        frame["marks"].extend(drawn)
+        # the ship turned or shielded is found by its tinted cell too, as every other mark's
+        frame["highlight"].extend(mark["at"] for mark in drawn if mark["kind"] in ("turn", "shield"))
         if event.kind == "missile_moved":  # a missile's trail, to where it hit or stopped
             frame["highlight"].extend(event.params.get("path") or ())
         crashed = event.kind == "destroyed" and event.params.get("cause") == "asteroid"  # its crash said it
@@ -256,6 +260,46 @@ def _stories(events: Sequence[Event], frames: Mapping[Any, Mapping[str, Any]],
             involved = [*(event.params.get("ships") or ()), event.params.get("ship"), event.params.get("target")]
             frame["highlight"].extend(ships[ident]["at"] for ident in involved if ships.get(ident, {}).get("at"))
     return told
+
+
+def _marks(event: Event, ships: Mapping[str, Any], made: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What `event` draws on its phase's frame (renders/spaceblast/marks.py), placed with the
+    phase's view of the ships (`ships`: where each stands after the phase, and as it faces, gone
+    ones too); a missile's hit or removal ends the flight just drawn (`made`, the frame's marks
+    so far: the engine says a flight's end right after it)."""
+    p = event.params
+
+    def cell(ident: Any) -> Any:
+        return ships.get(ident, {}).get("at")
+
+    def ghost(kind: str, at: Any) -> dict[str, Any]:
+        return {"kind": kind, "at": at, "ship": p.get("ship"), "facing": ships.get(p.get("ship"), {}).get("facing")}
+
+    flight = made[-1] if made and made[-1]["kind"] == "missile" and made[-1]["end"] == "flying" else None
+    if event.kind == "rotated" and cell(p["ship"]):
+        return [{"kind": "turn", "at": cell(p["ship"]), "from": p["from"], "to": p["to"], "steps": p["steps"]}]
+    if event.kind == "mine_laid":
+        return [{"kind": "mine_laid", "at": p["at"]}]
+    if event.kind in ("collision", "ram"):
+        involved = p.get("ships") or (p.get("ship"), p.get("target"))
+        return [{"kind": "clash", "at": p["cell"], "ships": [cell(ident) for ident in involved if cell(ident)]}]
+    if event.kind == "missile_moved":
+        return [{"kind": "missile", "path": [p["from"], *(p.get("path") or ())], "facing": p["facing"],
+                 "end": "flying"}]
+    if event.kind in ("missile_hit", "missile_removed") and flight is not None:
+        flight["end"] = "hit" if event.kind == "missile_hit" else str(p.get("reason"))
+        return []
+    if event.kind in ("missile_hit", "mine_hit"):  # a ship flew into it (SB-9): it blew up there
+        return [{"kind": "burst", "at": p["at"]}]
+    if event.kind == "shielded" and cell(p["ship"]):
+        return [{"kind": "shield", "at": cell(p["ship"])}]
+    if event.kind == "eliminated":
+        return [ghost("left_arena", p["from"])]
+    if event.kind == "asteroid_hit":
+        return [ghost("crash", p["at"])]
+    if event.kind == "destroyed" and p.get("cause") != "asteroid":  # a crash drew it already
+        return [ghost("burst", p["at"])]
+    return []
 
 
 def _summary(events: Sequence[Event], language: str) -> list[dict[str, Any]]:
