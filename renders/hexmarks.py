@@ -144,6 +144,27 @@ def arrow(draw: ImageDraw.ImageDraw, start: Point, end: Point, unit: float, dash
     return [(start, end), (head[1], head[2])]
 
 
+def path_arrow(draw: ImageDraw.ImageDraw, points: Sequence[Point], unit: float, head: bool = True) -> list[Segment]:
+    """A solid arrow along `points` (a move of several steps, bending where it turned, as `arrow`
+    draws one of a single step), its head at the last point; without `head` the shaft only
+    (`path_head` draws it later, say over a label written again). The segments it covers."""
+    width = max(3, round(unit / 9))
+    size = max(10.0, unit * 0.36)
+    neck = towards(points[-1], points[-2], size * 0.8)
+    segments = list(zip([*points[:-1]], [*points[1:-1], neck], strict=True))
+    _stroke(draw, segments, width)
+    if head:
+        path_head(draw, points, unit)
+    return [*segments, (neck, points[-1])]
+
+
+def path_head(draw: ImageDraw.ImageDraw, points: Sequence[Point], unit: float) -> None:
+    """The head of `path_arrow`, on its last point, along its last step."""
+    (ax, ay), (bx, by) = points[-2], points[-1]
+    draw.polygon(_head((bx, by), math.degrees(math.atan2(by - ay, bx - ax)), max(10.0, unit * 0.36)),
+                 fill=INK, outline=HALO, width=2)
+
+
 def turn_sweep(start: float, end: float) -> float:
     """The turn from screen angle `start` to `end` the short way, in degrees (positive clockwise on
     the screen); half a turn reads as clockwise."""

@@ -22,6 +22,7 @@ from PIL import Image
 
 from engine.core.hexgrid import Hex
 from renders import common as c
+from renders import hexmarks as hm
 from renders.spaceblast import marks as mk
 from renders.spaceblast import style as s
 
@@ -416,13 +417,15 @@ def board_image(
     story: Sequence[Mapping[str, Any]] = (),
     rows_at_least: int = 0,
     marks: Iterable[Mapping[str, Any]] = (),
+    told: Iterable[str] = (),
 ) -> Image.Image:
     """The board as a palette image (what render_board encodes; the GIF's frames).
 
     `ships` makes the legend that many ships tall, and `rows_at_least` the story that many rows, so
     frames whose views list different ships or tell more still have the same size. `story` is what
     the phase did, as ``{"text", "ship"?}`` entries in the reader's words, and `marks` the same
-    drawn where it happened (renders/spaceblast/marks.py; a replay's frames).
+    drawn where it happened (renders/spaceblast/marks.py; a replay's frames, and the still board's
+    last turn), which `told` says in words under everything, each sentence wrapped whole.
     """
     rows = max(rows_at_least, story_rows(story))
     layout = layout_for(radius, max(ships or 0, len(view.get("ships", {}))), rows)
@@ -431,7 +434,8 @@ def board_image(
     marked = sorted({s.parse_cell(text, radius, "highlight") for text in highlight})
     contents, asteroids = _contents(view, radius)
     placed = mk.place(marks, radius)
-    canvas = c.Canvas(_blank(layout))
+    lines = hm.caption_lines(told, WIDTH - 2 * MARGIN)
+    canvas = c.Canvas(hm.with_room_below(_blank(layout), hm.caption_height(lines)))
     _draw_highlight(canvas, layout, marked)
     relabel = _relabel(canvas, layout, set(marked))
     mk.draw_blasts(canvas, layout, placed, relabel)
@@ -447,6 +451,7 @@ def board_image(
     _draw_header(canvas, view, c.printable(title), c.printable(caption), words)
     _draw_story(canvas, layout, story, styles)
     _draw_legend(canvas, layout, view, styles, words, mk.keyed(placed))
+    hm.draw_caption(canvas, lines, layout.size[1], MARGIN)
     return canvas.image
 
 
@@ -457,12 +462,17 @@ def render_board(
     labels: Mapping[str, str],
     title: str = "",
     highlight: Iterable[str] = (),
+    marks: Iterable[Mapping[str, Any]] = (),
+    told: Iterable[str] = (),
 ) -> bytes:
     """The board as PNG bytes; the same arguments always give the same bytes.
 
-    `highlight` tints cells (say, where something happened this turn); `labels` are every word
+    `highlight` tints cells (say, where something happened this turn); `marks` draw what the last
+    turn did (renders/spaceblast/marks.py) and `told` says it under the board, wrapped, never
+    cut; `labels` are every word
     drawn (style.LABELS), in the reader's language: one missing raises ValueError, as does a cell
     or a facing in the view or in `highlight` that does not fit the arena (naming it), or a radius
     outside 4..9.
     """
-    return c.encode_png(board_image(view, radius, title=title, highlight=highlight, labels=labels))
+    return c.encode_png(board_image(view, radius, title=title, highlight=highlight, labels=labels, marks=marks,
+                                    told=told))

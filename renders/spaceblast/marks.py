@@ -4,6 +4,8 @@ Words alone ("Collision at G7: Ann and Bob each lose 1") left the reader matchin
 the frame now draws each thing where it happened, from marks the bot makes of the engine's events
 (plain data beside the view, never worked out again from the rules here):
 
+- ``move`` ``{path, ship?}``: a ship's move, a solid arrow from the cell it stood on through each
+  step (a side slip, the step ahead, turbo's second) to the cell it ended on (SB-9, SB-17);
 - ``turn`` ``{at, from, to, steps}``: a curved arrow round the ship, from the old heading to the new,
   the way it turned (steps: + clockwise, SB-7);
 - ``mine_laid`` ``{at}``: a dashed ring round the mine just laid (SB-8);
@@ -42,9 +44,9 @@ if TYPE_CHECKING:
 
 Point = tuple[float, float]
 
-TURN, MINE_LAID, CLASH, MISSILE, BURST, SHIELD, LEFT_ARENA, CRASH = (
-    "turn", "mine_laid", "clash", "missile", "burst", "shield", "left_arena", "crash")  # fmt: skip
-KINDS: tuple[str, ...] = (TURN, MINE_LAID, CLASH, MISSILE, BURST, SHIELD, LEFT_ARENA, CRASH)
+MOVE, TURN, MINE_LAID, CLASH, MISSILE, BURST, SHIELD, LEFT_ARENA, CRASH = (
+    "move", "turn", "mine_laid", "clash", "missile", "burst", "shield", "left_arena", "crash")  # fmt: skip
+KINDS: tuple[str, ...] = (MOVE, TURN, MINE_LAID, CLASH, MISSILE, BURST, SHIELD, LEFT_ARENA, CRASH)
 #: how a missile's flight ended
 MISSILE_ENDS: tuple[str, ...] = ("hit", "asteroid", "left_arena", "flying")
 #: the kinds that draw the hollow outline of a ship no longer there (with `ship` and `facing`)
@@ -83,6 +85,12 @@ def place(marks: Iterable[Mapping[str, Any]], radius: int) -> list[Placed]:
             if mark.get("end") not in MISSILE_ENDS:
                 raise ValueError(f"{where}: end {mark.get('end')!r} is not one of {', '.join(MISSILE_ENDS)}")
             placed.append(Placed(kind, path, (s.parse_facing(mark.get("facing"), where),), end=str(mark["end"])))
+            continue
+        if kind == MOVE:
+            path = tuple(s.parse_cell(text, radius, where) for text in mark.get("path") or ())
+            if len(path) < 2:
+                raise ValueError(f"{where}: a move needs the cell it left and the cell it reached")
+            placed.append(Placed(kind, path, ship=str(mark.get("ship") or "")))
             continue
         cells = (s.parse_cell(mark.get("at"), radius, where),)
         if kind == CLASH:
@@ -168,6 +176,7 @@ def draw_strokes(canvas: c.Canvas, layout: BoardLayout, placed: Sequence[Placed]
     or an arrow leaving the arena)."""
     unit = layout.hex_size
     draw = canvas.draw
+    _draw_moves(draw, layout, [mark for mark in placed if mark.kind == MOVE], relabel)
     for mark in placed:
         centre = layout.hex_centre(mark.cells[0])
         if mark.kind == MINE_LAID:
@@ -189,6 +198,27 @@ def draw_strokes(canvas: c.Canvas, layout: BoardLayout, placed: Sequence[Placed]
     for mark in turns:  # the arc crosses its cell's coordinates: written again, then the head on top
         relabel(mark.cells[0])
         m.arc_head(draw, layout.hex_centre(mark.cells[0]), radius, mark.angles[0], mark.sweep, unit)
+
+
+def _draw_moves(draw: Any, layout: BoardLayout, moves: Sequence[Placed], relabel: Callable[[Hex], None]) -> None:
+    """Each move's arrow, first of the strokes (a flash or an impact on its end stays on top): from
+    beside the centre of the cell left (what took it stays readable) through each step's cell to
+    the edge of the ship where it ended (of its hull pips, on its east side); the coordinates of its cells written again over the
+    shafts, then the heads on top."""
+    unit = layout.hex_size
+    paths = []
+    for mark in moves:
+        points = [layout.hex_centre(cell) for cell in mark.cells]
+        points[0] = m.towards(points[0], points[1], 0.25 * unit)
+        (x, y), (px, py) = points[-1], points[-2]
+        from_east = px > x and abs(py - y) < 0.5 * unit  # a move west: its head stops short of the hull pips
+        points[-1] = m.towards(points[-1], points[-2], (0.78 if from_east else 0.56) * unit)
+        paths.append(points)
+        m.path_arrow(draw, points, unit, head=False)
+    for cell in sorted({cell for mark in moves for cell in mark.cells}):
+        relabel(cell)
+    for points in paths:
+        m.path_head(draw, points, unit)
 
 
 def turn_radius(layout: BoardLayout) -> float:

@@ -506,6 +506,22 @@ def test_leaving_the_arena_and_crashing_on_an_asteroid_are_drawn_apart() -> None
     assert common.VERMILLION in colours_in(crash, 6, "K4") and SHIP_COLOURS[1] in colours_in(crash, 6, "K4")
 
 
+def test_a_move_is_an_arrow_from_where_the_ship_stood_through_its_steps_to_where_it_ended() -> None:
+    """SB-9: the shaft runs from beside the cell left to the ship's edge, its head on the ship's side;
+    a move of two steps bends through the cell between."""
+    view = view_of({"red": ship("G7")})
+    size = layout_for(6).hex_size
+    plain = board_image(view, 6).convert("RGB")
+    moved = marked(view, [{"kind": "move", "ship": "red", "path": ["G6", "G7"]}])
+    shaft = at_angle(6, "G6", 0, 0.6 * size)
+    assert common.BLACK in near(moved, shaft) and common.BLACK not in near(plain, shaft)
+    head = at_angle(6, "G7", 180, 0.6 * size)
+    assert common.BLACK in near(moved, head)
+    bent = marked(view, [{"kind": "move", "ship": "red", "path": ["F5", "G6", "G7"]}])
+    assert common.BLACK in near(bent, layout_for(6).centre("G6"))  # through the step's cell
+    assert common.BLACK in near(bent, at_angle(6, "F5", ANGLES["SE"], 0.6 * size))
+
+
 @pytest.mark.parametrize(("mark", "named"), [
     ({"kind": "flash", "at": "G7"}, "flash"),
     ({"kind": "turn", "at": "Z9", "from": "E", "to": "SE", "steps": 1}, "Z9"),
@@ -513,6 +529,8 @@ def test_leaving_the_arena_and_crashing_on_an_asteroid_are_drawn_apart() -> None
     ({"kind": "missile", "path": ["G7"], "facing": "E", "end": "bounced"}, "bounced"),
     ({"kind": "missile", "path": [], "facing": "E", "end": "hit"}, "path"),
     ({"kind": "left_arena", "at": "G1", "ship": "red"}, "facing"),
+    ({"kind": "move", "ship": "red", "path": ["G7"]}, "move"),
+    ({"kind": "move", "ship": "red", "path": ["G7", "Z1"]}, "Z1"),
 ])
 def test_bad_marks_raise_value_error_naming_them(mark: dict[str, Any], named: str) -> None:
     with pytest.raises(ValueError, match=named):
@@ -530,6 +548,7 @@ ENGINE_FRAMES = (
     ("MISSILES", "missiles", "a shield, a missile in flight"),
     ("MISSILES", "firing", "a missile off the arena"),
     ("MISSILES", "damage", "a ship destroyed"),
+    ("MOVES", "movement", "moves: a slip then a step, turbo's two steps"),
 )
 
 
@@ -621,3 +640,60 @@ def test_a_frame_keys_the_marks_it_draws_and_only_those(language: str) -> None:
     with common.recording_text() as plain:
         drawn.board_image(view, 6, labels=labels, marks=[{"kind": "mine_laid", "at": "G6"}])
     assert not set(keyed) & set(plain)
+
+
+# -- the still arena: the last turn drawn and told (issue 27) ------------------------------------------
+@functools.cache
+def still_arena(game: str, language: str) -> tuple[Image.Image, Image.Image, tuple[str, ...], list[dict[str, Any]]]:
+    """The arena posted after a turn of `game` the engine resolved, through the presenter (its
+    animation not drawn); the same arena with no last turn; every word drawn on it; its marks."""
+    from bot.games.spaceblast import SPACEBLAST_PRESENTER, _last_turn, _title
+    from bot.service.scene import Scene
+    from engine.spaceblast import SPACEBLAST
+    from tests.bot.spaceblast import test_animation as games
+
+    document, orders = getattr(games, game)
+    state = SPACEBLAST.setup(document)
+    for ident, text in orders.items():
+        state = SPACEBLAST.apply_input(state, "order", ident, {"text": text}).state
+    outcome = SPACEBLAST.apply_input(state, "resolve", None, {})
+    with common.recording_text() as said, patch("renders.spaceblast.animation.render_turn_gif", return_value=b""):
+        files = SPACEBLAST_PRESENTER.images_for(SPACEBLAST, outcome.state, outcome.events, Scene("Nova", language))
+    view = SPACEBLAST.view(outcome.state)
+    bare = drawn.board_image(view, view["radius"], labels=picture_labels(language), title=_title(language, "Nova"))
+    return decode(files[0].data), bare.convert("RGB"), tuple(said), _last_turn(outcome.events, language)[0]
+
+
+@pytest.mark.parametrize("game", ["CLASH", "RAM", "MISSILES", "MOVES"])
+def test_the_still_arena_draws_and_tells_the_last_turn_golden_french(game: str, golden) -> None:
+    """The arena a player finds two days later: the turn's moves, clashes, missiles, explosions,
+    shields and ships leaving drawn (a close-up, where the marks are well over the tolerance), and
+    told in French under the legend, wrapped inside the margins, never cut (its own golden)."""
+    from tests.bot.every_game.leaks import leaked_words, missing_lists
+    from tests.renders.conftest import MAX_DIFFERING_RATIO, differing_ratio
+
+    image, bare, said, marks = still_arena(game, "fr")
+    radius = 6
+    assert any(mark["kind"] == "move" for mark in marks)
+    assert not any(mark["kind"] == "turn" for mark in marks)  # drawn where the ship no longer is
+    if not missing_lists():
+        typed = {"Nova", "Ann", "Bob", "Cid", "Dee", "Eve"}
+        assert not leaked_words(" ".join(w for w in said if w not in typed), "fr", typed)
+    told = said[next(k for k, text in enumerate(said) if text.startswith("Dernier tour : ")):]
+    assert all(common.font(16).getlength(line) <= WIDTH - 2 * drawn.MARGIN for line in told)
+    assert " ".join(told).endswith(".")  # whole, to its last sentence
+    shown, unmarked = around_marks(image, marks, radius), around_marks(bare, marks, radius)
+    assert differing_ratio(shown, unmarked) > 3 * MAX_DIFFERING_RATIO
+    out = io.BytesIO()
+    shown.save(out, format="PNG")
+    golden(f"spaceblast_still_{game.lower()}_fr.png", out.getvalue())
+
+
+@pytest.mark.parametrize("game", ["CLASH", "MISSILES"])
+def test_the_still_arenas_caption_golden_french(game: str, golden) -> None:
+    """The last turn in words under the legend (the room the board grew by), as a French reader reads it."""
+    image, bare, _, _ = still_arena(game, "fr")
+    assert image.height > bare.height
+    out = io.BytesIO()
+    image.crop((0, bare.height, WIDTH, image.height)).save(out, format="PNG")
+    golden(f"spaceblast_still_{game.lower()}_caption_fr.png", out.getvalue())

@@ -61,20 +61,36 @@ MISSILES = ({"variants": ["powers"], "ships": [
     "missiles": [{"owner": "Dee", "at": "K2", "facing": "E"}, {"owner": "Bob", "at": "H6", "facing": "E"}]},
     {"Ann": "brake", "Bob": "missile", "Cid": "none", "Dee": "brake missile", "Eve": "brake power shield"})
 
+#: the steps game: Ann slips to her front-left then steps ahead, Bob's turbo takes him two cells (SB-17)
+MOVES = ({"variants": ["powers"], "ships": [{"id": "Ann", "at": "G5", "facing": "E", "powers": ["slip"]},
+                                            {"id": "Bob", "at": "J2", "facing": "E", "powers": ["turbo"]}]},
+         {"Ann": "left power slip", "Bob": "power turbo"})
+
+
+def test_a_ships_move_is_one_arrow_through_its_steps_from_where_it_stood_to_where_it_ended() -> None:
+    """SB-9, SB-17: a slip and the step after it, or turbo's two steps, are one move of the ship."""
+    assert marks(*MOVES) == {"movement": [{"kind": "move", "ship": "Ann", "path": ["G5", "F5", "F6"]},
+                                          {"kind": "move", "ship": "Bob", "path": ["J2", "J3", "J4"]}]}
+    assert "Dernier tour : Ann se déplace G5 → F5 → F6. Bob se déplace J2 → J3 → J4." in told(*MOVES, "fr")
+
 
 def test_each_phase_marks_what_it_did_from_the_engines_events() -> None:
     """Issue 27: the frames draw what their words tell, placed from the events and the phase's view."""
     assert marks(*CLASH) == {"movement": [
         {"kind": "clash", "at": "G7", "ships": ["G6", "G8"]},  # a flash on both ships
-        {"kind": "left_arena", "at": "A1", "ship": "Cid", "facing": "NW"},
+        {"kind": "left_arena", "at": "A1", "ship": "Cid", "facing": "NW"},  # its own arrow out, no move's
+        {"kind": "move", "ship": "Dee", "path": ["K3", "K4"]},  # an arrow from where it stood to where it ended
         {"kind": "crash", "at": "K4", "ship": "Dee", "facing": "E"}]}  # once: the crash, not also destroyed
     assert marks(*RAM) == {
         "rotation": [{"kind": "turn", "at": "C7", "from": "W", "to": "SW", "steps": -1}],
         "mines": [{"kind": "mine_laid", "at": "G6"}],
-        "movement": [{"kind": "clash", "at": "G6", "ships": ["G5", "G6"]}],  # the rammer and the rammed
+        "movement": [{"kind": "clash", "at": "G6", "ships": ["G5", "G6"]},  # the rammer and the rammed
+                     {"kind": "move", "ship": "Cid", "path": ["C3", "C4"]}],
         "firing": [{"kind": "missile", "path": ["C4", "C5", "C6", "C7"], "facing": "E", "end": "hit"}]}
     assert marks(*MISSILES) == {
-        "movement": [{"kind": "burst", "at": "J4"}],  # the mine blew up under Cid
+        "movement": [{"kind": "move", "ship": "Bob", "path": ["D2", "D3"]},
+                     {"kind": "move", "ship": "Cid", "path": ["J5", "J4"]},
+                     {"kind": "burst", "at": "J4"}],  # the mine blew up under Cid
         "missiles": [{"kind": "missile", "path": ["K2", "K3", "K4", "K5"], "facing": "E", "end": "flying"},
                      {"kind": "missile", "path": ["H6", "H7", "H8", "H9"], "facing": "E", "end": "hit"},
                      {"kind": "shield", "at": "H9"}],
