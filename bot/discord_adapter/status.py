@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import hashlib
 import logging
 from collections.abc import Callable
 
@@ -70,10 +71,13 @@ UNDER_WAY = ("setup", "running", "paused")
 SWEEP_SECONDS = 30.0
 
 
-def status_nonce(game_id: int, version: int) -> str:
-    """The nonce of a game's first status message (at most 25 characters): the same for the same game
-    as it is, so a post repeated after a crash is recognised as the same message."""
-    return f"st{game_id}v{version}"[:25]
+def status_nonce(game_id: int, channel_id: int, replaced: int | None) -> str:
+    """The nonce of a game's first status message in a channel (at most 25 characters): the same for as
+    long as that message is owed, whatever the game does meanwhile (a draw applied as the bot restarts,
+    before it posts), so a post repeated after a crash is recognised as the same message; another in
+    another channel (`/gm move`) or for a message that replaces a deleted one (`replaced`)."""
+    digest = hashlib.blake2b(f"{channel_id}:{replaced or 0}".encode(), digest_size=6).hexdigest()
+    return f"st{game_id}.{digest}"[:25]
 
 
 class StatusBoard:
@@ -94,6 +98,8 @@ class StatusBoard:
         self._failures: dict[int, int] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._sweeps: asyncio.Task[None] | None = None
+        #: `resume` failed (the database unreachable): the next sweep does it again
+        self._resume_owed = False
 
     @property
     def store(self) -> Store:
@@ -112,6 +118,9 @@ class StatusBoard:
     async def _sweep(self) -> None:
         while True:
             await asyncio.sleep(SWEEP_SECONDS)
+            if self._resume_owed:  # the database could not be read at READY: the whole look, now
+                await self.resume()
+                continue
             try:
                 owed = await asyncio.to_thread(dirty_games, self.store, self._held_servers())
             except Exception:
@@ -123,10 +132,17 @@ class StatusBoard:
     async def resume(self) -> None:
         """Refresh every status message a previous run owed: marked or changed since it was posted,
         and not refreshed (the run stopped first) — or never posted, for a game of this process's
-        servers created just before a crash, whose mark the stopped run never got to write."""
+        servers created just before a crash, whose mark the stopped run never got to write. A database
+        that cannot be read then (restarting) leaves it to the next sweep, not to the next restart."""
         held = self._held_servers()  # another shard's process posts the others'
-        owed = set(await asyncio.to_thread(dirty_games, self.store, held))
-        owed |= await asyncio.to_thread(self._unposted, held)
+        try:
+            owed = set(await asyncio.to_thread(dirty_games, self.store, held))
+            owed |= await asyncio.to_thread(self._unposted, held)
+        except Exception:
+            self._resume_owed = True
+            log.exception("the owed status refreshes could not be read: looked for again in %.0f s", SWEEP_SECONDS)
+            return
+        self._resume_owed = False
         for game_id in sorted(owed):
             self._schedule(game_id, 0.0, mark=False)
 
@@ -153,15 +169,15 @@ class StatusBoard:
         self._pending.pop(game_id, None)  # a change from now on schedules the next refresh
         await self.refresh(game_id)
 
-    def text(self, game_id: int) -> tuple[int, str, int] | None:
-        """(channel id, content, game version) of the game's status, in the server's language; runs
+    def text(self, game_id: int) -> tuple[int, str] | None:
+        """(channel id, content) of the game's status, in the server's language; runs
         in a thread."""
         game = self.service.store.get_game(game_id)
         if game is None or game.channel_id is None:
             return None
         language = self.service.server_language(game.guild_id)
         lines = [translate(m.key, language, m.params) for m in status_messages(self.service, game)]
-        return game.channel_id, "\n".join(lines)[:CONTENT_LIMIT], game.version
+        return game.channel_id, "\n".join(lines)[:CONTENT_LIMIT]
 
     async def refresh(self, game_id: int) -> None:
         # one refresh at a time per game: two overlapping ones would both post a first message
@@ -180,10 +196,10 @@ class StatusBoard:
             return  # its own process refreshes it (`_sweep`): two writers would post two messages
         seen = dt.datetime.now(dt.UTC)  # marks up to now are answered by the text read next
         found = await asyncio.to_thread(self.text, game_id)
-        if found is not None and self._posted.get(game_id) != found[:2]:
-            channel_id, content, version = found
+        if found is not None and self._posted.get(game_id) != found:
+            channel_id, content = found
             try:
-                await self._post(game_id, channel_id, content, seen, version)
+                await self._post(game_id, channel_id, content, seen)
             except discord.HTTPException as err:
                 if err.code != UNKNOWN_CHANNEL:
                     self._refused(game_id, err)
@@ -217,11 +233,13 @@ class StatusBoard:
         log.warning("status message of game %s not updated (%s): retry in %.0f s", game_id, err, delay)
         self._schedule(game_id, delay, mark=False)
 
-    async def _post(self, game_id: int, channel_id: int, content: str, seen: dt.datetime, version: int) -> None:
+    async def _post(self, game_id: int, channel_id: int, content: str, seen: dt.datetime) -> None:
         channel = self.client.get_channel(channel_id) or self.client.get_partial_messageable(channel_id)
         assert isinstance(channel, discord.abc.Messageable)
         none = discord.AllowedMentions.none()
         message_id = await asyncio.to_thread(self.store.status_message, game_id, channel_id)
+        # the message the new one replaces: a deleted one here, or the one of the channel it moved from
+        replaced = message_id if message_id is not None else await asyncio.to_thread(self.store.status_message, game_id)
         if message_id is not None:
             message = channel.get_partial_message(message_id)  # type: ignore[attr-defined]
             try:
@@ -236,8 +254,8 @@ class StatusBoard:
                 return
         await self.limiter.acquire(after_posts=True)
         # a bot killed after Discord made the message, before it was stored, posts it again at its
-        # restart: with the same nonce (the game unchanged), Discord answers with the first one
-        message = await channel.send(content, allowed_mentions=none, nonce=status_nonce(game_id, version))
+        # restart: with the same nonce, Discord answers with the first one
+        message = await channel.send(content, allowed_mentions=none, nonce=status_nonce(game_id, channel_id, replaced))
         # stored before the pin: whatever happens to the pin, the next change edits this message
         await asyncio.to_thread(keep_status_message, self.store, game_id, channel_id, message.id, seen)
         await self._pin(game_id, message)

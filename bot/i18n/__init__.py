@@ -407,15 +407,18 @@ def _display(value: Any, language: str) -> Any:
 ALT_TEXT_LIMIT = 1024
 #: chat markup a screen reader would read out as symbols: bold, strike-through, code, spoilers
 _MARKUP = re.compile(r"\*\*|~~|`|\|\||__")
+#: a space left before a full stop or a comma (a line that ends on an empty placeholder, read as one sentence)
+_SPACED_STOP = re.compile(r" ([.,])(?=\s|$)")
 
 
 def alt_text(description: Any, language: str, limit: int = ALT_TEXT_LIMIT) -> str:
     """An image's alt text (a catalog message, see `bot.service.replies.Attachment`) as plain words in
-    `language`: its markup dropped, one space between words, and cut to `limit` characters (Discord's
+    `language`: its markup dropped, one space between words (none before a full stop or a comma: French
+    keeps its space before a colon), and cut to `limit` characters (Discord's
     1,024) at a word, with "…", should a long list of pieces run past it."""
     text = translate(description.key, language, description.params) if hasattr(description, "key") \
         else str(description)
-    text = " ".join(_MARKUP.sub("", text).split())
+    text = _SPACED_STOP.sub(r"\1", " ".join(_MARKUP.sub("", text).split()))
     if len(text) <= limit:
         return text
     cut = text[:limit - 1]

@@ -111,6 +111,9 @@ class Applied:
     turn: tuple[str, ...] = ()
 
 
+#: seconds a commit whose outcome the database took with it (a restart) waits for the database to be back
+#: and say: the member's interaction, deferred by then, has 15 minutes
+OUTCOME_PATIENCE = 60.0
 #: a safety net: inputs the bot gives in a row after one change (turns resolving one after another...)
 MAX_CHAIN = 500
 
@@ -448,14 +451,16 @@ class GameService:
     def _committed(self, interaction: str | None, game: GameRecord, version: int, **change: Any) -> GameRecord:
         """`Store.commit`; when the database goes away as it answers (a restart), the commit may have
         happened or not: a change that claimed its interaction asks the claim, and answers as
-        committed when it was (the game as it is now), rather than refusing what was done."""
+        committed when it was (the game as it is now), rather than refusing what was done. A database
+        restarting is waited for (`OUTCOME_PATIENCE`): only it can tell."""
         try:
             return self.store.commit(game.id, version, **change)
         except DBAPIError:
-            if interaction is None or not self.store.claim_taken(interaction):
+            if interaction is None or not self.store.claim_taken(interaction, patience=OUTCOME_PATIENCE):
                 raise
             log.warning("game=%s: the database went away as %s committed, which it did", game.id, interaction)
-            committed = self.store.fresh_game(game.id)  # the request's connection went away with the database
+            # the request's connection went away with the database
+            committed = self.store.fresh_game(game.id, patience=OUTCOME_PATIENCE)
             if committed is None:
                 raise
             return committed

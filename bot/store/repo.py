@@ -18,6 +18,7 @@ import json
 import logging
 import secrets
 import threading
+import time
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -42,7 +43,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Row
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import col
 
 from bot.store.db import BEGIN_MODE, make_engine, upgrade
@@ -281,6 +282,10 @@ _NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 _CHANGE_LISTENERS: dict[str, list[Callable[[int], None]]] = {}
 
 
+_log = logging.getLogger("spacechess.store")
+#: first and longest wait between two tries of a read that must reach the database (`Store.claim_taken`)
+UNREACHABLE_FIRST_WAIT, UNREACHABLE_MAX_WAIT = 0.1, 2.0
+
 #: the columns of a `GameHead`, in its fields' order
 _HEAD_COLUMNS = ("id", "kind", "guild_id", "channel_id", "name", "status", "created_at", "options")
 
@@ -468,7 +473,7 @@ class Store:
                 try:
                     listener(game_id)
                 except Exception:  # noqa: BLE001 - a listener's failure must not fail a committed change
-                    logging.getLogger("spacechess.store").exception("change listener failed for game %s", game_id)
+                    _log.exception("change listener failed for game %s", game_id)
 
     # --- connections and transactions --------------------------------------------------------------
 
@@ -1069,18 +1074,39 @@ class Store:
             return False
         return True
 
-    def fresh_game(self, game_id: int) -> GameRecord | None:
+    def fresh_game(self, game_id: int, *, patience: float = 0.0) -> GameRecord | None:
         """The game read on a connection of its own, past the request's memo and connection: after a
-        commit whose outcome is unknown, the game as the database holds it now."""
-        with self.engine.connect() as connection:
-            row = connection.execute(_GAME_BY_ID, {"game_id": game_id}).first()
+        commit whose outcome is unknown, the game as the database holds it now (`patience`: see
+        `claim_taken`)."""
+        row = self._own_read(lambda connection: connection.execute(_GAME_BY_ID, {"game_id": game_id}).first(),
+                             patience, f"game {game_id}")
         return _game_record(row) if row is not None else None
 
-    def claim_taken(self, key: str) -> bool:
+    def claim_taken(self, key: str, *, patience: float = 0.0) -> bool:
         """Whether `key` is claimed, read on a connection of its own: after a commit whose outcome is
-        unknown (the database went away as it answered), the request's connection is not to be trusted."""
-        with self.engine.connect() as connection:
-            return connection.execute(select(_CLAIMS.c.key).where(_CLAIMS.c.key == key)).first() is not None
+        unknown (the database went away as it answered), the request's connection is not to be trusted.
+        `patience`: seconds to keep asking while the database cannot be reached (it is restarting: the
+        answer that it committed or not comes once it is back, rather than a guess now)."""
+        return self._own_read(
+            lambda connection: connection.execute(select(_CLAIMS.c.key).where(_CLAIMS.c.key == key)).first(),
+            patience, f"claim {key}") is not None
+
+    def _own_read(self, read: Callable[[Connection], Any], patience: float, what: str) -> Any:
+        """`read` on a connection of its own, asked again (backing off) for up to `patience` seconds while
+        the database cannot be reached; the last failure raised after that."""
+        deadline = time.monotonic() + patience
+        wait = UNREACHABLE_FIRST_WAIT
+        while True:
+            try:
+                with self.engine.connect() as connection:
+                    return read(connection)
+            except OperationalError as err:
+                if time.monotonic() + wait > deadline:
+                    raise
+                _log.warning("the database is unreachable (%s): asking again for %s in %.1f s",
+                            str(err.orig or err).splitlines()[0], what, wait)
+                time.sleep(wait)
+                wait = min(UNREACHABLE_MAX_WAIT, wait * 2)
 
     def status_message(self, game_id: int, channel_id: int | None = None) -> int | None:
         """The id of the game's pinned status message, if one was posted — in `channel_id`, if given

@@ -49,10 +49,11 @@ def started(fake: FakeDiscord, table: Table, gm: Member) -> dict[str, Member]:
     return players
 
 
-def started_before(bot: BotProcess, evening: dt.date) -> None:
+def started_before(bot: BotProcess, evening: dt.date, *, database_url: str | None = None) -> None:
     """Move the game's `/gm start` to an hour before `evening`'s draw, as if the game had been running
-    since: the bot only accepts draws whose results are out, so a test plays past evenings."""
-    store = Store(f"sqlite:///{bot.config.parent / 'bot.sqlite'}", migrate=False)
+    since: the bot only accepts draws whose results are out, so a test plays past evenings.
+    `database_url`: the bot's database when it is not its SQLite file (a PostgreSQL server)."""
+    store = Store(database_url or f"sqlite:///{bot.config.parent / 'bot.sqlite'}", migrate=False)
     try:
         with store.engine.begin() as connection:
             connection.execute(update(LogEntry).where(LogEntry.kind == "start")

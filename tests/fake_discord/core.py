@@ -866,9 +866,9 @@ class DiscordCore:
             else:
                 channel_id = self._channel(request).id
                 self._require(channel_id, SEND_MESSAGES)
-                self._thread_check(channel_id, posting=True)
-                if request.files:
+                if request.files:  # refused before anything is done: a refused post unarchives no thread
                     self._require(channel_id, ATTACH_FILES)
+                self._thread_check(channel_id, posting=True)
             key = (channel_id, str(body["nonce"])) if body.get("enforce_nonce") and "nonce" in body else None
             earlier = self._nonces.get(key) if key is not None else None
             if earlier is not None and self.clock() - earlier[1] <= NONCE_WINDOW and earlier[0] in self.store.messages:

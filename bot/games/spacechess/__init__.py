@@ -202,19 +202,23 @@ class SpaceChessPresenter(Presenter):
 
     def board_for(self, rules: GameRules, state: Any, scene: Scene, around: str | None = None) -> list[Attachment]:
         if around is not None:
-            return [boards.closeup(rules, state, scene, self._describer(rules), around)]
+            picture = boards.closeup(rules, state, scene, self._describer(rules), around)
+            shows = Message("sc.alt.closeup", {"id": boards.character_on_board(state, around).id})
+            return list(self.shown_as((picture,), rules, state, scene, shows))
         events = last_action(scene, _OVERLAY_EVENTS)
         return [boards.board(rules, state, scene, self._describer(rules), events)]
 
     def reach_board(self, rules: GameRules, state: Any, scene: Scene, name: str) -> list[Attachment]:
         """`/sc reach`: the board with where `name` can go and at what cost."""
-        return [boards.reach_board(rules, state, scene, self._describer(rules), name)]
+        picture = boards.reach_board(rules, state, scene, self._describer(rules), name)
+        return list(self.shown_as((picture,), rules, state, scene, Message("sc.alt.reach", {"id": name})))
 
     def line_board(self, rules: GameRules, state: Any, scene: Scene, shooter: str, target: str) -> Reply:
         """`/sc line` (SC-21/SC-22): the exact line, whatever the range or AP, and what blocks it."""
         picture, found = boards.line_board(rules, state, scene, self._describer(rules), shooter, target)
         key = "game.board.line_blocked" if found["blocked_at"] else "game.board.line_clear"
-        return Reply((Message(key, found),), files=(picture,))
+        shows = Message("sc.alt.line_blocked" if found["blocked_at"] else "sc.alt.line_clear", found)
+        return Reply((Message(key, found),), files=self.shown_as((picture,), rules, state, scene, shows))
 
     def recap(self, rules: GameRules, scene: Scene) -> Reply:
         reply = recap_reply(rules, scene)
@@ -231,8 +235,13 @@ class SpaceChessPresenter(Presenter):
     def _shown(self, files: Sequence[Attachment], rules: GameRules, scene: Scene, shows: str) -> tuple[Attachment, ...]:
         """Charts or an animation of the history, their alt text saying so, then the game where it stands."""
         steps = scene.history() if scene.history is not None else ()
-        state = steps[-1].state if steps else None
-        description = self.image_description(rules, state, scene, shows=Message(shows))
+        return self.shown_as(files, rules, steps[-1].state if steps else None, scene, Message(shows))
+
+    def shown_as(self, files: Sequence[Attachment], rules: GameRules, state: Any, scene: Scene,
+                 shows: Message) -> tuple[Attachment, ...]:
+        """`files` with the alt text of a picture that is no plain board (a close-up, a reach, a line of
+        fire, a move's path, charts): what it shows first (`shows`), then the game where it stands."""
+        description = self.image_description(rules, state, scene, shows=shows)
         return tuple(replace(f, description=description) for f in files)
 
     def _describer(self, rules: GameRules) -> Any:

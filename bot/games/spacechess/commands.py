@@ -118,9 +118,12 @@ def sc_move(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     message = Message("sc.move.preview", {"path": moved.params["path"], "cost": moved.params["cost"],
                                           "to": moved.params["to"]})
     path = (moved.params["from"], *moved.params["path"])
-    picture = move_preview(rules, rules.from_json(game.state), scene_of(svc, game, svc.language(ctx)), path,
-                           moved.params["cost"])
-    return Reply((message,), visibility=Visibility.PRIVATE, buttons=(button,), files=(picture,))
+    state, scene = rules.from_json(game.state), scene_of(svc, game, svc.language(ctx))
+    picture = move_preview(rules, state, scene, path, moved.params["cost"])
+    shows = Message("sc.alt.move_preview", {"id": actor, "to": moved.params["to"], "path": moved.params["path"],
+                                            "cost": moved.params["cost"]})
+    return Reply((message,), visibility=Visibility.PRIVATE, buttons=(button,),
+                 files=SPACECHESS_PRESENTER.shown_as((picture,), rules, state, scene, shows))
 
 
 @command("sc shoot", Option("target", required=True, autocomplete=True, max_length=NAME_MAX, holds="name"))

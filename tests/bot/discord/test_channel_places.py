@@ -10,6 +10,7 @@ import time
 
 import discord
 import pytest
+from sqlalchemy.exc import OperationalError
 
 from bot.discord_adapter.status import StatusBoard
 from bot.outbox import post_of
@@ -121,7 +122,9 @@ async def test_a_deleted_channel_pauses_its_game_and_tells_the_gms(
     data = recorder.core.channel_json(channel)
     recorder.core.delete_channel(channel)
     harness.dispatch("CHANNEL_DELETE", data)
-    await until(lambda: service.store.get_game(game.id).status == "paused")
+    # the pause, then its alert written (or sent already): a drain before the alert is written sends nothing
+    await until(lambda: service.store.get_game(game.id).status == "paused"
+                and (rows.unsent(service.store) or recorder.core.channel_messages(log_channel)))
     await harness.bot.poster.sender.drain()
     [told] = recorder.core.channel_messages(log_channel)
     assert "**Orion**" in told["content"]
@@ -292,6 +295,73 @@ async def test_a_first_status_post_repeated_after_a_crash_is_one_message(
     assert len(posts) == 2 and posts[0].json["nonce"] == posts[1].json["nonce"] and posts[1].json["enforce_nonce"]
     assert sum(1 for m in recorder.core.channel_messages(recorder.core.find_channel(CHANNEL_ID))
                if m["id"] == str(first)) == 1
+
+
+async def test_a_first_status_post_repeated_after_a_crash_is_one_message_though_the_game_changed_meanwhile(
+    harness: BotHarness, recorder: DiscordRecorder, service: GameService, board
+) -> None:
+    """Issue 25's done-when: the restarted bot changes the game before it posts the status again (a
+    draw published while it was down, applied as it starts): the nonce names the message owed, not
+    the game's version, so Discord still answers with the first message."""
+    await running(harness)
+    game = service.store.game_in_channel(GUILD_ID, CHANNEL_ID)
+    await board.refresh(game.id)
+    first = service.store.status_message(game.id)
+    with service.store.engine.begin() as connection:  # as if never stored: the crash came first
+        table = StatusMessage.__table__  # type: ignore[attr-defined]
+        connection.execute(table.delete().where(table.c.game_id == game.id))
+    assert service.handle(GM_CONTEXT, "sc set", {"character": "Cid", "ap": 4, "reason": "restart"}).ok
+    restarted = StatusBoard(harness.bot, service, NEVER, harness.bot.limiter)
+    await restarted.refresh(game.id)
+    assert service.store.status_message(game.id) == first, "the same message, not a second one"
+    statuses = [m for m in recorder.core.channel_messages(recorder.core.find_channel(CHANNEL_ID))
+                if "interaction_metadata" not in m and m["content"].startswith("📋")]
+    assert [m["id"] for m in statuses] == [str(first)]
+
+
+async def test_a_status_message_deleted_is_replaced_by_a_new_one_not_answered_with_the_old(
+    harness: BotHarness, recorder: DiscordRecorder, service: GameService, board
+) -> None:
+    """The nonce of the message that replaces a deleted one differs from the first's (Discord keeps
+    a nonce a few minutes: the same one might answer with the deleted message)."""
+    await running(harness)
+    game = service.store.game_in_channel(GUILD_ID, CHANNEL_ID)
+    await board.refresh(game.id)
+    first = service.store.status_message(game.id)
+    recorder.core.store.messages.pop(first)  # a moderator deleted it
+    assert service.handle(GM_CONTEXT, "sc set", {"character": "Cid", "ap": 4, "reason": "deleted"}).ok
+    await board.refresh(game.id)
+    second = service.store.status_message(game.id)
+    assert second not in (None, first)
+    nonces = [c.json["nonce"] for c in recorder.core.calls if c.method == "POST"
+              and c.path == f"/channels/{CHANNEL_ID}/messages" and str((c.json or {}).get("nonce", "")).startswith("st")]
+    assert len(nonces) == 2 and nonces[0] != nonces[1]
+
+
+async def test_status_refreshes_owed_at_ready_are_looked_for_again_when_the_database_was_down(
+    harness: BotHarness, service: GameService, board, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PostgreSQL restarting as the bot becomes READY: the owed refreshes cannot be read then; the
+    next sweep reads them (else they waited for the next restart, and the sweeps never started)."""
+    await running(harness)
+    game = service.store.game_in_channel(GUILD_ID, CHANNEL_ID)
+    for waiting in board._pending.values():  # the lobby's debounced refreshes (NEVER due here)
+        waiting.cancel()
+    real = dirty_games
+    down = [True]
+
+    def unreachable(store, *args):
+        if down:
+            raise OperationalError("SELECT", {}, ConnectionError("connection refused"))
+        return real(store, *args)
+
+    monkeypatch.setattr("bot.discord_adapter.status.dirty_games", unreachable)
+    monkeypatch.setattr("bot.discord_adapter.status.SWEEP_SECONDS", 0.01)
+    await board.resume()  # the READY handler's call: it does not raise, and the sweeps start after it
+    assert service.store.status_message(game.id) is None
+    down.clear()
+    board.start_sweeps()
+    await until(lambda: service.store.status_message(game.id) is not None)
 
 
 async def test_only_the_process_holding_a_server_writes_its_status_messages(

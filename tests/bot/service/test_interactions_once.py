@@ -82,3 +82,31 @@ def test_a_commit_that_failed_for_good_is_no_success(svc: GameService, monkeypat
     with pytest.raises(OperationalError):
         svc.handle(ANN, "tl join", {"name": "Ann"})
     assert ("join", "Ann") not in entries(svc)
+
+
+def test_a_commit_whose_answer_was_lost_waits_for_the_restarting_database_to_tell(
+        svc: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The database went away as it answered the commit and is not back yet: whether it committed is
+    asked again until it is (a restart takes seconds), rather than answered "nothing was changed"."""
+    real, connect = svc.store.commit, svc.store.engine.connect
+    gone = OperationalError("COMMIT", {}, ConnectionError("connection refused"))
+    refusals = [3]  # the server refuses connections three more times, then it is back
+
+    def restarting(*args, **kwargs):
+        if refusals[0]:
+            refusals[0] -= 1
+            raise gone
+        return connect(*args, **kwargs)
+
+    def commit_then_lose_the_answer(*args, **kwargs):
+        real(*args, **kwargs)
+        monkeypatch.setattr(svc.store.engine, "connect", restarting)
+        raise gone
+
+    monkeypatch.setattr("bot.store.repo.UNREACHABLE_FIRST_WAIT", 0.001)
+    monkeypatch.setattr(svc.store, "commit", commit_then_lose_the_answer)
+    reply = svc.handle(ANN, "tl join", {"name": "Ann"})
+    assert reply.ok, reply.messages
+    assert refusals == [0]
+    monkeypatch.setattr(svc.store, "commit", real)
+    assert entries(svc).count(("join", "Ann")) == 1
