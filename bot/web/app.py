@@ -132,7 +132,7 @@ async def page(request: web.Request) -> web.Response:
     game = await _game(request)
     language = query.get("lang") or accepted_language(request.headers.get("Accept-Language"))
     html = await asyncio.to_thread(page_html, request.app[SERVICE], game, language, int(query.get("page", "1")),
-                                   f"/g/{request.match_info['token']}", "lang" in query)
+                                   f"/g/{request.match_info['token']}", "lang" in query, request.app[PICTURES])
     return web.Response(text=html, content_type="text/html", charset="utf-8",
                         headers={"Cache-Control": "no-store", "Vary": "Accept-Language"})
 

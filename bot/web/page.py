@@ -15,17 +15,14 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
-from bot.games import presenter_for
-from bot.i18n import LANGUAGES, alt_text, translate
+from bot.i18n import LANGUAGES, translate
 from bot.service.core import GameService
-from bot.service.scene import scene_of
 from bot.service.secrecy import Reader
 from bot.service.status import status_messages
 from bot.service.views import history_lines
 from bot.store.repo import GameRecord
-from bot.web.pictures import STORIES, stories_of
+from bot.web.pictures import STORIES, Pictures, stories_of
 from bot.web.text import html_message
-from engine import registry
 
 DEFAULT_LANGUAGE = "fr"  # French is the bot's first language
 #: the highest history page a link may ask for (as `/game history`'s option)
@@ -69,23 +66,23 @@ class GamePage:
     stories: tuple[str, ...] = ()
 
 
-def game_page(svc: GameService, game: GameRecord, language: str, page: int) -> GamePage:
-    """The page of `game` for a spectator reading `language`, its history at `page` (clamped)."""
+def game_page(svc: GameService, game: GameRecord, language: str, page: int, pictures: Pictures) -> GamePage:
+    """The page of `game` for a spectator reading `language`, its history at `page` (clamped), its
+    board's alt text from `pictures`."""
     now = svc.clock()
     status = tuple(html_message(m, language, now) for m in status_messages(svc, game, now))
     lines, page, pages = history_lines(svc, game, Reader(), page)
     return GamePage(game.id, game.version, game.name, game.kind, language, status,
-                    tuple(html_message(m, language, now) for m in lines), page, pages, board_alt(svc, game, language),
+                    tuple(html_message(m, language, now) for m in lines), page, pages, board_alt(pictures, svc, game, language),
                     stories_of(game.kind))
 
 
-def board_alt(svc: GameService, game: GameRecord, language: str) -> str:
-    """The board's alt text without drawing it (the image is drawn when the browser asks for it):
-    what `Presenter.described` gives a board, whose presenter words no alt text of its own."""
-    rules = registry.get(game.kind)
-    description = presenter_for(game.kind).image_description(rules, rules.from_json(game.state),
-                                                             scene_of(svc, game, language))
-    return alt_text(description, language)
+def board_alt(pictures: Pictures, svc: GameService, game: GameRecord, language: str) -> str:
+    """The board's alt text: the picture's own, as the browser will get it (`Pictures` keeps it, by
+    game, version and language, for the image request that follows), so the page and Discord never
+    describe a board two ways."""
+    picture = pictures.of(svc, game, language)
+    return picture.alt if picture is not None else game.name
 
 
 def words(language: str) -> dict[str, str]:
@@ -104,10 +101,11 @@ def _href(path: str, **params: object) -> str:
     return f"{path}?{query}" if query else path
 
 
-def page_html(svc: GameService, game: GameRecord, language: str, page: int, base: str, chosen: bool = False) -> str:
+def page_html(svc: GameService, game: GameRecord, language: str, page: int, base: str, chosen: bool = False,
+              pictures: Pictures | None = None) -> str:
     """The whole page of `game` (`game_page`) as HTML, its links under `base` (``/g/<token>``); a
     language the reader `chosen` sticks to the history's links."""
-    shown = game_page(svc, game, language, page)
+    shown = game_page(svc, game, language, page, pictures if pictures is not None else Pictures())
     other = next(code for code in LANGUAGES if code != language)
     kept = language if chosen else None
     return _TEMPLATES.get_template("game_page.html").render(
