@@ -35,6 +35,13 @@ if TYPE_CHECKING:
     from bot.store.repo import LogRecord
 
 
+def seated_player(players: Mapping[str, Any], side: str, seats: Mapping[str, int]) -> Any | None:
+    """Who plays `side` as the status names them, where players join by name and play a side: the
+    member a GM seated there (`/gm replace` seats them under the side itself, and the name another
+    joined with is no longer the side's), else the name its player joined with, else None (nobody)."""
+    return f"<@{seats[side]}>" if side in seats else players.get(side) or None
+
+
 class Presenter:
     """Defaults that suit any game; a game's presenter overrides what differs.
 
@@ -99,7 +106,7 @@ class Presenter:
     def seated_status_lines(self, rules: GameRules, state: Any, seats: Mapping[str, int]) -> list[Message]:
         """The status message's body knowing who holds each seat (`seats`: actor → member), for a game
         whose state may not know a member a GM seated (`/gm replace` changes no game state):
-        `status_lines` by default."""
+        `status_lines` by default; `seated_player` names a side's player."""
         return self.status_lines(rules, state)
 
     # -- words for the log, the end and the help

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from bot.games import Presenter, register_presenter
+from bot.games import Presenter, register_presenter, seated_player
 from bot.games.hexarena import history
 from bot.games.last_action import last_action
 from bot.i18n import Count, Listing, catalog, translate
@@ -335,15 +335,19 @@ class HexArenaPresenter(Presenter):
         return Reply(tuple(lines), files=tuple(_board(rules, state, language)))
 
     def status_lines(self, rules: GameRules, state: Any) -> list[Message]:
-        """Each side: its player, ships afloat and lost, its admiral, and who is to move; then the
-        debris and the variant; and a warning when the position has stood twice (HA-18)."""
+        return self.seated_status_lines(rules, state, {})
+
+    def seated_status_lines(self, rules: GameRules, state: Any, seats: Mapping[str, int]) -> list[Message]:
+        """Each side: its player (the member a GM seated there, else as they joined), ships afloat and
+        lost, its admiral, and who is to move; then the debris and the variant; and a warning when the
+        position has stood twice (HA-18)."""
         view = rules.view(state)
         lines = []
         for side in SIDES:
             afloat = sum(1 for s in view["ships"].values() if s["side"] == side and s["alive"])
             lines.append(Message("hx.status.side", {
                 "mark": SIDE_MARKS[side], "side": Message(f"word.side.{side}"),
-                "player": _player(view, side), "afloat": Count(afloat, "hx.count.afloat"),
+                "player": seated_player(view["players"], side, seats) or Message("hx.nobody"), "afloat": Count(afloat, "hx.count.afloat"),
                 "lost": Count(len(view["graveyard"][side]), "hx.count.lost"), "admiral": _admiral_words(view, side),
                 "move": Message("hx.status.to_move") if view.get("to_move") == side and view["status"] == "running"
                 else ""}))
