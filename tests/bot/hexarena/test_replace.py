@@ -59,3 +59,21 @@ def test_a_computers_side_handed_to_a_member_is_no_longer_played_by_the_computer
     _, blue = said(svc, "hx.status.side")
     assert blue.startswith(f"🔵 Blue — **<@{CID.user_id}>** ·"), blue
     assert svc.handle(CID, "hx order", {"text": first_order(svc)}).ok
+
+
+def test_a_kicked_players_side_handed_to_a_member_leaves_its_stand_in_computer(store) -> None:
+    """`/gm kick` lets the computer play the side under the kicked player's name; `/gm replace`
+    naming the side stops it."""
+    svc = GameService(store, seed_source=lambda: 3)
+    assert svc.handle(GM, "hx new", {"name": "Arena"}).ok
+    assert svc.handle(ANN, "hx join", {"name": "Ann"}).ok
+    assert svc.handle(BOB, "hx join", {"name": "Bob"}).ok
+    assert svc.handle(GM, "gm start", {}).ok
+    kicked = svc.handle(GM, "gm kick", {"user": BOB.user_id})
+    kicked = svc.handle(GM, kicked.buttons[0].command, dict(kicked.buttons[0].options)) if kicked.buttons else kicked
+    assert kicked.ok, kicked.messages
+    assert svc.handle(GM, "gm replace", {"character": "Blue", "user": CID.user_id}).ok
+    assert svc.store.get_game(svc.store.game_in_channel(GUILD, CHANNEL).id).options.get("computers") == {}
+    assert svc.handle(ANN, "hx order", {"text": first_order(svc)}).ok
+    game = svc.store.game_in_channel(GUILD, CHANNEL)
+    assert RULES.waiting_on(RULES.from_json(game.state)) == ("blue",)  # Cid's move, not the computer's
