@@ -77,3 +77,22 @@ def test_a_kicked_players_side_handed_to_a_member_leaves_its_stand_in_computer(s
     assert svc.handle(ANN, "hx order", {"text": first_order(svc)}).ok
     game = svc.store.game_in_channel(GUILD, CHANNEL)
     assert RULES.waiting_on(RULES.from_json(game.state)) == ("blue",)  # Cid's move, not the computer's
+
+
+def test_game_info_counts_a_side_played_under_a_joined_name_as_held(store) -> None:
+    """`/game info` listed Red and Blue as "no player" beside Ann and Bob who play them, and the
+    computer's side too: a side is held by whoever plays it under the name they joined with."""
+    svc = GameService(store, seed_source=lambda: 3)
+    assert svc.handle(GM, "hx new", {"name": "Arena"}).ok
+    assert svc.handle(ANN, "hx join", {"name": "Ann"}).ok
+    assert svc.handle(ANN, "hx challenge", {"level": "easy"}).ok
+
+    def players(language: str) -> list[str]:
+        info = svc.handle(BOB, "game info", {})
+        return [translate(m.key, language, m.params) for m in info.messages if m.key.startswith("game.info.")
+                and m.key not in ("game.info.clock",)]
+
+    assert players("en") == [f"• **Ann** — <@{ANN.user_id}>", "• **Computer** — computer (easy)"], players("en")
+    assert players("fr")[1] == "• **Computer** — ordinateur (facile)"
+    assert svc.handle(GM, "gm replace", {"character": "Bleu", "user": CID.user_id}).ok
+    assert players("fr") == [f"• **Ann** — <@{ANN.user_id}>", f"• **Bleu** — <@{CID.user_id}>"], players("fr")
