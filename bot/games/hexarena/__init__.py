@@ -255,7 +255,8 @@ class HexArenaPresenter(Presenter):
     create_options = (Option("variant", choices=VARIANTS),)
     join_options = (Option("side", choices=SIDES),)
     # cells and these directions read the same in English and in French
-    examples = {"hx move": {"cell": "G3", "to": "G10"}, "hx rotate": {"cell": "G2", "direction": "NE"},
+    examples = {"hx new": {"name": "Arena"}, "hx order": {"text": "rotate G2 NE"},
+                "hx move": {"cell": "G3", "to": "G10"}, "hx rotate": {"cell": "G2", "direction": "NE"},
                 "hx ram": {"cell": "E10", "direction": "SE"}, "hx board": {"cell": "G1", "to": "F2"},
                 "hx leave": {"cell": "F2", "to": "F3"}, "hx recycle": {"cell": "G1", "debris": "G2"},
                 "hx fire": {"cell": "G2"}}
