@@ -99,6 +99,12 @@ class Presenter:
         view unless the reader is the actor's owner in a game with secrets."""
         return Reply((Message("game.sheet.plain", {"id": actor}),))
 
+    def seated_sheet(self, rules: GameRules, state: Any, actor: str, language: str, viewer: Audience,
+                     seats: Mapping[str, int]) -> Reply:
+        """`sheet` knowing who holds each seat (`seats`, as `seated_status_lines` takes them):
+        `sheet` by default."""
+        return self.sheet(rules, state, actor, language, viewer)
+
     def status_lines(self, rules: GameRules, state: Any) -> list[Message]:
         """The pinned status message's body under its header: every actor in a line."""
         return [Message("status.actor", {"id": actor}) for actor in rules.actors(state)]

@@ -211,10 +211,14 @@ class ArkeonPresenter(Presenter):
         return super().history_line(rules, entry, events, author)
 
     def sheet(self, rules: GameRules, state: Any, actor: str, language: str, viewer: Audience = PUBLIC) -> Reply:
-        """A side's reserve (its basic pieces, the advanced ones it may place) and the board as it
-        stands, in the reader's language."""
+        return self.seated_sheet(rules, state, actor, language, viewer, {})
+
+    def seated_sheet(self, rules: GameRules, state: Any, actor: str, language: str, viewer: Audience,
+                     seats: Mapping[str, int]) -> Reply:
+        """A side's player (as the status names them), its reserve (its basic pieces, the advanced
+        ones it may place) and the board as it stands, in the reader's language."""
         view = rules.view(state)
-        line = _side_line(view, actor, view.get("players", {}).get(actor) or Message("ak.nobody"))
+        line = _side_line(view, actor, seated_player(view.get("players", {}), actor, seats) or Message("ak.nobody"))
         return Reply((line,), files=tuple(_board(rules, state, language)))
 
     def order_suggestions(self, rules: GameRules, orders: Iterable[Any], language: str, typed: str) -> Iterable[str]:

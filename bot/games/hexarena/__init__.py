@@ -246,10 +246,6 @@ def _admiral_words(view: Mapping[str, Any], side: str) -> Any:
     return Message("hx.admiral.carried" if carried else "hx.admiral.at", {"at": cell})
 
 
-def _player(view: Mapping[str, Any], side: str) -> Any:
-    return view["players"].get(side) or Message("hx.nobody")
-
-
 class HexArenaPresenter(Presenter):
     kind = "hexarena"
     create_options = (Option("variant", choices=VARIANTS),)
@@ -309,13 +305,19 @@ class HexArenaPresenter(Presenter):
         return list(self.described(_board(rules, state, scene.language, scene.name, events), rules, state, scene, events))
 
     def sheet(self, rules: GameRules, state: Any, actor: str, language: str, viewer: Audience = PUBLIC) -> Reply:
-        """A side's fleet: the admiral and how far it is from the enemy base, each ship afloat, the
-        graveyard and the shared debris reserve; with the board as it stands, its ships numbered as
-        the lines name them (no cell outlined: the outline means the last move)."""
+        return self.seated_sheet(rules, state, actor, language, viewer, {})
+
+    def seated_sheet(self, rules: GameRules, state: Any, actor: str, language: str, viewer: Audience,
+                     seats: Mapping[str, int]) -> Reply:
+        """A side's fleet: its player (as the status names them), the admiral and how far it is from
+        the enemy base, each ship afloat, the graveyard and the shared debris reserve; with the board
+        as it stands, its ships numbered as the lines name them (no cell outlined: the outline means
+        the last move)."""
         view = rules.view(state)
         side = actor
         lines = [Message("hx.sheet.header", {"mark": SIDE_MARKS[side], "side": Message(f"word.side.{side}"),
-                                             "player": _player(view, side)})]
+                                             "player": seated_player(view["players"], side, seats)
+                                             or Message("hx.nobody")})]
         admiral = admiral_cell(view, side)
         lines.append(Message("hx.sheet.admiral", {"where": _admiral_words(view, side),
                                                   "distance": base_distance(admiral, side)

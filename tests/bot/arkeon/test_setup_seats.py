@@ -94,3 +94,5 @@ def test_a_joined_side_handed_to_another_member_is_named_by_them(store) -> None:
              if m.key == "ak.status.side"]
     assert sum(f"**<@{CID}>**" in line for line in lines) == 1 and not any("Ann" in line for line in lines), lines
     assert sorted(seat.user_id for seat in svc.store.seats(game(svc).id)) == sorted([BOB.user_id, CID])
+    sheet = svc.handle(BOB, "game sheet", {"character": side}).messages[0]
+    assert f"**<@{CID}>**" in translate(sheet.key, "en", sheet.params), sheet

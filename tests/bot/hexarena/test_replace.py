@@ -43,6 +43,8 @@ def test_a_side_handed_to_another_member_is_theirs_alone_and_named_by_them(store
     [offer] = said(svc, "status.draw_offer")
     assert offer == f"🤝 Red (**<@{CID.user_id}>**) offers a draw, waiting for an answer", offer
     assert svc.handle(BOB, "game decline-draw", {}).ok
+    sheet = svc.handle(BOB, "game sheet", {"character": "Red"}).messages[0]
+    assert translate(sheet.key, "en", sheet.params).startswith(f"🔴 **Red** fleet — <@{CID.user_id}> "), sheet
     assert svc.handle(CID, "hx order", {"text": first_order(svc)}).ok
 
 
