@@ -1,13 +1,20 @@
 """Whether a computer's search holds up other players (issue 28, point 5): Space Chess orders from
 `--clients` players at once, through the service as the Discord adapter runs it — at most
 `render.workers` commands at a time (`GameBot.workers`) on the interactions' pool — alone, then
-while `--hex` players each play HexArena against the computer at its hard level (`/hx order`, the
-computer answering in the same command: its ~2 s search runs inside the player's service call).
+while `--hex` players each play HexArena against the computer at its hard level (`/hx order`; the
+computer's turn is a timer of the player's move, fired after the answer by a timer runner on a
+thread of its own, as `TimerScheduler` does in the bot: its ~2 s search is outside every command).
 
 Printed: the Space Chess orders' rate and their latency from submission (queueing included) at the
-median and the 99th percentile, and the HexArena moves' own. Not a test: nothing is asserted on times.
+median and the 99th percentile, the HexArena players' own answers, and the computer's reply (from
+the player's command to the computer's move committed). Not a test: nothing is asserted on times.
+
+Measured on a shared 2-core machine (12 s a scenario, 8 clients, 2 hard games):
+with the search inside the player's command, Space Chess orders fell from ~84/s to ~5/s;
+with the computer's turn as a timer after the answer, see the table this prints.
 
 Run: python benchmarks/bench_computer_holdup.py [--seconds 12] [--clients 8] [--hex 2] [--workers 2]
+     [--thinking process|thread]
 """
 
 from __future__ import annotations
@@ -31,8 +38,12 @@ from bench_service_order import percentile, setup_document  # noqa: E402
 
 from bot.compose import game_service  # noqa: E402
 from bot.discord_adapter.client import SPARE_THREADS  # noqa: E402
+from bot.drivers import timer_handlers  # noqa: E402
 from bot.service import Attachment, Context, GameService  # noqa: E402
+from bot.service.computers import ThinkingPool  # noqa: E402
 from bot.store.repo import SeatRecord, Store  # noqa: E402
+from bot.timers import TimerRunner  # noqa: E402
+from engine import registry  # noqa: E402
 
 GUILD = 1
 
@@ -58,14 +69,42 @@ def hex_game(svc: GameService, channel: int) -> Context:
     return player
 
 
+class Hooks:
+    """Posts are left in the outbox (no sender runs): the benchmark measures the commands and the computers."""
+
+    def on_turn_post(self, game: object, reply: object) -> None: ...
+
+    def on_gm_alert(self, game: object, reply: object) -> None: ...
+
+
+def timer_thread(svc: GameService, stop: threading.Event) -> threading.Thread:
+    """Fires due timers as soon as a commit sets one (`GameService.timer_listeners`), like the bot's
+    `TimerScheduler`: the computers think here, never in a command."""
+    woken = threading.Event()
+    svc.timer_listeners.append(woken.set)
+    runner = TimerRunner(svc.store, timer_handlers(svc, Hooks()), clock=svc.clock)
+
+    def loop() -> None:
+        while not stop.is_set():
+            woken.wait(0.05)
+            woken.clear()
+            runner.run()
+
+    return threading.Thread(target=loop, daemon=True)
+
+
 def run(svc: GameService, args: argparse.Namespace, hex_players: Sequence[Context],
-        chess_players: Sequence[Context]) -> tuple[list[float], list[float]]:
-    """Every player orders again as soon as answered, for `args.seconds`; the latencies in ms."""
+        chess_players: Sequence[Context]) -> tuple[list[float], list[float], list[float]]:
+    """Every player orders again as soon as it may, for `args.seconds`; the latencies in ms (Space
+    Chess orders, HexArena players' answers, the computer's replies)."""
     slots = threading.Semaphore(args.workers)  # the adapter's `workers`: commands at once
     pool = ThreadPoolExecutor(args.workers + SPARE_THREADS)
     gm = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=0, manage_server=True)
-    chess, hexes = [], []
+    chess: list[float] = []
+    hexes: list[float] = []
+    replies: list[float] = []
     until = time.perf_counter() + args.seconds
+    rules = registry.get("hexarena")
 
     def command(ctx: Context, path: str, options: dict[str, object]) -> float:
         started = time.perf_counter()
@@ -89,16 +128,33 @@ def run(svc: GameService, args: argparse.Namespace, hex_players: Sequence[Contex
             if game is None or game.status != "running":
                 return
             text = svc.complete(ctx, "hx order", "text", "")[0]
+            started = time.perf_counter()
             hexes.append(pool.submit(command, ctx, "hx order", {"text": text}).result())
+            while time.perf_counter() < until + 10:  # the computer's reply: red to move again, or the end
+                game = svc.store.game_in_channel(GUILD, ctx.channel_id)
+                if game.status != "running" or rules.waiting_on(rules.from_json(game.state)) == ("red",):
+                    replies.append((time.perf_counter() - started) * 1000)
+                    break
+                time.sleep(0.02)
 
+    stop = threading.Event()
+    timers = timer_thread(svc, stop)
+    timers.start()
     threads = [threading.Thread(target=chess_player, args=(ctx,)) for ctx in chess_players]
     threads += [threading.Thread(target=hex_player, args=(ctx,)) for ctx in hex_players]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
+    stop.set()
+    timers.join()
     pool.shutdown()
-    return chess, hexes
+    return chess, hexes, replies
+
+
+def column(values: Sequence[float]) -> str:
+    return (f"{len(values):>8} {statistics.median(values):>9.0f} {percentile(values, 0.99):>9.0f}"
+            if values else f"{0:>8} {'-':>9} {'-':>9}")
 
 
 def main(argv: Sequence[str]) -> int:
@@ -107,21 +163,25 @@ def main(argv: Sequence[str]) -> int:
     parser.add_argument("--clients", type=int, default=8, help="Space Chess players ordering at once (8)")
     parser.add_argument("--hex", type=int, default=2, help="HexArena players against the hard computer (2)")
     parser.add_argument("--workers", type=int, default=2, help="commands at once, render.workers (2)")
+    parser.add_argument("--thinking", choices=("process", "thread"), default="process",
+                        help="where the computers search, games.computer_thinking (process)")
     args = parser.parse_args(argv)
     print(f"{'scenario':<34} {'orders':>7} {'orders/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'hx moves':>8} "
-          f"{'hx p50 ms':>9} {'hx p99 ms':>9}")
+          f"{'hx p50 ms':>9} {'hx p99 ms':>9} {'replies':>8} {'reply p50':>9} {'reply p99':>9}")
     with tempfile.TemporaryDirectory() as folder:
         store = Store(f"sqlite:///{Path(folder) / 'bench.sqlite'}")
         svc = game_service(store)
+        if args.thinking == "process":
+            svc.thinking = ThinkingPool()
         chess_players = [space_chess_game(svc, 10 + n) for n in range(args.clients)]
         hex_players = [hex_game(svc, 500 + n) for n in range(args.hex)]
         for label, hexes in (("Space Chess alone", []), (f"with {args.hex} hard HexArena games", hex_players)):
-            chess, moves = run(svc, args, hexes, chess_players)
-            hx = (f"{len(moves):>8} {statistics.median(moves):>9.0f} {percentile(moves, 0.99):>9.0f}"
-                  if moves else f"{0:>8} {'-':>9} {'-':>9}")
+            chess, moves, replies = run(svc, args, hexes, chess_players)
             print(f"{label:<34} {len(chess):>7} {len(chess) / args.seconds:>8.1f} {statistics.median(chess):>8.0f} "
-                  f"{percentile(chess, 0.99):>8.0f} {hx}")
+                  f"{percentile(chess, 0.99):>8.0f} {column(moves)} {column(replies)}")
         store.close()
+        if svc.thinking is not None:
+            svc.thinking.shutdown()
     return 0
 
 

@@ -14,9 +14,10 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from bot.drivers import DRIVERS, driver_named
+from bot.drivers import DRIVERS, add_timer_handlers, driver_named
 from bot.games import GameEntry, GameSetupError, add_game, entries_named, games, presenter_for
 from bot.i18n import LANGUAGES, catalog
+from bot.service import computers
 from bot.service.commands import Command, set_loader, table
 from bot.service.core import GameService
 from bot.service.lifecycle import declare_game_commands
@@ -61,6 +62,7 @@ def load_commands() -> None:
 
 
 set_loader(load_commands)
+add_timer_handlers(computers.timer_handlers)  # a computer's turn is a timer (`bot.service.computers`)
 
 
 def command_table() -> dict[str, Any]:

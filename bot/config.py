@@ -197,6 +197,9 @@ class GameSettings(_Section):
     hp_soldier: int = Field(default=20, ge=1)
     hp_general: int = Field(default=30, ge=1)
     default_map: str = Field(default="standard", min_length=1)
+    #: where computers search (`bot.service.computers.ThinkingPool`): a process of their own, or the
+    #: timer runner's thread
+    computer_thinking: Literal["process", "thread"] = "process"
 
     @field_validator("default_map")
     @classmethod

@@ -339,11 +339,20 @@ class Console:
 
     def _channel_posts(self, ctx: Context) -> None:
         """The channel posts the command wrote with its change (the members it handed the turn to,
-        pinged), after its reply, as Discord's outbox sender would post them."""
-        from bot.outbox import flush  # the outbox's presenters load only once a game is played
+        pinged), after its reply, as Discord's outbox sender would post them; then what fell due
+        meanwhile — a computer's turn its change planned at once, a deadline passed — fired as the
+        bot's timer runner would (the console has no scheduler), each with its posts."""
+        from bot.drivers import timer_handlers  # the outbox's presenters load only once a game is played
+        from bot.outbox import flush
+        from bot.service.core import MAX_CHAIN
+        from bot.timers import TimerRunner
 
         self._posting = ctx
         flush(self.service.store, self)
+        runner = TimerRunner(self.service.store, timer_handlers(self.service, self), clock=self.service.clock)
+        for _ in range(MAX_CHAIN):  # computers playing each other: one turn a pass
+            if not runner.run(self.service.clock()).fired:
+                break
 
     def on_turn_post(self, game: Any, reply: Reply) -> None:
         self.show(self._posting or self.context(), reply)

@@ -55,6 +55,7 @@ from bot.service import (
     Visibility,
 )
 from bot.service.commands import Option, pack_options, table, unpack_options
+from bot.service.computers import ThinkingPool
 from bot.service.progress import PROGRESS_SECONDS
 from bot.store.outbox import OutboxRecord, enqueue
 from bot.store.repo import GameRecord
@@ -285,6 +286,8 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
         draws published and timers fallen due while the bot was down are applied now."""
         self.scheduler = DrawScheduler.from_settings(self.service, self.settings.draws, hooks=self)
         self.scheduler.start()
+        if self.settings.games.computer_thinking == "process" and self.service.thinking is None:
+            self.service.thinking = ThinkingPool()
         runner = TimerRunner(self.service.store, timer_handlers(self.service, self), clock=self.service.clock)
         self.timers = TimerScheduler(runner, scheduler=self.scheduler.scheduler)
         self.service.timer_listeners.append(self.timers.wake)
@@ -298,6 +301,9 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
             self.timers.shutdown()
         if self.scheduler is not None:
             self.scheduler.shutdown()
+        if self.service.thinking is not None:
+            self.service.thinking.shutdown(wait=False, cancel_futures=True)
+            self.service.thinking = None
         await self.poster.close()
         await self.status_board.close()
         await super().close()

@@ -153,9 +153,22 @@ def driver_named(name: str) -> TurnDriver:
     return driver
 
 
+#: the timer handlers of what is not a driver (a computer's turn), added by the composition root
+_OTHER_TIMERS: list[Callable[[GameService, TurnHooks], dict[str, TimerHandler]]] = []
+
+
+def add_timer_handlers(source: Callable[[GameService, TurnHooks], dict[str, TimerHandler]]) -> None:
+    """Have `timer_handlers` include `source`'s (called by `bot.compose`, which nothing imports)."""
+    if source not in _OTHER_TIMERS:
+        _OTHER_TIMERS.append(source)
+
+
 def timer_handlers(svc: GameService, hooks: TurnHooks) -> dict[str, TimerHandler]:
-    """Every driver's timer handlers, by timer kind: what a process's timer runner dispatches to."""
+    """Every timer handler, by timer kind — every driver's and those the composition root added:
+    what a process's timer runner dispatches to."""
     handlers: dict[str, TimerHandler] = {}
     for name in DRIVERS:
         handlers.update(driver_named(name).timer_handlers(svc, hooks))
+    for source in _OTHER_TIMERS:
+        handlers.update(source(svc, hooks))
     return handlers

@@ -14,6 +14,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import Executor
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -33,7 +34,7 @@ from bot.service.commands import (
     table,
     unknown_command,
 )
-from bot.service.computers import computer_inputs, computers_of
+from bot.service.computers import computer_timers, computers_of
 from bot.service.context import Context
 from bot.service.effects import Effects
 from bot.service.game_over import Announcement, game_over
@@ -103,14 +104,14 @@ class Applied:
     #: the change's payload, for a driver planning from a bookkeeping change (a GM's clock extension)
     payload: Mapping[str, Any] = field(default_factory=dict)
     #: what followed from it, each applied through the pipeline after it (a turn resolved once all
-    #: were ready, a computer's move, draws caught up on resume): their public replies, in order
+    #: were ready, draws caught up on resume): their public replies, in order
     posts: tuple[Reply, ...] = ()
     #: the actors it handed the turn to, pinged in a channel post written with it (`Effects.turn`,
     #: the driver's call)
     turn: tuple[str, ...] = ()
 
 
-#: a safety net: inputs the bot gives in a row after one change (computers playing each other...)
+#: a safety net: inputs the bot gives in a row after one change (turns resolving one after another...)
 MAX_CHAIN = 500
 
 
@@ -132,6 +133,9 @@ class GameService:
         self.timer_listeners: list[Callable[[], None]] = []
         #: replayed states of the games asked about lately: a history page replays only its stretch
         self.checkpoints = Checkpoints()
+        #: where the computers search (`bot.service.computers.ThinkingPool`, set by the Discord
+        #: adapter); None: in the timer runner's thread
+        self.thinking: Executor | None = None
 
     def timers_changed(self) -> None:
         for listener in self.timer_listeners:
@@ -320,7 +324,9 @@ class GameService:
         outcome into effects as data (`TurnDriver.effects`): its timers are written in the change's
         own transaction with the log entry, snapshot, seats, options and `claims` (`AlreadyClaimed`
         when another process did it first), and the inputs that follow (a turn every seat is ready
-        for, the computers' moves) are applied after it, one by one, through this same path. With
+        for) are applied after it, one by one, through this same path. A computer's turn is a timer
+        of the change that makes it due (`computer_timers`): it plays after the commit, in the timer
+        runner, through this path again — never inside the command of the player who moved. With
         `post` (nobody to answer: a timer fired) every change's public reply is written to the outbox
         in its own commit; else the follow-ups' replies come back in `Applied.posts` for the caller.
 
@@ -342,9 +348,7 @@ class GameService:
         current = first[0]
         for _ in range(MAX_CHAIN):
             if not queue:
-                queue = computer_inputs(self, current)
-                if not queue:
-                    break
+                break
             follow = queue.pop(0)
             try:
                 current, effects = self._commit_change(None, current.game, Change(follow.kind, follow.actor,
@@ -393,6 +397,7 @@ class GameService:
                               outcome, rules, change.kind, payload=change.payload)
             effects = driver.effects(self, pending)
             pending = replace(pending, turn=effects.turn)
+            timers = effects.timers + computer_timers(pending, self.clock())
             # who is told of the turn: the seats as this change leaves them (a join that starts the game)
             seats = seats_after(self.store.seats(current.id), change.seats_set(current),
                                 change.seats_removed) if effects.turn else ()
@@ -411,9 +416,10 @@ class GameService:
                 # a change nobody asked for (a deadline's resolution) posts in the channel, in its
                 # transaction; one that hands the turn over pings those it now waits on, with it
                 outbox=self._posts(current, pending, seats, post),
-                timers=effects.timers,
+                timers=timers,
             )
-            return Applied(committed, outcome, rules, change.kind, payload=change.payload, turn=effects.turn), effects
+            return (Applied(committed, outcome, rules, change.kind, payload=change.payload, turn=effects.turn),
+                    replace(effects, timers=timers))
 
         try:
             applied, effects = attempt(game)

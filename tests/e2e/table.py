@@ -98,6 +98,19 @@ class Table:
         custom_id = reply.buttons[index]["custom_id"]
         return self.answer(self.fake.click(who, reply.message, custom_id, locale=self.locale))
 
+    def mark(self) -> int:
+        """How many messages the channel holds now: `posted` waits for one after them."""
+        return len(self.fake.channel_messages(self.channel))
+
+    def posted(self, *texts: str, since: int) -> dict[str, Any]:
+        """The first channel message after the first `since` that contains one of `texts`, once the
+        bot has posted it (a computer's move, posted after the answer of the command that made it due)."""
+        def found() -> dict[str, Any] | None:
+            return next((m for m in self.fake.channel_messages(self.channel)[since:]
+                         if any(text in m["content"] for text in texts)), None)
+
+        return self.fake.wait_until(found, timeout=REPLY_TIMEOUT, what=f"a post with {texts!r}", abort=self.bot.died)
+
     def suggestions(self, who: Member, path: str, option: str, typed: str) -> list[str]:
         interaction = self.fake.autocomplete(who, path, option, typed, channel=self.channel, locale=self.locale)
         return [choice["value"] for choice in self.fake.choices(interaction, timeout=REPLY_TIMEOUT)]

@@ -5,8 +5,10 @@ declines at once, the board on demand, and a resignation confirmed by its button
 
 from __future__ import annotations
 
+import time
+
 from bot.i18n import ChoiceText
-from tests.e2e.table import REPLY_TIMEOUT, Table
+from tests.e2e.table import REPLY_TIMEOUT, Reply, Table
 from tests.fake_discord.payloads import Member
 
 MOVES = 4
@@ -19,26 +21,49 @@ def suggested(table: Table, who: Member, option: str, filled: dict[str, str]) ->
     return [choice["value"] for choice in table.fake.choices(interaction, timeout=REPLY_TIMEOUT)]
 
 
+def when_her_turn(table: Table, ann: Member, not_yours: str) -> Reply:
+    """Ann places a basic piece as soon as it is her turn (the computer's move is posted after the
+    answer to hers): her first legal placement, from the menus as they stand then."""
+    deadline = time.monotonic() + REPLY_TIMEOUT
+    while True:
+        cells = suggested(table, ann, "cell", {"kind": "basic"})
+        directions = suggested(table, ann, "direction", {"kind": "basic", "cell": cells[0]}) if cells else []
+        if cells and directions:
+            assert all(len(d) <= 2 for d in directions)
+            reply = table.run(ann, "ak place", kind="basic", cell=cells[0], direction=directions[0])
+            if not reply.private:
+                return reply
+            assert reply.content.startswith(not_yours), reply.content
+        assert time.monotonic() < deadline, "Ann's turn never came back"
+        time.sleep(0.1)
+
+
 def test_a_game_against_the_computer_by_slash_commands_to_a_resignation(fake, table, gm):
     ann = fake.add_member("ann")
     table.ok(gm, "ak new", name="Duel")
     table.ok(ann, "ak join", name="Ann")
     joined = table.ok(ann, "ak challenge", level="easy")
     assert table.text("game.computer_joined", name="Computer", level=ChoiceText("level", "easy")) in joined.content
+    since = table.mark()
     started = table.ok(gm, "gm start")
     assert [name for name, _ in started.files] == ["arkeon.png"] and started.images()
-    # at the start the computer stands level (or ahead, if it placed first): it declines at once
-    offered = table.ok(ann, "game offer-draw")
-    assert table.text("event.arkeon.draw_declined", side=table.text("word.side.blue")) in offered.content or \
-        table.text("event.arkeon.draw_declined", side=table.text("word.side.red")) in offered.content
+    your_turn = f"<@{ann.user.id}>"
+    table.posted(your_turn, since=since)  # Ann is told it is her turn: at once, or after the computer's move
+    # at the start the computer stands level (or ahead, if it placed first): it declines at once,
+    # in a post of its own after the offer's answer
+    since = table.mark()
+    table.ok(ann, "game offer-draw")
+    table.posted(*(table.text("event.arkeon.draw_declined", side=table.text(f"word.side.{side}"))
+                   for side in ("blue", "red")), since=since)
     # Ann places her three setup basics first (AK-10): no menu offers a cell for another kind
     assert suggested(table, ann, "cell", {"kind": "triple"}) == [] and suggested(table, ann, "cell", {"kind": "basic"})
-    for _ in range(MOVES):  # the computer answers each move in the same reply, whoever started
-        cells = suggested(table, ann, "cell", {"kind": "basic"})
-        directions = suggested(table, ann, "direction", {"kind": "basic", "cell": cells[0]})
-        assert cells and directions and all(len(d) <= 2 for d in directions)
-        moved = table.ok(ann, "ak place", kind="basic", cell=cells[0], direction=directions[0])
+    not_yours = table.text("error.not_your_turn", to_move="@").split("@")[0]
+    for _ in range(MOVES):  # the computer answers in posts of its own, after Ann's answers
+        moved = when_her_turn(table, ann, not_yours)
         assert any(name == "arkeon.png" for name, _ in moved.files) and moved.images()
+    computer_moves = [m for m in table.fake.channel_messages(table.channel) if m.get("interaction_metadata") is None
+                      and any(a["filename"] == "arkeon.png" for a in m["attachments"])]
+    assert computer_moves  # posted with its board, by the bot, not as an answer
     board = table.ok(ann, "game board")
     assert [name for name, _ in board.files] == ["arkeon.png"]
     ask = table.run(ann, "ak resign")

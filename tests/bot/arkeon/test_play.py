@@ -11,6 +11,7 @@ import pytest
 from bot.service import Context, GameService, Reply
 from bot.store.timers import game_timers
 from engine import registry
+from tests.support.computers import computers_play
 
 GUILD, CHANNEL = 10, 110
 GM = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=CHANNEL, manage_server=True)
@@ -71,6 +72,7 @@ def test_the_computer_answers_every_move_to_the_end(svc: GameService) -> None:
         text = svc.complete(ANN, "ak order", "text", "")[0]
         reply = svc.handle(ANN, "ak order", {"text": text})
         assert reply.ok, (text, reply.messages)
+        computers_play(svc)
     game = svc.store.game_in_channel(GUILD, CHANNEL)
     assert game.status == "finished"
     computer = [e for e in svc.store.log(game.id) if e.actor and e.user_id is None and e.kind == "order"]

@@ -1,11 +1,16 @@
 """Computer players through the service, on the duel test game: a member challenges the bot, the
-computer takes the next seat and plays as soon as it is to move, only legal moves, as the bot."""
+computer takes the next seat and plays as soon as it is to move — after the answer of the command
+that made it due, as a timer of that change (`computers_play` fires it as the bot's runner does) —
+only legal moves, as the bot, its move posted in the channel."""
 
 from __future__ import annotations
 
 import pytest
 
 from bot.service import Context, GameService
+from bot.service.computers import COMPUTER
+from bot.store.timers import game_timers
+from tests.support.computers import computers_play, post_keys
 
 GUILD, CHANNEL = 10, 90
 GM = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=CHANNEL, manage_server=True)
@@ -30,11 +35,15 @@ def test_a_challenged_computer_answers_each_move_at_once(svc: GameService) -> No
     game = svc.store.game_in_channel(GUILD, CHANNEL)
     assert game.options["computers"] == {"Computer": "hard"} and game.status == "running"
     reply = svc.handle(ANN, "td order", {"text": "add 1"})
-    assert keys(reply) == ["event.duel.added", "event.duel.added"]  # Ann's move, then the computer's
+    assert keys(reply) == ["event.duel.added"]  # Ann's move, answered before the computer thinks
+    assert COMPUTER in [t.kind for t in game_timers(svc.store, game.id)]  # its turn, planned with her move
+    assert "event.duel.added" in post_keys(computers_play(svc))  # then its move, posted in the channel
     log = [(e.kind, e.actor, e.user_id) for e in svc.store.log(game.id)][-2:]
     assert log == [("order", "Ann", ANN.user_id), ("order", "Computer", None)]
+    assert COMPUTER not in [t.kind for t in game_timers(svc.store, game.id)]  # Ann is to move: none planned
     while svc.store.game_in_channel(GUILD, CHANNEL).status == "running":
         assert svc.handle(ANN, "td order", {"text": "add 1"}).ok
+        computers_play(svc)
     game = svc.store.game_in_channel(GUILD, CHANNEL)
     assert svc.handle(ANN, "game info", {}).messages[-1].params == {"winner": "Computer"}
     computer_moves = [e.payload["text"] for e in svc.store.log(game.id) if e.actor == "Computer" and e.kind == "order"]
@@ -43,17 +52,18 @@ def test_a_challenged_computer_answers_each_move_at_once(svc: GameService) -> No
 
 def test_a_computer_seated_first_plays_its_opening_move_when_the_human_sits_down(svc: GameService) -> None:
     assert svc.handle(GM, "td challenge", {"level": "easy"}).ok
-    joined = svc.handle(ANN, "td join", {"name": "Ann"})
-    assert "event.duel.added" in keys(joined)  # the computer moved first, in the same answer
+    assert svc.handle(ANN, "td join", {"name": "Ann"}).ok
+    assert "event.duel.added" in post_keys(computers_play(svc))  # the computer moved first, after the answer
     game = svc.store.game_in_channel(GUILD, CHANNEL)
     assert [e.actor for e in svc.store.log(game.id) if e.kind == "order"] == ["Computer"]
 
 
 def test_two_computers_play_each_other_to_the_end(svc: GameService) -> None:
     assert svc.handle(GM, "td challenge", {"level": "easy"}).ok
-    final = svc.handle(GM, "td challenge", {"level": "hard"})
+    assert svc.handle(GM, "td challenge", {"level": "hard"}).ok
+    posts = computers_play(svc)
     game = svc.store.game_in_channel(GUILD, CHANNEL)
-    assert game.status == "finished" and "event.duel.added" in keys(final)
+    assert game.status == "finished" and "event.duel.added" in post_keys(posts)
     assert set(game.options["computers"]) == {"Computer", "Computer 2"}
 
 
@@ -74,18 +84,23 @@ def test_a_failing_computer_is_logged_and_the_players_move_stands(svc: GameServi
 
     monkeypatch.setattr(computer, "choose", broken)
     reply = svc.handle(ANN, "td order", {"text": "add 2"})
-    assert reply.ok and keys(reply) == ["event.duel.added"]  # Ann's move, accepted; the computer silent
+    assert reply.ok and keys(reply) == ["event.duel.added"]  # Ann's move, accepted
+    assert "event.duel.added" not in post_keys(computers_play(svc))  # the computer silent
     assert "a computer player failed" in caplog.text
+    game = svc.store.game_in_channel(GUILD, CHANNEL)
+    assert [e.actor for e in svc.store.log(game.id)][-1] == "Ann"
 
 
 def test_two_computers_playing_each_other_post_each_move_once(svc: GameService) -> None:
     """Issue 22: computers were a call nested in the pipeline, each level adding the posts of the
     levels below it again — two computers gave one reply of hundreds of copies. Now each of their
-    moves is a follow-up of the pipeline, and the reply holds each move's words once."""
+    moves is a turn of its own after the commit before it, and posts its words once."""
     assert svc.handle(GM, "td challenge", {"level": "easy"}).ok
     final = svc.handle(GM, "td challenge", {"level": "easy"})
+    assert "event.duel.added" not in keys(final)  # the seating's answer waits for no move
+    posted = post_keys(computers_play(svc))
     game = svc.store.game_in_channel(GUILD, CHANNEL)
     moves = [e for e in svc.store.log(game.id) if e.kind == "order"]
     assert game.status == "finished" and len(moves) > 2
-    assert keys(final).count("event.duel.added") == len(moves)
-    assert sum(key.startswith("game.over") for key in keys(final)) == 1
+    assert posted.count("event.duel.added") == len(moves)
+    assert sum(key.startswith("game.over") for key in posted) == 1

@@ -18,6 +18,7 @@ from bot.store.repo import GameRecord, SeatRecord
 from bot.store.timers import game_timers
 from bot.timers import TimerRunner
 from tests.support.clock import Clock
+from tests.support.computers import fire_computers
 
 GUILD, CHANNEL = 10, 81
 GM = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=CHANNEL, manage_server=True)
@@ -120,15 +121,18 @@ def test_against_a_computer_only_the_human_is_pinged_once_per_turn_handed_back(s
     assert svc.handle(GM, "td new", {"name": "Duel", "clock_hours": 10}).ok
     assert svc.handle(GM, "td challenge", {"level": "easy"}).ok  # the computer moves first
     joined = svc.handle(ANN, "td join", {"name": "Ann"})
-    # the computer played its opening move in the same answer, and handed Ann the turn: told once
-    assert told(svc, joined) == [f"<@{ANN.user_id}>"] and joined.mentions == ()
+    assert told(svc, joined) == [] and joined.mentions == ()  # the computer is to move: nobody is told
+    fire_computers(svc)
+    # the computer played its opening move after the answer, and handed Ann the turn: told once
+    assert told(svc) == [f"<@{ANN.user_id}>"]
     while game(svc).status == "running":
         reply = svc.handle(ANN, "td order", {"text": "add 1"})
-        assert reply.ok
+        assert reply.ok and told(svc, reply) == []
+        fire_computers(svc)
         if game(svc).status == "running":  # the computer answered: the turn is Ann's again
-            assert told(svc, reply) == [f"<@{ANN.user_id}>"]
+            assert told(svc) == [f"<@{ANN.user_id}>"]
         else:
-            assert told(svc, reply) == []
+            assert told(svc) == []
     # nobody but Ann was ever named: the computer holds no seat
     assert {s.user_id for s in svc.store.seats(game(svc).id)} == {ANN.user_id}
 

@@ -14,6 +14,7 @@ from bot.service import GameService
 from bot.service.replies import Attachment
 from engine import registry
 from tests.bot.hexarena.test_play import ANN, GM, keys
+from tests.support.computers import computers_play, post_keys
 
 RULES = registry.get("hexarena")
 
@@ -36,6 +37,7 @@ def against_the_computer(svc: GameService, setup: bytes | None = None) -> GameSe
     assert svc.handle(ANN, "hx join", {"name": "Ann"}).ok  # red
     assert keys(svc.handle(ANN, "hx challenge", {"level": "hard"}))[0] == "game.computer_joined"
     assert svc.handle(GM, "gm start", {}).ok
+    computers_play(svc)
     return svc
 
 
@@ -56,15 +58,15 @@ def test_the_judgement_reads_the_evaluation_less_the_edge_of_the_move() -> None:
 
 def test_the_computer_declines_at_the_opening(svc: GameService) -> None:
     against_the_computer(svc)
-    declined = svc.handle(ANN, "game offer-draw", {})
-    assert keys(declined) == ["event.hexarena.draw_offered", "event.hexarena.draw_declined"]
+    assert keys(svc.handle(ANN, "game offer-draw", {})) == ["event.hexarena.draw_offered"]
+    assert post_keys(computers_play(svc))[:1] == ["event.hexarena.draw_declined"]  # its answer, after the offer's
     assert game(svc).status == "running"
 
 
 def test_the_computer_accepts_once_it_stands_worse(svc: GameService) -> None:
     against_the_computer(svc, opening_without("fighter", "patrol"))
-    accepted = svc.handle(ANN, "game offer-draw", {})
-    assert keys(accepted)[:2] == ["event.hexarena.draw_offered", "event.hexarena.game_over"], accepted.messages
+    assert keys(svc.handle(ANN, "game offer-draw", {})) == ["event.hexarena.draw_offered"]
+    assert post_keys(computers_play(svc))[:1] == ["event.hexarena.game_over"]
     assert game(svc).status == "finished"
     result = RULES.result(RULES.from_json(game(svc).state))
     assert (result.winner, result.reason) == (None, "agreed")

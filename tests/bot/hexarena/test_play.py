@@ -21,6 +21,7 @@ from engine import registry
 from engine.core.errors import OrderError
 from engine.hexarena.variants import Alpha
 from tests.support.clock import NOW, Clock
+from tests.support.computers import computers_play
 
 GUILD, CHANNEL = 10, 120
 GM = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=CHANNEL, manage_server=True)
@@ -160,6 +161,7 @@ def test_the_computer_answers_every_turn_to_the_end(svc: GameService) -> None:
         text = svc.complete(ANN, "hx order", "text", "")[0]
         reply = svc.handle(ANN, "hx order", {"text": text})
         assert reply.ok, (text, reply.messages)
+        computers_play(svc)
     assert game(svc).status == "finished"
     computer = [e for e in svc.store.log(game(svc).id) if e.user_id is None and e.kind == "order"]
     assert computer and all(e.actor == "blue" for e in computer)  # the computer played, as the bot, for blue

@@ -15,6 +15,7 @@ from PIL import Image
 from bot.i18n import alt_text, translate
 from bot.service import Context, GameService, Reply, Visibility
 from renders.common import recording_text
+from tests.support.computers import computers_play
 
 GUILD, CHANNEL = 10, 100
 GM = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=CHANNEL, manage_server=True)
@@ -150,6 +151,7 @@ def test_computer_ships_fill_the_arena_and_play_each_turn_in_secret(store) -> No
         seated = service.handle(GM, "sb challenge", {"level": level})
         assert keys(seated)[0] == "game.computer_joined", seated.messages
     assert service.handle(GM, "gm start", {}).ok
+    computers_play(service)
     game = service.store.game_in_channel(GUILD, CHANNEL)
     computers = set(game.options["computers"])
     assert computers == {"Computer", "Computer 2", "Computer 3"}

@@ -11,6 +11,7 @@ import pytest
 from bot.i18n import translate
 from bot.service import Attachment, Context, GameService, Reply
 from bot.store.timers import game_timers
+from tests.support.computers import computers_play, post_keys
 
 GUILD, CHANNEL = 10, 130
 GM = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=CHANNEL, manage_server=True)
@@ -102,6 +103,7 @@ def test_a_kicked_player_s_ship_is_played_by_the_computer_until_replaced(store) 
     ask = service.handle(GM, "gm kick", {"user": BOB.user_id})
     kicked = service.handle(GM, "gm kick", dict(ask.buttons[0].options))
     assert "gm.kicked_computer" in keys(kicked)
+    computers_play(service)
     game = service.store.game_in_channel(GUILD, CHANNEL)
     assert "Bob" in game.options["computers"]
     # the computer gave Bob's orders: the turn waits on Ann alone, and resolves when she is ready
@@ -123,18 +125,20 @@ def test_a_gm_taking_a_seat_themself_is_asked_first_and_the_history_says_so(jump
 
 
 def test_computers_playing_turns_back_to_back_post_each_turn_once(store) -> None:
-    """Two computers in a small arena play the whole game in one answer: each turn's reveal once,
-    one game over (the nested calls used to add every turn's posts again at each level)."""
+    """Two computers in a small arena play the whole game, one turn after another after the start's
+    answer: each turn's reveal posted once, one game over (the nested calls used to add every turn's
+    posts again at each level)."""
     service = GameService(store, seed_source=lambda: 7)
     assert service.handle(GM, "sb new", {"name": "Duel", "radius": 4}).ok
     assert service.handle(GM, "sb challenge", {"level": "easy"}).ok
     assert service.handle(GM, "sb challenge", {"level": "easy"}).ok
-    started = service.handle(GM, "gm start", {})
+    assert service.handle(GM, "gm start", {}).ok
+    posted = post_keys(computers_play(service))
     game = service.store.game_in_channel(GUILD, CHANNEL)
     turns = sum(1 for e in service.store.log(game.id) if e.kind == "resolve")
     assert game.status == "finished" and turns > 1
-    assert keys(started).count("event.spaceblast.revealed") == turns
-    assert sum(key.startswith("game.over") for key in keys(started)) == 1
+    assert posted.count("event.spaceblast.revealed") == turns
+    assert sum(key.startswith("game.over") for key in posted) == 1
 
 
 def test_the_start_says_how_this_game_advances(store) -> None:

@@ -15,6 +15,7 @@ from bot.i18n import translate
 from bot.service import Context, GameService, Reply, Visibility
 from bot.store.timers import TimerRecord, game_timers
 from tests.bot.every_game.test_turn_drivers import Clock, Hooks, fire_at
+from tests.support.computers import computers_play
 
 GUILD, CHANNEL = 10, 150
 GM = Context(user_id=1, user_name="gm", guild_id=GUILD, channel_id=CHANNEL, manage_server=True)
@@ -136,6 +137,7 @@ def test_a_computer_player_plays_both_ships_of_its_seat(store) -> None:
     for level in ("easy", "normal"):
         assert keys(service.handle(GM, "sb challenge", {"level": level}))[0] == "game.computer_joined"
     assert service.handle(GM, "gm start", {}).ok
+    computers_play(service)
     game = service.store.game_in_channel(GUILD, CHANNEL)
     given = [(e.actor, e.payload["text"]) for e in service.store.log(game.id) if e.kind == "order"]
     # "Computer 2" is the first computer's second ship: the second computer takes the next free name
