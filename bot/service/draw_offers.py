@@ -4,7 +4,8 @@ One command set for every game whose rules take the draw inputs (`engine.core.dr
 and HexArena), so no game repeats it and a new two-sided game gets it by accepting the inputs. The
 rules decide everything (who may offer, when an offer lapses); the bot words it, pings the member
 asked to answer, shows a pending offer in the status message — and lets a computer player answer
-at once: it accepts when its game's computer module says so (``accepts_draw(rules, state, side,
+(its turn, planned by the offer's commit: `bot.service.computers`): it accepts when its game's
+computer module says so (``accepts_draw(rules, state, side,
 level)``; Arkeon: its evaluation of the position is below 0, i.e. it stands worse; HexArena: it stands
 worse by more than the edge of having the move), else declines.
 """
@@ -72,21 +73,20 @@ def _offer(svc: GameService, ctx: Context, game: GameRecord) -> tuple[Applied, A
     """The offer, committed with the direct messages of the members asked who chose them
     (`bot.service.dms`) in one transaction — the game's, held for it (`Store.locked_game`) — so no
     crash between them can lose one; who is asked is the offer's outcome (its ``draw_offered``).
-    No one is asked when a computer answered at once (a follow-up of the offer) or nobody plays
-    the side."""
+    No member is asked where none plays the side (a computer answers in its own turn)."""
     with svc.store.locked_game(game.id) as fresh:
         if fresh is None:
             raise ServiceError("error.conflict")
         applied = svc.apply_input(ctx, fresh, OFFER, svc.actor_of(ctx, fresh), {}, check=require_running)
-        if applied.posts:
-            return applied, None
         side = next(str(e.params["to"]) for e in applied.outcome.events if e.kind == "draw_offered")
         users = members_for(svc.store, applied.game, applied.rules, applied.outcome.state, (side,))
-        if not users:
-            return applied, None
-        routed = route(svc.store, applied.game, users, Message("dm.draw_offer"), _ping_line)
-        svc.store.owe_posts(applied.game, routed.dms)
-    return applied, Asked(tuple(users), routed.channel)
+        routed = route(svc.store, applied.game, users, Message("dm.draw_offer"), _ping_line) if users else None
+        if routed is not None:
+            svc.store.owe_posts(applied.game, routed.dms)
+    # committed now: the runner woken by the commit inside the block may have looked before it, and the
+    # computer asked (its turn, a timer of the offer) must not wait for the next poll to answer
+    svc.timers_changed()
+    return applied, Asked(tuple(users), routed.channel) if routed is not None else None
 
 
 def _asking(reply: Reply, asked: Asked) -> Reply:
