@@ -4,10 +4,10 @@ One command set for every game whose rules take the draw inputs (`engine.core.dr
 and HexArena), so no game repeats it and a new two-sided game gets it by accepting the inputs. The
 rules decide everything (who may offer, when an offer lapses); the bot words it, pings the member
 asked to answer, shows a pending offer in the status message — and lets a computer player answer
-(its turn, planned by the offer's commit: `bot.service.computers`): it accepts when its game's
-computer module says so (``accepts_draw(rules, state, side,
-level)``; Arkeon: its evaluation of the position is below 0, i.e. it stands worse; HexArena: it stands
-worse by more than the edge of having the move), else declines.
+(in its turn, a timer of the offer's commit: `bot.service.computers`): it accepts when its game's
+computer module says so (``accepts_draw(rules, state, side, level)``; Arkeon: its evaluation of the
+position is below 0, i.e. it stands worse; HexArena: it stands worse by more than the edge of having
+the move), else declines.
 """
 
 from __future__ import annotations

@@ -203,6 +203,7 @@ def holders(seats: Iterable[SeatRecord], computers: Mapping[str, str], rules: An
 
 
 def without_computers(options: dict[str, Any], names: Iterable[str]) -> dict[str, Any]:
+    """The game's options with no computer playing under any of `names` (a side handed to a member)."""
     for name in names:
         options = with_computer(options, name, None)
     return options

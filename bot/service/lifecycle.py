@@ -243,13 +243,19 @@ def _player_lines(svc: GameService, game: GameRecord, rules: Any) -> list[Messag
     lines = [Message("game.info.seat", {"user": s.user_id, "actor": presenter.actor_name(rules, s.actor)})
              for s in seats]
     for actor in rules.actors(state):
-        if any(plays_as(rules, state, seat.actor, actor) for seat in seats):
+        if any(holds(rules, state, seat.actor, actor) for seat in seats):
             continue
-        computer = next((name for name in computers if plays_as(rules, state, name, actor)), None)
+        computer = next((name for name in computers if holds(rules, state, name, actor)), None)
         lines.append(Message("game.info.unseated", {"actor": presenter.actor_name(rules, actor)}) if computer is None
                      else Message("game.info.computer", {"actor": presenter.actor_name(rules, computer),
                                                          "level": ChoiceText("level", computers[computer])}))
     return lines
+
+
+def holds(rules: Any, state: Any, name: str, actor: str) -> bool:
+    """Whether the seat or computer `name` plays `actor`: the same name, however it is cased or
+    accented, or the side that name joined."""
+    return name_key(name) == name_key(actor) or plays_as(rules, state, name, actor)
 
 
 @command("game list", Option("ended", "boolean"))

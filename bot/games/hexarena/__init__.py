@@ -350,7 +350,8 @@ class HexArenaPresenter(Presenter):
             afloat = sum(1 for s in view["ships"].values() if s["side"] == side and s["alive"])
             lines.append(Message("hx.status.side", {
                 "mark": SIDE_MARKS[side], "side": Message(f"word.side.{side}"),
-                "player": seated_player(view["players"], side, seats) or Message("hx.nobody"), "afloat": Count(afloat, "hx.count.afloat"),
+                "player": seated_player(view["players"], side, seats) or Message("hx.nobody"),
+                "afloat": Count(afloat, "hx.count.afloat"),
                 "lost": Count(len(view["graveyard"][side]), "hx.count.lost"), "admiral": _admiral_words(view, side),
                 "move": Message("hx.status.to_move") if view.get("to_move") == side and view["status"] == "running"
                 else ""}))
