@@ -4,14 +4,19 @@ Images are drawn in RGB (antialiased text) and saved as 8-bit palette PNGs: a pa
 third of the bytes to compress, which makes encoding several times faster and the files several
 times smaller than RGB, and the drawings only use a few dozen colours anyway. The palette is fixed
 (not computed per image) so that quantising is a cheap nearest-colour lookup and the same input
-always gives the same bytes.
+always gives the same bytes. `encode_png` writes the PNG itself, its image data compressed in bands
+kept once compressed: two boards of one game differ in a few bands (see its docstring).
 """
 
 from __future__ import annotations
 
 import io
+import struct
 import sys
+import threading
 import unicodedata
+import zlib
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -49,9 +54,19 @@ TEAM_TINT: dict[int, RGB] = {1: (214, 230, 242), 2: (248, 232, 200)}
 REACH_TINT: RGB = (208, 236, 224)
 AREA_TINT: RGB = (246, 206, 180)
 
-#: zlib level for saving. Measured on the standard board (palette image): level 1 takes ~4.8 ms for
-#: 37 KB, level 3 the same time for 25 KB, level 6 twice the time for 20 KB.
+#: zlib level of a PNG band (`encode_png`). Measured on a 14-character standard board in 32-row
+#: bands: level 1 is hardly faster than 3 for 27 % more bytes, level 6 takes 2-4 times as long for
+#: 16 % fewer bytes, and a board whose bands are all new (each post of a draw's fan-out) pays that
+#: in full.
 PNG_COMPRESS_LEVEL = 3
+#: rows of one band: the fewer, the fewer rows a change compresses again, but the more bytes (each
+#: band starts with an empty dictionary) and the more overhead for an image with no band seen
+#: before. On a game's boards one move after another: 16 rows 1.0 ms for 46 KiB, a new board 6.0
+#: ms; 32 rows 1.25 ms for 42.6 KiB, a new board 5.0 ms (Pillow: 4.6 ms whatever, 40 KiB).
+PNG_BAND_ROWS = 32
+#: compressed bands kept: about 1 KB each on a board, the bands of ~200 boards in ~8 MB, so that
+#: the boards of the 50 games a load test's players order in find theirs
+PNG_BAND_CACHE = 8192
 
 _NAMED = (
     BLUE, ORANGE, VERMILLION, GREEN, YELLOW, SKY, PURPLE, BLACK, WHITE, INK, MUTED, PAPER, FLOOR, GRID,
@@ -94,12 +109,97 @@ def to_palette(image: Image.Image) -> Image.Image:
     return image.quantize(palette=palette_image(), dither=Image.Dither.NONE)
 
 
+def drawable_copy(image: Image.Image) -> Image.Image:
+    """A copy of a palette image to draw on, with its palette's lookup of colours: Pillow builds that
+    lookup again (256 colours, in Python) at a copy's first drawing, which was most of what drawing
+    a token or a roster row on its own cost."""
+    copied = image.copy()
+    if image.palette is not None and copied.palette is not None:
+        copied.palette.colors = dict(image.palette.colors)
+    return copied
+
+
 def encode_png(image: Image.Image) -> bytes:
-    """Save a drawing as a palette PNG; an RGB one is quantised first (see the module docstring)."""
+    """A drawing as an 8-bit palette PNG; an RGB one is quantised first (see the module docstring).
+
+    Deflating the pixels was half of a Space Chess board's cost (4.6 ms with Pillow's encoder at
+    level 3, idle machine), and no setting of Pillow's made it cheaper for its bytes: level 1 takes
+    as long for 35 % more bytes, Z_RLE doubles the bytes, Z_HUFFMAN_ONLY is 3 times slower and 7
+    times bigger, level 6 takes 2-3 times as long for 17 % fewer; `optimize` only adds a pass; a
+    smaller image or fewer colours would change what players see (the palette is already 8-bit).
+    But two boards of one game differ in a few places (a token, a row of AP boxes, the caption),
+    so the rows are deflated in bands of `PNG_BAND_ROWS`, each on its own and ended with a sync
+    flush (the image data is their concatenation), and each band's deflated bytes are kept by its
+    content: a board then deflates only the bands that changed (5 to 10 of 43 after a move) and
+    joins the rest from the cache. Bands are counted from the bottom, so a caption one line longer
+    (a taller header) moves no band under it.
+
+    Measured (benchmarks/bench_render.py, 2 cores shared with other jobs): a game's boards one
+    move after another 3.4 ms instead of 6.6 (1.6 instead of 5.8 when they come back, as in
+    bench_service_order's), for 45 KiB instead of 41 (the bands' separate dictionaries); hashing
+    the rows is most of what is left; an image none of whose bands was seen before (a fan-out's
+    post of a game) costs about what Pillow's encode did. The bytes depend only on the pixels (a
+    band deflates alike whether it was cached or not), so the same image always gives the same
+    file. A band's key is its 64-bit hash with its width and length: a false hit would take some
+    10^15 boards.
+    """
     indexed = image if image.mode == "P" else to_palette(image)
-    out = io.BytesIO()
-    indexed.save(out, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
-    return out.getvalue()
+    width, height = indexed.size
+    data = memoryview(indexed.tobytes())
+    deflated = [b"\x78\x5e"]  # zlib's header: deflate with a 32 KB window, a fast level
+    checksum = 1  # adler32 of nothing
+    for bottom in reversed(range(height, 0, -PNG_BAND_ROWS)):
+        top = max(0, bottom - PNG_BAND_ROWS)
+        compressed, adler = _deflated_band(data[top * width:bottom * width], width)
+        deflated.append(compressed)
+        checksum = _adler32_combine(checksum, adler, (bottom - top) * (width + 1))
+    deflated += [_LAST_BLOCK, checksum.to_bytes(4, "big")]
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit palette, not interlaced
+    return b"".join((_PNG_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"PLTE", indexed.im.getpalette("RGB")),
+                     _chunk(b"IDAT", b"".join(deflated)), _chunk(b"IEND", b"")))
+
+
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+#: a final, empty deflate block: what ends the bands' concatenation
+_LAST_BLOCK = zlib.compressobj(PNG_COMPRESS_LEVEL, zlib.DEFLATED, -15).flush()
+_ADLER_BASE = 65521
+#: (width, length, hash) of a band of rows -> its deflated bytes and their adler32, least recent first
+_bands: OrderedDict[tuple[int, int, int], tuple[bytes, int]] = OrderedDict()
+_bands_lock = threading.Lock()  # renders run in several threads
+
+
+def _deflated_band(band: memoryview, width: int) -> tuple[bytes, int]:
+    """A band's rows of `width` pixels, each after its filter byte (0: none, the filter for palette
+    images), deflated on their own and sync-flushed (so that bands concatenate), with the adler32
+    of what was deflated; from the cache when these rows were seen before."""
+    key = (width, len(band), hash(band))
+    with _bands_lock:
+        found = _bands.get(key)
+        if found is not None:
+            _bands.move_to_end(key)
+            return found
+    rows = b"".join(b"\x00" + band[start:start + width] for start in range(0, len(band), width))
+    compressor = zlib.compressobj(PNG_COMPRESS_LEVEL, zlib.DEFLATED, -15)
+    found = compressor.compress(rows) + compressor.flush(zlib.Z_SYNC_FLUSH), zlib.adler32(rows)
+    with _bands_lock:
+        _bands[key] = found
+        while len(_bands) > PNG_BAND_CACHE:
+            _bands.popitem(last=False)
+    return found
+
+
+def _adler32_combine(first: int, second: int, second_length: int) -> int:
+    """The adler32 of two byte strings joined, from theirs (zlib's adler32_combine, which Python's
+    zlib does not offer): the whole image's checksum without reading its rows again."""
+    rest = second_length % _ADLER_BASE
+    low = first & 0xFFFF
+    sum1 = (low + (second & 0xFFFF) + _ADLER_BASE - 1) % _ADLER_BASE
+    sum2 = (rest * low + (first >> 16) + (second >> 16) + _ADLER_BASE - rest) % _ADLER_BASE
+    return sum1 | (sum2 << 16)
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
 
 
 @cache
@@ -182,6 +282,10 @@ def _text_mask(text: str, size: int, anchor: str) -> tuple[Image.Image, int, int
     return mask, left, top
 
 
+#: any coverage at all -> 255, for `bytes.translate` (Pillow's `point` takes 256 Python calls a mask)
+_COVERED = bytes([0] + [255] * 255)
+
+
 @lru_cache(maxsize=4096)
 def _text_patch(text: str, size: int, anchor: str, fill: RGB, background: RGB) -> tuple[Image.Image, Image.Image]:
     """`text` in `fill` over a solid `background`, already in the palette, with the mask of its pixels:
@@ -189,7 +293,7 @@ def _text_patch(text: str, size: int, anchor: str, fill: RGB, background: RGB) -
     mask, _, _ = _text_mask(text, size, anchor)
     patch = Image.new("RGB", mask.size, background)
     patch.paste(fill, (0, 0), mask)
-    return to_palette(patch), mask.point(lambda value: 255 if value else 0)
+    return to_palette(patch), Image.frombytes("L", mask.size, mask.tobytes().translate(_COVERED))
 
 
 #: the list collecting what `Canvas.text` writes while `recording_text()` is open, else None
@@ -213,14 +317,15 @@ def recording_text() -> Iterator[list[str]]:
 
 
 def _forget_drawings() -> None:
-    """Empty the `functools` caches of every render module but this one (whose caches hold glyph
-    masks and fitted strings, drawn through `Canvas.text` anyway)."""
+    """Empty the caches of every render module but this one (whose caches hold glyph masks and
+    fitted strings, drawn through `Canvas.text` anyway): its `functools` caches and whatever else
+    it keeps with a `cache_clear` (kept parts of boards; a class is not a cache)."""
     for name, module in list(sys.modules.items()):
         if module is None or not name.startswith("renders.") or name == __name__:
             continue
         for value in list(vars(module).values()):
             clear = getattr(value, "cache_clear", None)
-            if callable(clear) and getattr(value, "__module__", None) == name:
+            if callable(clear) and not isinstance(value, type) and getattr(value, "__module__", None) == name:
                 clear()
 
 

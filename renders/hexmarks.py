@@ -9,7 +9,8 @@ of what the other side just did. The bots turn the engine's events of the last i
   dashed one, straight from where it left to where it arrived, never along the wrapped path;
 - a shot is a dotted line from the shooter to an impact on its target; a ram an impact on the
   side between the two ships; a push (Arkeon's repulsor) an arrow on the piece it moved;
-- a rotation the piece's old facing ghosted under it, beside the new one;
+- a rotation the piece's old facing ghosted under it, beside the new one, and where a board asks
+  for it (HexArena) an arc arrow round the piece, from the old heading to the new, the way it turned;
 - a destroyed or removed piece is ghosted where it stood (each game draws its own ghosts, under the
   pieces, so whatever took the cell stays on top).
 
@@ -47,8 +48,9 @@ CAPTION_PAD = 10
 class Mark:
     """One thing the last action did. `cells` are cell names: from and to (MOVE, JUMP, PUSH), the
     shooter and its target (SHOT), the rammer and the rammed (RAM), the piece's cell (TURN, GHOST).
-    A GHOST names the `side` and `piece` (type or kind) that stood there; a TURN the same of the
-    piece turned and its `facings` (from, to: direction names)."""
+    A GHOST names the `side` and `piece` (type or kind) that stood there, and may name the one
+    facing it had (`facings`, a direction name); a TURN the same of the piece turned and its
+    `facings` (from, to: direction names)."""
 
     kind: str
     cells: tuple[str, ...]
@@ -82,6 +84,10 @@ def place(marks: Iterable[Mark], parse: Callable[[str, str], Hex]) -> list[Place
             if len(mark.facings) != 2:
                 raise ValueError(f"{where}: a turn needs two facings, not {mark.facings!r}")
             angles = tuple(h.parse_facing(text, where) for text in mark.facings)
+        elif mark.kind == GHOST and mark.facings:
+            if len(mark.facings) != 1:
+                raise ValueError(f"{where}: a ghost has at most one facing, not {mark.facings!r}")
+            angles = (h.parse_facing(mark.facings[0], where),)
         if mark.kind in (GHOST, TURN):
             h.parse_side(mark.side, where)
         placed.append(Placed(mark, cells, angles))
@@ -138,6 +144,68 @@ def arrow(draw: ImageDraw.ImageDraw, start: Point, end: Point, unit: float, dash
     return [(start, end), (head[1], head[2])]
 
 
+def path_arrow(draw: ImageDraw.ImageDraw, points: Sequence[Point], unit: float, head: bool = True) -> list[Segment]:
+    """A solid arrow along `points` (a move of several steps, bending where it turned, as `arrow`
+    draws one of a single step), its head at the last point; without `head` the shaft only
+    (`path_head` draws it later, say over a label written again). The segments it covers."""
+    width = max(3, round(unit / 9))
+    size = max(10.0, unit * 0.36)
+    neck = towards(points[-1], points[-2], size * 0.8)
+    segments = list(zip([*points[:-1]], [*points[1:-1], neck], strict=True))
+    _stroke(draw, segments, width)
+    if head:
+        path_head(draw, points, unit)
+    return [*segments, (neck, points[-1])]
+
+
+def path_head(draw: ImageDraw.ImageDraw, points: Sequence[Point], unit: float) -> None:
+    """The head of `path_arrow`, on its last point, along its last step."""
+    (ax, ay), (bx, by) = points[-2], points[-1]
+    draw.polygon(_head((bx, by), math.degrees(math.atan2(by - ay, bx - ax)), max(10.0, unit * 0.36)),
+                 fill=INK, outline=HALO, width=2)
+
+
+def turn_sweep(start: float, end: float) -> float:
+    """The turn from screen angle `start` to `end` the short way, in degrees (positive clockwise on
+    the screen); half a turn reads as clockwise."""
+    sweep = (end - start) % 360
+    return sweep - 360 if sweep > 180 else sweep
+
+
+def arc_arrow(draw: ImageDraw.ImageDraw, centre: Point, radius: float, start: float, sweep: float,
+              unit: float, head: bool = True) -> list[Segment]:
+    """A curved arrow round `centre` at `radius`, from screen angle `start` turning `sweep` degrees
+    (positive clockwise), its head on the new heading: a rotation, told by the way it went round.
+    Without `head` the shaft only (`arc_head` draws it later, say over a label written again).
+    The segments it covers (for the labels it crosses)."""
+    width = max(4, round(unit / 8))
+    turning = 1.0 if sweep >= 0 else -1.0
+    # the head takes the last part of the arc, so the shaft stops at its base
+    head_sweep = math.degrees(_arc_head_size(unit) * 0.8 / radius) * turning
+    shaft_sweep = sweep - head_sweep if abs(sweep) > abs(head_sweep) else sweep * 0.4
+    steps = max(4, round(abs(sweep) / 6))
+    points = [h.polar(centre, start + shaft_sweep * k / steps, radius) for k in range(steps + 1)]
+    segments = list(zip(points, points[1:], strict=False))
+    _stroke(draw, segments, width)
+    if head:
+        arc_head(draw, centre, radius, start, sweep, unit)
+    return [*segments, (points[-1], h.polar(centre, start + sweep, radius))]
+
+
+def _arc_head_size(unit: float) -> float:
+    return max(9.0, unit * 0.38)
+
+
+def arc_head(draw: ImageDraw.ImageDraw, centre: Point, radius: float, start: float, sweep: float,
+             unit: float) -> None:
+    """The head of `arc_arrow`: on the new heading, along the way it turned."""
+    size = _arc_head_size(unit)
+    turning = 1.0 if sweep >= 0 else -1.0
+    tip = h.polar(centre, start + sweep, radius)
+    heading = start + sweep + (90 - math.degrees(size * 0.4 / radius)) * turning
+    draw.polygon(_head(tip, heading, size), fill=INK, outline=HALO, width=2)
+
+
 def dotted(draw: ImageDraw.ImageDraw, start: Point, end: Point, unit: float) -> list[Segment]:
     """A shot's tracer: round dots from the shooter to the impact."""
     r = max(2.5, unit * 0.07)
@@ -169,10 +237,11 @@ def draw_ghosts(canvas: c.Canvas, geometry: h.HexGeometry, placed: Iterable[Plac
 
 
 def draw_actions(canvas: c.Canvas, geometry: h.HexGeometry, placed: Iterable[Placed], label_size: int,
-                 fill_of: Callable[[Hex], c.RGB]) -> None:
+                 fill_of: Callable[[Hex], c.RGB], turn_radius: float = 0.0) -> None:
     """Arrows, tracers and impacts over the pieces, then the coordinates they ran under written
-    again on their cell's colour (`fill_of`). A turn has no stroke: the ghost of the old facing
-    beside the new one is its mark (an arc round a piece found no room between it and the outline)."""
+    again on their cell's colour (`fill_of`). A turn is the ghost of the old facing beside the new
+    one, and with a `turn_radius` (pixels from the piece's centre: a board whose pieces leave room
+    for it) also an arc arrow from the old heading to the new, the short way round."""
     unit = geometry.size
     inked: list[Segment] = []
     for mark in placed:
@@ -189,6 +258,21 @@ def draw_actions(canvas: c.Canvas, geometry: h.HexGeometry, placed: Iterable[Pla
         elif kind == RAM:
             inked += draw_impact(canvas.draw, ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2), 0.34 * unit)
     _rewrite_labels(canvas, geometry, inked, label_size, fill_of)
+    if turn_radius > 0:
+        _draw_turns(canvas, geometry, [mark for mark in placed if mark.mark.kind == TURN], label_size, fill_of,
+                    turn_radius)
+
+
+def _draw_turns(canvas: c.Canvas, geometry: h.HexGeometry, turns: Sequence[Placed], label_size: int,
+                fill_of: Callable[[Hex], c.RGB], radius: float) -> None:
+    """Each turn's arc arrow: the shafts, the coordinates they crossed written again, then the heads
+    on top (a head next to its cell's coordinates stays whole)."""
+    arcs = [(geometry.hex_centre(mark.cells[0]), mark.angles[0], turn_sweep(*mark.angles)) for mark in turns]
+    inked = [segment for centre, start, sweep in arcs
+             for segment in arc_arrow(canvas.draw, centre, radius, start, sweep, geometry.size, head=False)]
+    _rewrite_labels(canvas, geometry, inked, label_size, fill_of)
+    for centre, start, sweep in arcs:
+        arc_head(canvas.draw, centre, radius, start, sweep, geometry.size)
 
 
 def _near(point: Point, segment: Segment, reach_x: float, reach_y: float) -> bool:

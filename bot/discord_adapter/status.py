@@ -113,7 +113,7 @@ class StatusBoard:
         while True:
             await asyncio.sleep(SWEEP_SECONDS)
             try:
-                owed = await asyncio.to_thread(dirty_games, self.store)
+                owed = await asyncio.to_thread(dirty_games, self.store, self._held_servers())
             except Exception:
                 log.exception("looking for owed status refreshes failed: next look in %.0f s", SWEEP_SECONDS)
                 continue
@@ -124,11 +124,15 @@ class StatusBoard:
         """Refresh every status message a previous run owed: marked or changed since it was posted,
         and not refreshed (the run stopped first) — or never posted, for a game of this process's
         servers created just before a crash, whose mark the stopped run never got to write."""
-        held = {guild.id for guild in self.client.guilds}  # another shard's process posts the others'
-        owed = set(await asyncio.to_thread(dirty_games, self.store))
+        held = self._held_servers()  # another shard's process posts the others'
+        owed = set(await asyncio.to_thread(dirty_games, self.store, held))
         owed |= await asyncio.to_thread(self._unposted, held)
         for game_id in sorted(owed):
             self._schedule(game_id, 0.0, mark=False)
+
+    def _held_servers(self) -> set[int]:
+        """The servers of this process's shards (their games' status messages are ours to write)."""
+        return {guild.id for guild in self.client.guilds}
 
     def _unposted(self, guild_ids: set[int]) -> set[int]:
         """The games under way in these servers' channels that have no status message yet, read a page

@@ -1,5 +1,6 @@
-"""A game's rules as `/game rules` posts them: the rules document of docs/rules (``<game>.md``, in
-French ``<game>.fr.md``), cut into pages a Discord message holds (2,000 characters), each cut between
+"""A game's rules as `/game rules` posts them: the rules document the game ships beside its words
+(``rules.en.md``, in French ``rules.fr.md``, in the folder of its presenter: package data, so an
+installed bot has them as a checkout does), cut into pages a Discord message holds (2,000 characters), each cut between
 paragraphs — a table or a list too long for one page between its lines — so a page never breaks a
 sentence. The documents are the rules players and GMs quote (rule ids such as HA-12); the bot posts
 them rather than a path in a repository a Discord player cannot open.
@@ -11,7 +12,8 @@ import re
 from functools import cache
 from pathlib import Path
 
-RULES_DIR = Path(__file__).resolve().parents[2] / "docs" / "rules"
+from bot.games import entry_for, words_folder
+
 #: the characters of the document a page holds: a Discord message's 2,000 less its header line
 PAGE_CHARS = 1900
 #: a paragraph that only links to the document in the other language (a repository path, and the
@@ -20,8 +22,8 @@ _OTHER_LANGUAGE = re.compile(r"^\*\(.*\]\([\w.]+\.md\)\.?\)\*$")
 
 
 def rules_path(kind: str, language: str) -> Path:
-    """The rules document of `kind` in `language` (French ``.fr.md``, every other English)."""
-    return RULES_DIR / (f"{kind}.fr.md" if language == "fr" else f"{kind}.md")
+    """The rules document of `kind` in `language` (French ``rules.fr.md``, every other English)."""
+    return words_folder(entry_for(kind)) / ("rules.fr.md" if language == "fr" else "rules.en.md")
 
 
 @cache

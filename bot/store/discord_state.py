@@ -9,6 +9,7 @@ payload did not change are not published again (Discord limits command creation 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Container
 from typing import TYPE_CHECKING
 
 from sqlalchemy import delete, select, update
@@ -49,18 +50,23 @@ def mark_status_dirty(store: Store, game_id: int) -> dt.datetime:
 #: `updated_at` in the change's own transaction, so this mark costs an order no statement of its own
 #: and no crash after the commit can lose it; `status_messages.updated_at` is how far the message shows.
 _STALE = (
-    select(_GAMES.c.id.label("game_id"), _GAMES.c.updated_at.label("since"))
+    select(_GAMES.c.id.label("game_id"), _GAMES.c.updated_at.label("since"), _GAMES.c.guild_id)
     .join(_STATUS, _STATUS.c.game_id == _GAMES.c.id)
     .where(_GAMES.c.updated_at > _STATUS.c.updated_at)
 )
 
 
-def dirty_games(store: Store) -> dict[int, dt.datetime]:
+def dirty_games(store: Store, held: Container[int] | None = None) -> dict[int, dt.datetime]:
     """Every game whose status message is owed a refresh — marked (`mark_status_dirty`), or changed
-    since its message last showed it — with the time of its latest mark or change."""
+    since its message last showed it — with the time of its latest mark or change. With `held`, only
+    the games of those servers (a process's shards: another process refreshes the others — it must
+    not read their games at every sweep to find that out) and games of no server."""
+    marked = select(_DIRTY.c.game_id, _DIRTY.c.since, _GAMES.c.guild_id).join(_GAMES, _GAMES.c.id == _DIRTY.c.game_id)
     with store.engine.connect() as connection:
         found: dict[int, dt.datetime] = {}
-        for row in [*connection.execute(select(_DIRTY)), *connection.execute(_STALE)]:
+        for row in [*connection.execute(marked), *connection.execute(_STALE)]:
+            if held is not None and row.guild_id is not None and row.guild_id not in held:
+                continue
             found[row.game_id] = max(found.get(row.game_id, row.since), row.since)
         return dict(sorted(found.items()))
 

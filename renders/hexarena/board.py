@@ -71,6 +71,11 @@ class BoardLayout:
         room = 0.66 * self.hex_size - self.label_size / 2
         return min(0.52 * self.hex_size, room / math.sin(math.radians(60)))
 
+    @property
+    def turn_radius(self) -> float:
+        """Where a turned ship's arc arrow runs: just clear of its hull's tip, inside the cell."""
+        return self.ship_radius + 0.16 * self.hex_size
+
     def hex_centre(self, cell: Hex) -> tuple[float, float]:
         return self.geometry.hex_centre(cell)
 
@@ -295,6 +300,8 @@ def _ghost(layout: BoardLayout) -> Callable[[Any, h.Point, m.Mark], None]:
                 s.draw_ghost(draw, centre, layout.ship_radius, mark.piece, mark.side, h.ANGLES[mark.facings[0]])
         elif mark.piece == "debris":
             s.draw_debris(draw, (centre[0], centre[1] + 0.06 * layout.hex_size), 0.42 * layout.hex_size, ghost=True)
+        elif mark.facings and mark.piece in s.FACED:  # as it pointed when it was destroyed
+            s.draw_ghost(draw, centre, layout.ship_radius, mark.piece, mark.side, h.ANGLES[mark.facings[0]])
         else:
             s.draw_ghost(draw, centre, layout.ship_radius, mark.piece, mark.side)
 
@@ -342,7 +349,8 @@ def board_image(
             _draw_number(canvas, layout, ship, c.printable(str(number)))
     lit = set(marked)
     m.draw_actions(canvas, layout.geometry, placed, layout.label_size,
-                   lambda cell: h.HIGHLIGHT if cell in lit and _fill(cell) == c.FLOOR else _fill(cell))
+                   lambda cell: h.HIGHLIGHT if cell in lit and _fill(cell) == c.FLOOR else _fill(cell),
+                   turn_radius=layout.turn_radius)
     h.draw_header(canvas, h.header_for(view, title, words, _variants_note(view, words)), WIDTH, MARGIN)
     _draw_panel(canvas, layout, view, contents, words)
     m.draw_caption(canvas, lines, layout.size[1], MARGIN)

@@ -104,7 +104,8 @@ def draw_ghost(
 ) -> None:
     """A ship that is no longer there as it was: its hull's outline in its side's colour, hollow, on
     a white halo (seen on the floor and on the debris that took its cell). A destroyed ship points
-    up (the event does not say its facing); a turned one shows the heading it left."""
+    as it stood (the view keeps its facing), up when that is not known; a turned one shows the
+    heading it left."""
     points = _shape(centre, radius, ship_type, angle)
     loop = [*points, points[0]]
     width = max(2, round(radius / 7))

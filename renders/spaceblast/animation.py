@@ -29,8 +29,8 @@ def render_turn_gif(
     """GIF bytes, one frame per public view in `frames`, looping.
 
     A frame may carry "caption" (the phase step, drawn under the title), "highlight" (cells to
-    tint) and "story" (what the phase did, ``{"text", "ship"?}`` lines under the arena, every frame
-    as tall as the longest story); the rest is a public view as render_board takes it, and `labels` its words (style.LABELS).
+    tint), "story" (what the phase did, ``{"text", "ship"?}`` lines under the arena, every frame
+    as tall as the longest story) and "marks" (the same drawn where it happened, marks.py); the rest is a public view as render_board takes it, and `labels` its words (style.LABELS).
     ValueError for no frames, a missing label, or for a
     cell or facing that does not fit the arena (naming it).
     """
@@ -49,6 +49,7 @@ def render_turn_gif(
             ships=ships,
             story=frame.get("story") or (),
             rows_at_least=rows,
+            marks=frame.get("marks") or (),
         )
         for frame in frames
     ]

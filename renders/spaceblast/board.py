@@ -22,6 +22,8 @@ from PIL import Image
 
 from engine.core.hexgrid import Hex
 from renders import common as c
+from renders import hexmarks as hm
+from renders.spaceblast import marks as mk
 from renders.spaceblast import style as s
 
 WIDTH = 1080
@@ -226,6 +228,16 @@ def _draw_piece(
         canvas.text((round(x), round(y + 0.58 * size)), found.tag, layout.label_size, c.INK, anchor="mm")
 
 
+def _item_points(layout: BoardLayout, cell: Hex, items: Sequence[_Item]) -> list[tuple[float, float]]:
+    """Where each item of a cell is drawn: the first in the middle, the others in the side slots."""
+    if not items:
+        return []
+    x, y = layout.hex_centre(cell)
+    size = layout.hex_size
+    return [(x, y)] + [(x + dx * size, y + dy * size)
+                       for dx, dy in (_SLOTS[index % len(_SLOTS)] for index in range(len(items) - 1))]
+
+
 def _draw_cell_items(
     canvas: c.Canvas,
     layout: BoardLayout,
@@ -235,14 +247,43 @@ def _draw_cell_items(
     ships: Mapping[str, Any],
 ) -> None:
     """The first item (a ship if any) big in the middle, the others small in the side slots."""
-    x, y = layout.hex_centre(cell)
-    size = layout.hex_size
-    first, rest = items[0], items[1:]
+    points = _item_points(layout, cell, items)
     # drawn back to front: the side slots first, so that a ship's tag stays on top
-    for index, item in enumerate(rest):
-        dx, dy = _SLOTS[index % len(_SLOTS)]
-        _draw_piece(canvas, layout, item, (x + dx * size, y + dy * size), True, styles, None)
-    _draw_piece(canvas, layout, first, (x, y), False, styles, ships.get(first.owner))
+    for item, point in zip(items[1:], points[1:], strict=True):
+        _draw_piece(canvas, layout, item, point, True, styles, None)
+    _draw_piece(canvas, layout, items[0], points[0], False, styles, ships.get(items[0].owner))
+
+
+def _mine_point(layout: BoardLayout, contents: Mapping[Hex, list[_Item]]) -> Any:
+    """Where a cell's mine is drawn; where the view has none there (it exploded), its first side
+    slot, where a mine beside a ship would be."""
+
+    def at(cell: Hex) -> tuple[float, float]:
+        items = contents.get(cell, [])
+        points = _item_points(layout, cell, items)
+        found = next((point for item, point in zip(items, points, strict=True) if item.kind == "mine"), None)
+        if found is not None:
+            return found
+        x, y = layout.hex_centre(cell)
+        return x + _SLOTS[0][0] * layout.hex_size, y + _SLOTS[0][1] * layout.hex_size
+
+    return at
+
+
+def _relabel(canvas: c.Canvas, layout: BoardLayout, lit: set[Hex]) -> Any:
+    """Writes a cell's coordinates again on a box of its colour, over a mark that ran under them."""
+
+    def again(cell: Hex) -> None:
+        x, y = layout.hex_centre(cell)
+        label = s.arena(layout.radius).format(cell)
+        half_w = c.font(layout.label_size).getlength(label) / 2 + 2
+        half_h = layout.label_size / 2 + 1
+        top = y - 0.57 * layout.hex_size
+        canvas.draw.rectangle((x - half_w, top - half_h, x + half_w, top + half_h),
+                              fill=c.AREA_TINT if cell in lit else c.FLOOR)
+        canvas.text((round(x), round(top)), label, layout.label_size, c.MUTED, anchor="mm")
+
+    return again
 
 
 def _draw_header(
@@ -273,8 +314,10 @@ def _draw_legend(
     view: Mapping[str, Any],
     styles: Mapping[str, s.ShipStyle],
     labels: Mapping[str, str],
+    shown: Iterable[str] = (),
 ) -> None:
-    """Who is who, two ships a line in seat order; ships gone stay listed in grey with their state."""
+    """Who is who, two ships a line in seat order; ships gone stay listed in grey with their state;
+    then the key (with the marks' entries `shown`)."""
     column_w = (WIDTH - 2 * MARGIN) // 2
     ships = view.get("ships", {})
     for ship_id, style in styles.items():
@@ -305,22 +348,24 @@ def _draw_legend(
             c.VERMILLION if state else c.MUTED,
             anchor="lm",
         )
-    _draw_key(canvas, layout.legend_top + layout.legend_rows * LEGEND_ROW_H + 4, labels)
+    _draw_key(canvas, layout.legend_top + layout.legend_rows * LEGEND_ROW_H + 4, labels, shown)
 
 
-def _draw_key(canvas: c.Canvas, top: int, labels: Mapping[str, str]) -> None:
-    """What the glyphs mean, on one line under the ships."""
+def _draw_key(canvas: c.Canvas, top: int, labels: Mapping[str, str], shown: Iterable[str] = ()) -> None:
+    """What the glyphs mean, on one line under the ships; then what the marks of a replay's frame
+    mean, those `shown` on it (mk.KEYED: impact, explosion, shield)."""
     canvas.draw.line((MARGIN, top, WIDTH - MARGIN, top), fill=c.GRID)
     y = top + KEY_H // 2
     x = MARGIN + 4
     draw = canvas.draw
-    entries = (
+    entries = [
         ("missile", lambda at: s.draw_missile(draw, at, 26, 0, c.MUTED)),
         ("mine_active", lambda at: s.draw_mine(draw, at, 7, c.MUTED, True)),
         ("mine_inactive", lambda at: s.draw_mine(draw, at, 7, c.MUTED, False)),
         ("asteroid", lambda at: s.draw_rock(draw, at, 12)),
         ("hit_taken", lambda at: s.draw_pips(draw, (at[0] - 5, at[1] - 5), 1, 11, 0, total=1)),
-    )
+    ]
+    entries += [(key, lambda at, key=key: mk.draw_key_glyph(draw, key, at)) for key in mk.KEYED if key in set(shown)]
     for key, glyph in entries:
         glyph((x + 13, y))
         text = c.fit(s.word(labels, key), 14, 150)
@@ -371,12 +416,16 @@ def board_image(
     ships: int | None = None,
     story: Sequence[Mapping[str, Any]] = (),
     rows_at_least: int = 0,
+    marks: Iterable[Mapping[str, Any]] = (),
+    told: Iterable[str] = (),
 ) -> Image.Image:
     """The board as a palette image (what render_board encodes; the GIF's frames).
 
     `ships` makes the legend that many ships tall, and `rows_at_least` the story that many rows, so
     frames whose views list different ships or tell more still have the same size. `story` is what
-    the phase did, as ``{"text", "ship"?}`` entries in the reader's words (a replay's frames).
+    the phase did, as ``{"text", "ship"?}`` entries in the reader's words, and `marks` the same
+    drawn where it happened (renders/spaceblast/marks.py; a replay's frames, and the still board's
+    last turn), which `told` says in words under everything, each sentence wrapped whole.
     """
     rows = max(rows_at_least, story_rows(story))
     layout = layout_for(radius, max(ships or 0, len(view.get("ships", {}))), rows)
@@ -384,17 +433,25 @@ def board_image(
     styles = s.ship_styles(view)
     marked = sorted({s.parse_cell(text, radius, "highlight") for text in highlight})
     contents, asteroids = _contents(view, radius)
-    canvas = c.Canvas(_blank(layout))
+    placed = mk.place(marks, radius)
+    lines = hm.caption_lines(told, WIDTH - 2 * MARGIN)
+    canvas = c.Canvas(hm.with_room_below(_blank(layout), hm.caption_height(lines)))
     _draw_highlight(canvas, layout, marked)
+    relabel = _relabel(canvas, layout, set(marked))
+    mk.draw_blasts(canvas, layout, placed, relabel)
     for cell in asteroids:
         x, y = layout.hex_centre(cell)
         s.draw_rock(canvas.draw, (x, y + 0.08 * layout.hex_size), 0.4 * layout.hex_size)
+    mk.draw_ghosts(canvas, layout, placed, styles)
+    mk.draw_shields(canvas, layout, placed)
     ship_views = {str(k): v for k, v in view.get("ships", {}).items()}
     for cell in sorted(contents):
         _draw_cell_items(canvas, layout, cell, contents[cell], styles, ship_views)
+    mk.draw_strokes(canvas, layout, placed, _mine_point(layout, contents), relabel)
     _draw_header(canvas, view, c.printable(title), c.printable(caption), words)
     _draw_story(canvas, layout, story, styles)
-    _draw_legend(canvas, layout, view, styles, words)
+    _draw_legend(canvas, layout, view, styles, words, mk.keyed(placed))
+    hm.draw_caption(canvas, lines, layout.size[1], MARGIN)
     return canvas.image
 
 
@@ -405,12 +462,17 @@ def render_board(
     labels: Mapping[str, str],
     title: str = "",
     highlight: Iterable[str] = (),
+    marks: Iterable[Mapping[str, Any]] = (),
+    told: Iterable[str] = (),
 ) -> bytes:
     """The board as PNG bytes; the same arguments always give the same bytes.
 
-    `highlight` tints cells (say, where something happened this turn); `labels` are every word
+    `highlight` tints cells (say, where something happened this turn); `marks` draw what the last
+    turn did (renders/spaceblast/marks.py) and `told` says it under the board, wrapped, never
+    cut; `labels` are every word
     drawn (style.LABELS), in the reader's language: one missing raises ValueError, as does a cell
     or a facing in the view or in `highlight` that does not fit the arena (naming it), or a radius
     outside 4..9.
     """
-    return c.encode_png(board_image(view, radius, title=title, highlight=highlight, labels=labels))
+    return c.encode_png(board_image(view, radius, title=title, highlight=highlight, labels=labels, marks=marks,
+                                    told=told))

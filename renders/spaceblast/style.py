@@ -53,6 +53,7 @@ DIRECTIONS: tuple[str, ...] = ("E", "NE", "NW", "W", "SW", "SE")
 LABELS: tuple[str, ...] = (
     "turn", "score", "score_key", "winner", "won", "draw", "gone", "left_arena", "crashed", "disqualified", "missile", "mine_active", "mine_inactive",
     "asteroid", "hit_taken", "hits_beyond", "where", "hull", "turns", "brakes", "missiles", "mines", "powers",
+    "key_impact", "key_explosion", "key_shield",
     *(f"direction.{name}" for name in DIRECTIONS), *(f"power.{name}" for name in POWERS),
 )  # fmt: skip
 
@@ -154,7 +155,7 @@ def parse_facing(text: Any, where: str) -> float:
 
 
 # -- glyphs ---------------------------------------------------------------------------------------
-def _polar(centre: Point, angle: float, distance: float) -> Point:
+def polar(centre: Point, angle: float, distance: float) -> Point:
     rad = math.radians(angle)
     return centre[0] + distance * math.cos(rad), centre[1] + distance * math.sin(rad)
 
@@ -163,10 +164,10 @@ def ship_polygon(centre: Point, angle: float, radius: float) -> list[Point]:
     """A dart: tip towards `angle`, two rear corners and a notch between them, so the heading reads
     at a glance even on a 12-pixel glyph."""
     return [
-        _polar(centre, angle, radius),
-        _polar(centre, angle + 140, radius),
-        _polar(centre, angle + 180, radius * 0.45),
-        _polar(centre, angle - 140, radius),
+        polar(centre, angle, radius),
+        polar(centre, angle + 140, radius),
+        polar(centre, angle + 180, radius * 0.45),
+        polar(centre, angle - 140, radius),
     ]
 
 
@@ -188,8 +189,18 @@ def draw_ship(
         ship_polygon(centre, angle, radius), fill=fill, outline=c.BLACK, width=max(1, round(radius / 9))
     )
     if not style.mark:
-        marker_at = _polar(centre, angle + 180, radius * 0.3)
+        marker_at = polar(centre, angle + 180, radius * 0.3)
         draw_marker(draw, marker_at, radius * 0.2, style.marker, style.ink if colour is None else c.WHITE)
+
+
+def draw_ghost_ship(draw: ImageDraw.ImageDraw, centre: Point, radius: float, angle: float, colour: c.RGB) -> None:
+    """A ship no longer there, as it faced: its dart's outline only, in its colour on a white halo
+    (read on the floor, on an explosion alike, and hollow enough to show the asteroid it hit)."""
+    points = ship_polygon(centre, angle, radius)
+    loop = [*points, points[0]]
+    width = max(2, round(radius / 7))
+    draw.line(loop, fill=c.WHITE, width=width + 2, joint="curve")
+    draw.line(loop, fill=colour, width=width, joint="curve")
 
 
 #: smallest number drawn on a ship glyph (SB-15): the board's texts are 12 px or more
@@ -203,7 +214,7 @@ def draw_numbered_ship(
     centre pixel keeps the hull colour whatever the heading."""
     draw_ship(canvas.draw, centre, radius, angle, style, colour)
     if style.mark:
-        x, y = _polar(centre, angle + 180, radius * 0.42)
+        x, y = polar(centre, angle + 180, radius * 0.42)
         size = max(MARK_SIZE_MIN, round(radius * 0.6))
         canvas.text((round(x), round(y)), style.mark, size, style.ink if colour is None else c.WHITE, anchor="mm")
 
@@ -241,8 +252,8 @@ def draw_missile(
     head_base = half - length * 0.42
 
     def at(along: float, across: float) -> Point:
-        tip = _polar(centre, angle, along)
-        return _polar(tip, angle + 90, across)
+        tip = polar(centre, angle, along)
+        return polar(tip, angle + 90, across)
 
     points = [
         at(-half, -shaft), at(head_base, -shaft), at(head_base, -head), at(half, 0),
@@ -256,7 +267,7 @@ def draw_mine(draw: ImageDraw.ImageDraw, centre: Point, radius: float, colour: c
     x, y = centre
     spike = max(1, round(radius / 3.5))
     for k in range(8):
-        end = _polar(centre, 22.5 + 45 * k, radius * 1.5)
+        end = polar(centre, 22.5 + 45 * k, radius * 1.5)
         draw.line((x, y, *end), fill=c.INK, width=spike)
     box = (x - radius, y - radius, x + radius, y + radius)
     if active:
@@ -274,7 +285,7 @@ _ROCK = (1.0, 0.78, 0.95, 0.72, 1.0, 0.86, 0.7, 0.96, 0.8)
 def draw_rock(draw: ImageDraw.ImageDraw, centre: Point, radius: float) -> None:
     """An asteroid: a fixed lumpy outline (deterministic) in the obstacle grey, with two craters."""
     step = 360 / len(_ROCK)
-    points = [_polar(centre, -90 + k * step, radius * f) for k, f in enumerate(_ROCK)]
+    points = [polar(centre, -90 + k * step, radius * f) for k, f in enumerate(_ROCK)]
     draw.polygon(points, fill=c.OBSTACLE, outline=c.BAR_BACK, width=max(1, round(radius / 10)))
     for dx, dy, r in ((-0.3, -0.2, 0.2), (0.32, 0.25, 0.14)):
         cx, cy = centre[0] + dx * radius, centre[1] + dy * radius

@@ -2,8 +2,14 @@
 
 It is drawn from the public view (plain JSON, scenarios.md) and a GameMap, not from the engine's
 state classes, so the picture can be made from anything that has a view: a live game, a stored
-snapshot, a replay step. The map part (grid, labels, obstacles, camps) never changes during a
-game, so it is drawn once per map (and header height) and copied for each render.
+snapshot, a replay step. It is drawn in layers: what does not change from one order to the next
+is drawn once and kept in small bounded caches, and each render pastes it and paints only the
+rest. The map part (grid, rulers, obstacles, camps) is kept per map, header height and image
+height; the map key per its lines (the things shown, in the reader's words: so per language);
+each roster row and each token per what it shows (a move draws the mover's row again, not the
+others; a token is pasted wherever it stands). The caption, the pickups, the overlay, the marks
+and the effects are painted on each time. The layers change no pixel: `_CACHED_LAYERS` off draws
+every part straight onto the board, as the tests' reference.
 
 A posted board must make sense to someone opening the channel days later, so it carries its
 context (`Caption`: the game, the turn, what just happened, what comes next, the winner) and a
@@ -15,9 +21,11 @@ at most 990 px wide, so no text is under 12 px when a phone shows the post 1,080
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from PIL import Image
@@ -36,6 +44,8 @@ BANNER_H = 38
 NOTE_H = 30
 RULER_H = 20  # column-letter rulers above and below
 LEGEND_W = 250
+#: the sidebar's margin, between the right ruler and its text (the key's symbols reach into it)
+KEY_MARGIN = 8
 LEGEND_ROW_H = 42
 LEGEND_KEY_H = 22  # one line of the map key under the roster
 MARKER = 22  # diameter of a character's token
@@ -163,6 +173,105 @@ def camp_rows(game_map: GameMap) -> dict[int, int]:
 
 
 # -- the static part -------------------------------------------------------------------------------
+#: paste the parts kept drawn (the key, roster rows, tokens); False draws them on the board itself,
+#: the tests' reference
+_CACHED_LAYERS = True
+
+
+class _Kept:
+    """Parts of boards kept drawn, by what they show (a bounded LRU, shared by the drawing threads).
+
+    `draw`: a part over the sidebar's paper (a roster row, the key) is drawn straight onto the
+    board the first time, then its box is cut out and kept. `stamp`: a part over whatever lies
+    under it (a token) is drawn straight the first time too, and made a stamp with the mask of
+    its pixels the second (a stamp costs three drawings: a board of a game seen once, as each of a
+    draw's fan-out, pays nothing for it). Emptied by `recording_text()` (its `cache_clear`, as the
+    `functools` caches), so recorded words are drawn again."""
+
+    def __init__(self, maxsize: int) -> None:
+        self.maxsize = maxsize
+        #: a kept part, or None for a part seen once and not stamped yet
+        self._parts: OrderedDict[Hashable, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def draw(self, canvas: c.Canvas, box: tuple[int, int, int, int], key: Hashable, paint: Callable[[], None]) -> None:
+        """The part `key` into `box` (left, top, right, bottom, as `Image.crop` takes it): pasted
+        if kept, else painted by `paint` and kept. The box holds nothing else over the paper."""
+        part = self._get(key) if _CACHED_LAYERS else None
+        if part is not None:
+            canvas.image.paste(part, box[:2])
+            return
+        paint()
+        if _CACHED_LAYERS:
+            self._put(key, canvas.image.crop(box))
+
+    def stamp(self, canvas: c.Canvas, origin: tuple[int, int], size: tuple[int, int], key: Hashable,
+              paint: Callable[[c.Canvas, int, int], None]) -> None:
+        """The part `key` at `origin`, `paint(canvas, x, y)` drawing it in a box of `size` from
+        (x, y) and setting only its own pixels: pasted with its mask once stamped."""
+        if not _CACHED_LAYERS:
+            paint(canvas, *origin)
+            return
+        with self._lock:
+            seen = key in self._parts
+        part = self._get(key) if seen else None
+        if part is None and seen:
+            part = _stamp(size, partial(paint, x=0, y=0))
+            self._put(key, part)
+        if part is None:
+            paint(canvas, *origin)
+            self._put(key, None)
+            return
+        canvas.image.paste(part[0], origin, part[1])
+
+    def _get(self, key: Hashable) -> Any:
+        with self._lock:
+            part = self._parts.get(key)
+            if key in self._parts:
+                self._parts.move_to_end(key)
+        return part
+
+    def _put(self, key: Hashable, part: Any) -> None:
+        with self._lock:
+            self._parts[key] = part
+            while len(self._parts) > self.maxsize:
+                self._parts.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._parts)
+
+    def cache_clear(self) -> None:
+        with self._lock:
+            self._parts.clear()
+
+
+#: the ground a stamp is painted on: a colour of the palette's cube that nothing on a board is
+#: drawn in, nor is the nearest colour of any shade of what is (the named colours, their blends)
+STAMP_GROUND: c.RGB = (255, 0, 255)
+
+
+def _stamp(size: tuple[int, int], paint: Callable[..., None]) -> tuple[Image.Image, Image.Image]:
+    """What `paint(canvas)` draws in a box of `size` and the mask of the pixels it set (those no
+    longer `STAMP_GROUND`). Its text is shaded against what lies under its middle, so that must
+    be something `paint` drew itself."""
+    canvas = c.Canvas(c.drawable_copy(_ground(size)))
+    paint(canvas)
+    return canvas.image, Image.frombytes("L", size, canvas.image.tobytes().translate(_painted_table()))
+
+
+@lru_cache(maxsize=8)
+def _ground(size: tuple[int, int]) -> Image.Image:
+    """A blank stamp in the palette, to copy."""
+    return c.to_palette(Image.new("RGB", size, STAMP_GROUND))
+
+
+@lru_cache(maxsize=1)
+def _painted_table() -> bytes:
+    """From a palette index to a stamp's mask (`bytes.translate`): 0 for the ground, else 255."""
+    ground = _ground((1, 1)).getpixel((0, 0))
+    return bytes(0 if index == ground else 255 for index in range(256))
+
+
 @lru_cache(maxsize=16)
 def _background(game_map: GameMap, header: int = TITLE_H) -> Image.Image:
     """Map, camps, grid and rulers; cached per map (GameMap is a frozen, hashable value) and header."""
@@ -221,7 +330,13 @@ def short_tags(ids: list[str]) -> dict[str, str]:
     is S2, as its name says), else a free number. The result does not depend on the order of
     `ids`, so a character keeps its tag from one image to the next.
     """
-    ids = sorted(ids)
+    return dict(_short_tags(tuple(sorted(ids))))
+
+
+@lru_cache(maxsize=256)
+def _short_tags(ids: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """`short_tags` of sorted ids: the same ids on every board of a game, so their tags are kept
+    (finding them was a quarter of a board's drawing)."""
     tags: dict[str, str] = {}
     for length in (2, 3):
         candidates = {i: printable_tag(i, length) for i in ids if i not in tags}
@@ -240,7 +355,7 @@ def short_tags(ids: list[str]) -> dict[str, str]:
             number += 1
             tag = f"{printable_tag(i, 1)}{number}"
         tags[i] = tag
-    return tags
+    return tuple(tags.items())
 
 
 def printable_tag(character_id: str, length: int) -> str:
@@ -293,8 +408,9 @@ def _draw_token(canvas: c.Canvas, centre: tuple[int, int], who: _Character) -> N
     canvas.text(centre, who.tag, size, c.TEAM_TEXT[who.team], anchor="mm")
 
 
-def _draw_character(canvas: c.Canvas, layout: BoardLayout, who: _Character, at: Cell) -> None:
-    x0, y0, x1, y1 = layout.cell_box(at)
+def _draw_character_at(canvas: c.Canvas, x: int, y: int, who: _Character) -> None:
+    """The token at the top of the cell whose inside starts at (x, y), the HP bar at its bottom."""
+    x0, y0, x1, y1 = x, y, x + CELL - 2, y + CELL - 2
     cx = (x0 + x1 + 1) // 2
     _draw_token(canvas, (cx, y0 + MARKER // 2), who)
     canvas.bar((x0 + 1, y1 - 3, x1 - 1, y1), who.hp, who.max_hp)
@@ -520,22 +636,39 @@ def _draw_roster(canvas: c.Canvas, x: int, y: int, characters: list[_Character])
         canvas.draw.rectangle((x, y, x + LEGEND_W - 16, y + 5), fill=c.TEAM_COLOURS[team])
         y += 12
         for who in members:
-            centre = (x + MARKER // 2 + 1, y + MARKER // 2 + 1)
-            name = c.fit(who.id, SIDEBAR_TEXT, LEGEND_W - MARKER - 30)
-            text_left = x + MARKER + 8
-            if who.dead:
-                canvas.text((text_left, y + 4), name, SIDEBAR_TEXT, c.MUTED)
-                length = round(c.font(SIDEBAR_TEXT).getlength(name))
-                canvas.draw.line((text_left, y + 12, text_left + length, y + 12), fill=c.MUTED, width=1)
-            else:
-                _draw_token(canvas, centre, who)
-                canvas.text((text_left, y), name, SIDEBAR_TEXT, c.INK)
-                canvas.bar((text_left, y + 22, text_left + 48, y + 30), who.hp, who.max_hp)
-                canvas.text((text_left + 52, y + 26), f"{who.hp}/{who.max_hp}", SIDEBAR_SMALL, c.INK, anchor="lm")
-                _draw_ap_boxes(canvas, (text_left + 98, y + 21), who.ap)
+            shown = (who.id, who.tag, who.team, who.general, who.hp, who.max_hp, who.ap, who.dead)  # not the cell
+            _ROSTER_ROWS.draw(canvas, (x, y, x + ROSTER_ROW_W, y + LEGEND_ROW_H), shown,
+                              partial(_draw_roster_row, canvas, x, y, who))
             y += LEGEND_ROW_H
         y += 6
     return y
+
+
+#: the width of a roster row, from the sidebar's left to the image's edge
+ROSTER_ROW_W = LEGEND_W - KEY_MARGIN
+
+
+def _draw_roster_row(canvas: c.Canvas, x: int, y: int, who: _Character) -> None:
+    """One character's row, `LEGEND_ROW_H` high: its token, name, HP bar and AP boxes."""
+    centre = (x + MARKER // 2 + 1, y + MARKER // 2 + 1)
+    name = c.fit(who.id, SIDEBAR_TEXT, LEGEND_W - MARKER - 30)
+    text_left = x + MARKER + 8
+    if who.dead:
+        canvas.text((text_left, y + 4), name, SIDEBAR_TEXT, c.MUTED)
+        length = round(c.font(SIDEBAR_TEXT).getlength(name))
+        canvas.draw.line((text_left, y + 12, text_left + length, y + 12), fill=c.MUTED, width=1)
+    else:
+        _draw_token(canvas, centre, who)
+        canvas.text((text_left, y), name, SIDEBAR_TEXT, c.INK)
+        canvas.bar((text_left, y + 22, text_left + 48, y + 30), who.hp, who.max_hp)
+        canvas.text((text_left + 52, y + 26), f"{who.hp}/{who.max_hp}", SIDEBAR_SMALL, c.INK, anchor="lm")
+        _draw_ap_boxes(canvas, (text_left + 98, y + 21), who.ap)
+
+
+#: roster rows kept drawn, by what they show: a move draws only the mover's row again
+_ROSTER_ROWS = _Kept(512)
+#: tokens on the board kept as stamps
+_TOKENS = _Kept(512)
 
 
 def _draw_ap_boxes(canvas: c.Canvas, origin: tuple[int, int], ap: int) -> None:
@@ -564,70 +697,75 @@ def _at(labels: Mapping[str, str], cell: str, what: str) -> str:
     return labels["at"].replace("{cell}", str(cell)).replace("{what}", what)
 
 
-#: a key line: how its symbol is drawn, and its words
-_KeyLine = tuple[Callable[[c.Canvas, tuple[int, int]], None], str]
+#: a key line's symbol, as a value (so that a key is a cache key): its shape and what it is drawn with
+#: ("square", fill), ("stroke", fill, width), ("diamond",), ("spot",), ("blocked",) or ("mark", kind)
+_Symbol = tuple[Any, ...]
+#: a key line: its symbol, and its words
+_KeyLine = tuple[_Symbol, str]
 
 
 def _key_lines(view: Mapping[str, Any], game_map: GameMap, overlay: Overlay, reach: Mapping[str, int] | None,
                labels: Mapping[str, str], marks: Sequence[m.Mark] = ()) -> list[_KeyLine]:
     """The map key: only what this picture shows, so it stays short."""
     lines: list[_KeyLine] = []
-    half = AP_BOX
-
-    def square(fill: c.RGB) -> Callable[[c.Canvas, tuple[int, int]], None]:
-        return lambda canvas, xy: canvas.draw.rectangle((xy[0] - half, xy[1] - half, xy[0] + half, xy[1] + half),
-                                                        fill=fill, outline=c.GRID_STRONG)
-
-    def stroke(fill: c.RGB, width: int) -> Callable[[c.Canvas, tuple[int, int]], None]:
-        return lambda canvas, xy: canvas.draw.line((xy[0] - half, xy[1], xy[0] + half, xy[1]), fill=fill, width=width)
-
     for pickup in sorted(view.get("pickups", ()), key=lambda p: str(p.get("at"))):
         text = _at(labels, pickup["at"], _pickup_words(pickup, labels))
-        if _amount_unit(pickup, labels) is None:
-            lines.append((lambda canvas, xy: _diamond(canvas, xy, half), text))
-        else:
-            lines.append((square(c.YELLOW), text))
+        lines.append((("diamond",) if _amount_unit(pickup, labels) is None else ("square", c.YELLOW), text))
     if game_map.obstacles:
-        lines.append((square(c.OBSTACLE), labels["obstacle"]))
+        lines.append((("square", c.OBSTACLE), labels["obstacle"]))
     if game_map.pickup_spots:
-        lines.append((lambda canvas, xy: canvas.draw.ellipse((xy[0] - 3, xy[1] - 3, xy[0] + 3, xy[1] + 3),
-                                                             fill=c.GRID_STRONG), labels["pickup_spot"]))
+        lines.append((("spot",), labels["pickup_spot"]))
     for team in (1, 2):
-        lines.append((square(c.TEAM_TINT[team]), labels["camp"].replace("{team}", str(team))))
+        lines.append((("square", c.TEAM_TINT[team]), labels["camp"].replace("{team}", str(team))))
     if overlay.kind == "move":
-        lines.append((stroke(c.PURPLE, 5), labels["move"]))
+        lines.append((("stroke", c.PURPLE, 5), labels["move"]))
     elif overlay.kind == "shot":
-        lines.append((stroke(c.VERMILLION, 3), labels["shot"]))
+        lines.append((("stroke", c.VERMILLION, 3), labels["shot"]))
         if overlay.blocked_at is not None:
-            lines.append((lambda canvas, xy: canvas.draw.rectangle(
-                (xy[0] - half, xy[1] - half, xy[0] + half, xy[1] + half), outline=c.VERMILLION, width=3),
-                _at(labels, overlay.blocked_at, labels["blocked"])))
+            lines.append((("blocked",), _at(labels, overlay.blocked_at, labels["blocked"])))
     elif overlay.kind in ("grenade", "airstrike"):
-        lines.append((square(c.AREA_TINT), labels["area"]))
+        lines.append((("square", c.AREA_TINT), labels["area"]))
     shown = {mark.kind for mark in marks}
     for kind, word in ((m.MOVE, "mark_move"), (m.JUMP, "mark_push"), (m.PUSH, "mark_push"), (m.SHOT, "mark_shot"),
                        (m.GHOST, "mark_ghost")):
         if kind in shown and not any(words == labels[word] for _, words in lines):
-            lines.append((_key_mark(kind), labels[word]))
+            lines.append((("mark", kind), labels[word]))
     if reach:
-        lines.append((square(c.REACH_TINT), labels["reach"]))
+        lines.append((("square", c.REACH_TINT), labels["reach"]))
     return lines
 
 
-def _key_mark(kind: str) -> Callable[[c.Canvas, tuple[int, int]], None]:
+def _draw_symbol(canvas: c.Canvas, symbol: _Symbol, xy: tuple[int, int]) -> None:
+    """A key line's symbol centred on `xy`, drawn as the thing it stands for is on the board."""
+    half = AP_BOX
+    square = (xy[0] - half, xy[1] - half, xy[0] + half, xy[1] + half)
+    shape = symbol[0]
+    if shape == "square":
+        canvas.draw.rectangle(square, fill=symbol[1], outline=c.GRID_STRONG)
+    elif shape == "stroke":
+        canvas.draw.line((xy[0] - half, xy[1], xy[0] + half, xy[1]), fill=symbol[1], width=symbol[2])
+    elif shape == "diamond":
+        _diamond(canvas, xy, half)
+    elif shape == "spot":
+        canvas.draw.ellipse((xy[0] - 3, xy[1] - 3, xy[0] + 3, xy[1] + 3), fill=c.GRID_STRONG)
+    elif shape == "blocked":
+        canvas.draw.rectangle(square, outline=c.VERMILLION, width=3)
+    else:
+        _draw_key_mark(canvas, symbol[1], xy)
+
+
+def _draw_key_mark(canvas: c.Canvas, kind: str, xy: tuple[int, int]) -> None:
     """A mark's symbol in the key, drawn as on the board."""
-    def draw(canvas: c.Canvas, xy: tuple[int, int]) -> None:
-        start, end = (xy[0] - AP_BOX - 2, xy[1]), (xy[0] + AP_BOX + 2, xy[1])
-        if kind == m.SHOT:
-            m.dotted(canvas.draw, start, m.towards(end, start, 5), CELL)
-            m.draw_impact(canvas.draw, m.towards(end, start, 4), 6)
-        elif kind == m.GHOST:
-            canvas.draw.ellipse((xy[0] - 8, xy[1] - 8, xy[0] + 8, xy[1] + 8), fill=c.FLOOR, outline=c.MUTED, width=2)
-            canvas.draw.line((xy[0] - 4, xy[1] - 4, xy[0] + 4, xy[1] + 4), fill=c.MUTED, width=3)
-            canvas.draw.line((xy[0] - 4, xy[1] + 4, xy[0] + 4, xy[1] - 4), fill=c.MUTED, width=3)
-        else:
-            m.arrow(canvas.draw, start, end, CELL, kind != m.MOVE)
-    return draw
+    start, end = (xy[0] - AP_BOX - 2, xy[1]), (xy[0] + AP_BOX + 2, xy[1])
+    if kind == m.SHOT:
+        m.dotted(canvas.draw, start, m.towards(end, start, 5), CELL)
+        m.draw_impact(canvas.draw, m.towards(end, start, 4), 6)
+    elif kind == m.GHOST:
+        canvas.draw.ellipse((xy[0] - 8, xy[1] - 8, xy[0] + 8, xy[1] + 8), fill=c.FLOOR, outline=c.MUTED, width=2)
+        canvas.draw.line((xy[0] - 4, xy[1] - 4, xy[0] + 4, xy[1] + 4), fill=c.MUTED, width=3)
+        canvas.draw.line((xy[0] - 4, xy[1] + 4, xy[0] + 4, xy[1] - 4), fill=c.MUTED, width=3)
+    else:
+        m.arrow(canvas.draw, start, end, CELL, kind != m.MOVE)
 
 
 #: the width of a key line's words, right of its symbol
@@ -659,13 +797,14 @@ def wrapped(words: str, size: int = SIDEBAR_SMALL, width: int = KEY_TEXT_W, most
     return (*lines, current)
 
 
-def _draw_key(canvas: c.Canvas, x: int, y: int, lines: list[_KeyLine], labels: Mapping[str, str]) -> None:
-    canvas.text((x, y), c.fit(labels["legend"], SIDEBAR_TEXT, LEGEND_W - 16), SIDEBAR_TEXT, c.INK)
+def _draw_key(canvas: c.Canvas, x: int, y: int, lines: Sequence[_KeyLine], legend: str) -> None:
+    """The key's title (`legend`, in the reader's words) and its lines, from (x, y) down."""
+    canvas.text((x, y), c.fit(legend, SIDEBAR_TEXT, LEGEND_W - 16), SIDEBAR_TEXT, c.INK)
     y += LEGEND_KEY_H + 2
     for symbol, words in lines:
         rows = wrapped(words)
         middle = y + (LEGEND_KEY_H + KEY_WRAP_H * (len(rows) - 1)) // 2
-        symbol(canvas, (x + AP_BOX + 1, middle))
+        _draw_symbol(canvas, symbol, (x + AP_BOX + 1, middle))
         for index, row in enumerate(rows):
             canvas.text((x + 2 * AP_BOX + 10, middle + KEY_WRAP_H * index - KEY_WRAP_H * (len(rows) - 1) // 2),
                         row, SIDEBAR_SMALL, c.INK, anchor="lm")
@@ -681,16 +820,32 @@ def _roster_height(characters: list[_Character]) -> int:
     return 18 * len(teams) + LEGEND_ROW_H * len(characters)
 
 
-def _key_height(lines: list[_KeyLine]) -> int:
+def _key_height(lines: Sequence[_KeyLine]) -> int:
     return 12 + LEGEND_KEY_H + 2 + sum(_key_line_height(words) for _, words in lines)
 
 
+#: the key's margin above its title
+KEY_TOP = 6
+
+
+#: map keys kept drawn, by their lines (the things shown, in the reader's words: a French key is
+#: never an English board's) and title
+_KEYS = _Kept(64)
+
+
 def _canvas(game_map: GameMap, header: int, needed: int) -> Image.Image:
-    """A copy of the map's background, made taller when the sidebar needs more room (small maps)."""
+    """A copy of the map's background, made taller when the sidebar needs more room (small maps,
+    a long roster)."""
+    return c.drawable_copy(_tall_background(game_map, header, max(needed, layout_for(game_map, header).size[1])))
+
+
+@lru_cache(maxsize=16)
+def _tall_background(game_map: GameMap, header: int, height: int) -> Image.Image:
+    """The map's background at least `height` high: paper under it when the sidebar is taller."""
     background = _background(game_map, header)
-    if needed <= background.height:
-        return background.copy()
-    canvas = Image.new("P", (background.width, needed), background.getpixel((0, 0)))
+    if height <= background.height:
+        return background
+    canvas = Image.new("P", (background.width, height), background.getpixel((0, 0)))
     canvas.putpalette(background.getpalette() or [])
     canvas.paste(background, (0, 0))
     return canvas
@@ -754,14 +909,18 @@ def board_image(
     for pickup in view.get("pickups", ()):
         _draw_pickup(canvas, layout, pickup, game_map, words)
     for who in characters:
-        if who.at is not None:
-            _draw_character(canvas, layout, who, who.at)
+        if who.at is None:
+            continue
+        x0, y0, _, _ = layout.cell_box(who.at)  # keyed by what a token shows: not its name, AP or cell
+        _TOKENS.stamp(canvas, (x0, y0), (CELL - 1, CELL - 1), (who.tag, who.team, who.general, who.hp, who.max_hp),
+                      partial(_draw_character_at, who=who))
     over(canvas, layout, overlay, game_map)
     _draw_impacts(canvas, layout, marks, game_map)
     _draw_effects(canvas, layout, effects, game_map)
-    x = layout.board_right + RULE_W + 8
+    x = layout.board_right + RULE_W + KEY_MARGIN
     y = _draw_roster(canvas, x, layout.top, characters)
-    _draw_key(canvas, x, y + 6, key, words)
+    _KEYS.draw(canvas, (x - KEY_MARGIN, y, x - KEY_MARGIN + LEGEND_W, y + _key_height(key)),
+               (tuple(key), words["legend"]), partial(_draw_key, canvas, x, y + KEY_TOP, key, words["legend"]))
     return canvas.image, layout
 
 

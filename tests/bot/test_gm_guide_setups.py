@@ -43,8 +43,9 @@ def test_a_shown_document_opens_a_lobby_that_plays_from_its_position(guide: str,
     assert rules.result(started).status == "running" and rules.waiting_on(started) == (document["to_move"],)
 
 
-@pytest.mark.parametrize("guide", ["player-guide.fr.md", "gm-guide.fr.md", "rules/arkeon.fr.md",
-                                   "rules/hexarena.fr.md", "rules/spaceblast.fr.md", "rules/spacechess.fr.md"])
+@pytest.mark.parametrize("guide", ["docs/player-guide.fr.md", "docs/gm-guide.fr.md", "bot/games/arkeon/rules.fr.md",
+                                   "bot/games/hexarena/rules.fr.md", "bot/games/spaceblast/rules.fr.md",
+                                   "bot/games/spacechess/rules.fr.md"])
 def test_the_french_guides_name_commands_as_a_french_discord_shows_them(guide: str) -> None:
     """Issue 24: both guides show the French names; only a line that speaks of the English ones
     (« avec Discord en anglais… ») names English commands."""
@@ -61,7 +62,7 @@ def test_the_french_guides_name_commands_as_a_french_discord_shows_them(guide: s
         store.close()
     groups = {name.split()[0] for name in french}
     wrong = []
-    for line in (DOCS / guide).read_text(encoding="utf-8").splitlines():
+    for line in (DOCS.parent / guide).read_text(encoding="utf-8").splitlines():
         if "anglais" in line:
             continue
         for span in re.findall(r"`(/[^`]+)`", line):

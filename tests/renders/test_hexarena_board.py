@@ -390,6 +390,92 @@ def test_a_turned_ship_shows_the_heading_it_left() -> None:
     assert turned.getpixel(behind) == SIDE_COLOURS["red"] and outlined.getpixel(behind) != SIDE_COLOURS["red"]
 
 
+@pytest.mark.parametrize(("facings", "turned_through", "not_through"), [
+    (("E", "SE"), 30, -30),  # clockwise, a sixth of a turn
+    (("E", "NE"), -30, 30),  # counter-clockwise
+    (("E", "W"), 90, -90),  # half a turn reads clockwise, round the bottom
+])
+def test_a_turn_is_an_arc_arrow_the_way_it_turned(facings: tuple[str, str], turned_through: float,
+                                                  not_through: float) -> None:
+    """The old heading hollow said a ship turned, not which way: the arc runs round the ship from
+    the old heading to the new, the short way round."""
+    layout = layout_for()
+    ships = {"f": ship("red", "fighter", "G7", facings[1])}
+    image = picture(view_of(ships), marks=[Mark(TURN, ("G7",), side="red", piece="fighter", facings=facings)])
+    x, y = layout.centre("G7")
+
+    def inked(angle: float) -> bool:
+        px, py = x + layout.turn_radius * math.cos(math.radians(angle)), y + layout.turn_radius * math.sin(
+            math.radians(angle))
+        return any(image.getpixel((round(px) + dx, round(py) + dy)) == common.BLACK
+                   for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+
+    assert inked(turned_through) and not inked(not_through)
+
+
+def test_arkeon_draws_no_turn_arc() -> None:
+    """The arc is HexArena's: a board that does not ask for it (Arkeon) draws a turn as before."""
+    from renders import hexmarks
+
+    canvas = common.Canvas(Image.new("RGB", (200, 200), common.FLOOR))
+    geometry = layout_for().geometry
+    placed = hexmarks.place([Mark(TURN, ("G7",), side="red", piece="fighter", facings=("E", "SE"))],
+                            lambda text, where: BOARD.parse(text))
+    before = canvas.image.tobytes()
+    hexmarks.draw_actions(canvas, geometry, placed, 12, lambda cell: common.FLOOR)
+    assert canvas.image.tobytes() == before
+
+
+def test_a_destroyed_ship_is_ghosted_facing_as_it_stood() -> None:
+    """The view keeps a destroyed ship's facing: its ghost points where the ship did, not up."""
+    from bot.games.hexarena import last_marks
+    from engine.core.protocol import Event
+
+    layout = layout_for()
+    ships = {"blue_fighter1": ship("blue", "fighter", None, "SW", alive=False)}
+    view = view_of(ships)
+    events = [Event("destroyed", {"ship": "blue_fighter1", "side": "blue", "type": "fighter", "at": "G7",
+                                  "by": "red_fighter1", "debris": False, "released": None, "reserve": 8})]
+    marks = last_marks(events, view)
+    assert marks == [Mark(GHOST, ("G7",), side="blue", piece="fighter", facings=("SW",))]
+    image = picture(view, marks=marks)
+    x, y = layout.centre("G7")
+    nose = (x + 0.95 * layout.ship_radius * math.cos(math.radians(ANGLES["SW"])),
+            y + 0.95 * layout.ship_radius * math.sin(math.radians(ANGLES["SW"])))
+    near = {image.getpixel((round(nose[0]) + dx, round(nose[1]) + dy)) for dx in (-2, -1, 0, 1, 2)
+            for dy in (-2, -1, 0, 1, 2)}
+    assert SIDE_COLOURS["blue"] in near
+    with pytest.raises(ValueError, match="at most one facing"):
+        render_board(view, marks=[Mark(GHOST, ("G7",), side="blue", piece="fighter", facings=("SW", "E"))])
+
+
+def test_turn_and_ram_golden_french(golden) -> None:
+    """A fighter turns, then rams a fighter to destruction, drawn as the bot posts it: the arc the
+    way it turned, the old heading hollow, the impact, the rammed ship ghosted as it faced."""
+    from bot.games.hexarena import caption, last_marks, ship_number
+    from engine.core.protocol import Event
+
+    ships = opening()
+    ships["blue_fighter2"].update(alive=False, at=None)
+    ships["red_fighter1"].update(at="G9", facing="NE")
+    view = view_of(ships, to_move="blue")
+    events = [Event("rotated", {"ship": "red_fighter1", "at": "G9", "from": "E", "to": "NE"}),
+              Event("rammed", {"ship": "red_fighter1", "at": "G9", "direction": "NE", "target": "blue_fighter2",
+                               "target_at": "F9"}),
+              Event("destroyed", {"ship": "blue_fighter2", "side": "blue", "type": "fighter", "at": "F9",
+                                  "by": "red_fighter1", "debris": False, "released": None, "reserve": 8})]
+    numbers = {ident: n for ident in ships if (n := ship_number(ident))}
+    with common.recording_text() as said:
+        png = drawn.render_board(view, labels=picture_labels("fr"), title="Arena — HexArena",
+                                 marks=last_marks(events, view), caption=caption(events, "fr"), numbers=numbers)
+    assert any(line.startswith("Dernier coup") for line in said)
+    from tests.bot.every_game.leaks import leaked_words, missing_lists
+
+    if not missing_lists():  # every word drawn is French (the ships' ids are not drawn, their names are)
+        assert not leaked_words(" ".join(said), "fr", ("Arena",))
+    golden("hexarena_turn_ram_fr.png", png)
+
+
 def test_the_last_moves_outline_leaves_the_coordinates_readable() -> None:
     """The thick outline runs under a cell's coordinates: the label sits on a box of the cell's colour."""
     layout = layout_for()

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import copy
+import functools
 import io
 import math
 from dataclasses import replace
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 from PIL import Image, ImageDraw, ImageSequence
@@ -398,3 +400,300 @@ def test_the_legend_tells_a_crash_from_leaving_the_arena() -> None:
         render_board(view_of({"red": ship(None, fate="left_arena"), "blue": ship(None, fate="asteroid"),
                               "green": ship(None, fate="destroyed")}), 6)
     assert {"left the arena", "crashed on an asteroid", "eliminated"} <= set(said)
+
+
+# -- each phase's marks drawn where it happened (issue 27) ---------------------------------------------
+def at_angle(radius: int, cell: str, angle: float, distance: float) -> tuple[int, int]:
+    x, y = layout_for(radius).centre(cell)
+    return round(x + distance * math.cos(math.radians(angle))), round(y + distance * math.sin(math.radians(angle)))
+
+
+def near(image: Image.Image, point: tuple[int, int], reach: int = 2) -> set[tuple[int, int, int]]:
+    return {image.getpixel((point[0] + dx, point[1] + dy)) for dx in range(-reach, reach + 1)
+            for dy in range(-reach, reach + 1)}
+
+
+def marked(view: dict[str, Any], marks: list[dict[str, Any]]) -> Image.Image:
+    return board_image(view, 6, marks=marks).convert("RGB")
+
+
+@pytest.mark.parametrize(("steps", "through", "not_through"), [(1, 30, -30), (-1, -30, 30), (2, 60, -60)])
+def test_a_rotation_is_a_curved_arrow_the_way_the_ship_turned(steps: int, through: float, not_through: float) -> None:
+    """SB-7: from the old heading to the new, clockwise for a right turn (steps +), round the ship."""
+    from renders.spaceblast.marks import turn_radius
+
+    to = {1: "SE", -1: "NE", 2: "SW"}[steps]
+    image = marked(view_of({"red": ship("G7", to)}), [{"kind": "turn", "at": "G7", "from": "E", "to": to,
+                                                        "steps": steps}])
+    radius = turn_radius(layout_for(6))
+    assert common.BLACK in near(image, at_angle(6, "G7", through, radius), 1)
+    assert common.BLACK not in near(image, at_angle(6, "G7", not_through, radius), 1)
+
+
+def test_a_mine_laid_is_ringed_where_it_lies() -> None:
+    view = view_of({"red": ship("G7")}, mines=[{"owner": "red", "at": "G7", "active": False}])
+    plain, ringed = board_image(view, 6).convert("RGB"), marked(view, [{"kind": "mine_laid", "at": "G7"}])
+    layout = layout_for(6)
+    x, y = layout.centre("G7")
+    mine = (x - 0.58 * layout.hex_size, y - 0.17 * layout.hex_size)  # the first side slot
+    ring = (round(mine[0] - 0.3 * layout.hex_size), round(mine[1]))  # its left, clear of the ship
+    assert common.BLACK in near(ringed, ring) and common.BLACK not in near(plain, ring)
+
+
+def test_a_collision_flashes_on_both_ships_towards_the_cell_fought_over() -> None:
+    """SB-9: who hit whom, seen: a flash on each ship's side facing G7, none elsewhere."""
+    view = view_of({"red": ship("G6", "E"), "blue": ship("G8", "W")})
+    image = marked(view, [{"kind": "clash", "at": "G7", "ships": ["G6", "G8"]}])
+    size = layout_for(6).hex_size
+    assert common.YELLOW in near(image, at_angle(6, "G6", 0, 0.6 * size))
+    assert common.YELLOW in near(image, at_angle(6, "G8", 180, 0.6 * size))
+    assert common.YELLOW not in colours_in(image, 6, "G7")
+
+
+def test_a_ram_flashes_on_the_rammer_and_on_the_rammed() -> None:
+    view = view_of({"red": ship("G5", "E"), "blue": ship("G6", "E")})
+    image = marked(view, [{"kind": "clash", "at": "G6", "ships": ["G5", "G6"]}])
+    size = layout_for(6).hex_size
+    assert common.YELLOW in near(image, at_angle(6, "G5", 0, 0.6 * size))
+    assert common.YELLOW in near(image, at_angle(6, "G6", 180, 0.6 * size))
+
+
+def test_a_missile_is_a_line_along_the_cells_it_crossed_to_its_impact() -> None:
+    view = view_of({"red": ship("C4"), "blue": ship("C7", "W")})
+    image = marked(view, [{"kind": "missile", "path": ["C4", "C5", "C6", "C7"], "facing": "E", "end": "hit"}])
+    for cell in ("C5", "C6"):
+        assert common.BLACK in colours_in(image, 6, cell), cell
+    assert common.YELLOW in near(image, at_angle(6, "C7", 180, 0.42 * layout_for(6).hex_size))
+    flying = marked(view, [{"kind": "missile", "path": ["C4", "C5", "C6"], "facing": "E", "end": "flying"}])
+    assert common.YELLOW not in colours_in(flying, 6, "C6")  # still in flight: no impact
+
+
+def test_a_missile_leaving_the_arena_points_out_of_it() -> None:
+    """Past the edge cell A5, over the margin, the dashed arrow goes on (SB-10)."""
+    view = view_of({})
+    image = marked(view, [{"kind": "missile", "path": ["B5", "A5"], "facing": "NE", "end": "left_arena"}])
+    beyond = at_angle(6, "A5", -60, layout_for(6).hex_size)
+    assert common.BLACK in near(image, beyond, 3)
+    assert common.BLACK not in near(board_image(view, 6).convert("RGB"), beyond, 3)
+
+
+def test_explosions_and_shields() -> None:
+    view = view_of({"red": ship("G7")})
+    burst = marked(view, [{"kind": "burst", "at": "G7"}])
+    assert common.VERMILLION in colours_in(burst, 6, "G7")
+    shielded = marked(view, [{"kind": "shield", "at": "G7"}])
+    ring = at_angle(6, "G7", 180, 1.3 * layout_for(6).ship_radius)
+    assert common.SKY in near(shielded, ring) and common.SKY not in near(board_image(view, 6).convert("RGB"), ring)
+
+
+def test_a_ship_destroyed_is_ghosted_as_it_faced_in_its_explosion() -> None:
+    view = view_of({"red": ship(None, "SW"), "blue": ship("A1")})
+    image = marked(view, [{"kind": "burst", "at": "G7", "ship": "red", "facing": "SW"}])
+    nose = at_angle(6, "G7", ANGLES["SW"], 0.95 * layout_for(6).ship_radius)
+    assert SHIP_COLOURS[0] in near(image, nose)
+
+
+def test_leaving_the_arena_and_crashing_on_an_asteroid_are_drawn_apart() -> None:
+    """SB-9 and SB-16 end a ship alike in the legend's count, not on the frame: an arrow out of the
+    arena from its last cell, or an explosion round the asteroid it hit, each with its hollow dart."""
+    view = view_of({"red": ship(None, "W", fate="left_arena"), "blue": ship(None, "E", fate="asteroid")},
+                   asteroids=["K4"])
+    left = marked(view, [{"kind": "left_arena", "at": "G1", "ship": "red", "facing": "W"}])
+    crash = marked(view, [{"kind": "crash", "at": "K4", "ship": "blue", "facing": "E"}])
+    size = layout_for(6).hex_size
+    assert common.BLACK in near(left, at_angle(6, "G1", 180, 1.2 * size), 3)  # the arrow out
+    assert SHIP_COLOURS[0] in colours_in(left, 6, "G1") and common.VERMILLION not in colours_in(left, 6, "G1")
+    assert common.VERMILLION in colours_in(crash, 6, "K4") and SHIP_COLOURS[1] in colours_in(crash, 6, "K4")
+
+
+def test_a_move_is_an_arrow_from_where_the_ship_stood_through_its_steps_to_where_it_ended() -> None:
+    """SB-9: the shaft runs from beside the cell left to the ship's edge, its head on the ship's side;
+    a move of two steps bends through the cell between."""
+    view = view_of({"red": ship("G7")})
+    size = layout_for(6).hex_size
+    plain = board_image(view, 6).convert("RGB")
+    moved = marked(view, [{"kind": "move", "ship": "red", "path": ["G6", "G7"]}])
+    shaft = at_angle(6, "G6", 0, 0.6 * size)
+    assert common.BLACK in near(moved, shaft) and common.BLACK not in near(plain, shaft)
+    head = at_angle(6, "G7", 180, 0.6 * size)
+    assert common.BLACK in near(moved, head)
+    bent = marked(view, [{"kind": "move", "ship": "red", "path": ["F5", "G6", "G7"]}])
+    assert common.BLACK in near(bent, layout_for(6).centre("G6"))  # through the step's cell
+    assert common.BLACK in near(bent, at_angle(6, "F5", ANGLES["SE"], 0.6 * size))
+
+
+@pytest.mark.parametrize(("mark", "named"), [
+    ({"kind": "flash", "at": "G7"}, "flash"),
+    ({"kind": "turn", "at": "Z9", "from": "E", "to": "SE", "steps": 1}, "Z9"),
+    ({"kind": "turn", "at": "G7", "from": "E", "to": "SE", "steps": 0}, "steps"),
+    ({"kind": "missile", "path": ["G7"], "facing": "E", "end": "bounced"}, "bounced"),
+    ({"kind": "missile", "path": [], "facing": "E", "end": "hit"}, "path"),
+    ({"kind": "left_arena", "at": "G1", "ship": "red"}, "facing"),
+    ({"kind": "move", "ship": "red", "path": ["G7"]}, "move"),
+    ({"kind": "move", "ship": "red", "path": ["G7", "Z1"]}, "Z1"),
+])
+def test_bad_marks_raise_value_error_naming_them(mark: dict[str, Any], named: str) -> None:
+    with pytest.raises(ValueError, match=named):
+        board_image(view_of(), 6, marks=[mark])
+
+
+#: the frames of a real turn that draw each kind of mark: (game, frame, what it shows)
+ENGINE_FRAMES = (
+    ("CLASH", "movement", "collision flashes, leaving the arena, crashing on an asteroid"),
+    ("RAM", "rotation", "a turn's arc"),
+    ("RAM", "mines", "a mine laid"),
+    ("RAM", "movement", "a ram's flashes"),
+    ("RAM", "firing", "a missile's line to its impact"),
+    ("MISSILES", "movement", "a mine's explosion"),
+    ("MISSILES", "missiles", "a shield, a missile in flight"),
+    ("MISSILES", "firing", "a missile off the arena"),
+    ("MISSILES", "damage", "a ship destroyed"),
+    ("MOVES", "movement", "moves: a slip then a step, turbo's two steps"),
+)
+
+
+@functools.cache
+def engine_turn(game: str, language: str) -> tuple[list[dict[str, Any]], int, tuple[str, ...], bytes, bytes]:
+    """For a turn of `game` (tests/bot/spaceblast/test_animation.py) the engine resolved: the
+    frames the presenter gave the animation, the arena's radius, every word drawn, the GIF posted
+    and the same GIF with no marks (once per game: a GIF is a dozen boards)."""
+    from bot.games.spaceblast import SPACEBLAST_PRESENTER
+    from bot.service.scene import Scene
+    from engine.spaceblast import SPACEBLAST
+    from tests.bot.spaceblast import test_animation as games
+
+    document, orders = getattr(games, game)
+    state = SPACEBLAST.setup(document)
+    for ident, text in orders.items():
+        state = SPACEBLAST.apply_input(state, "order", ident, {"text": text}).state
+    outcome = SPACEBLAST.apply_input(state, "resolve", None, {})
+    given: dict[str, Any] = {}
+    real = animation.render_turn_gif
+
+    def spy(frames: list[dict[str, Any]], radius: int, **options: Any) -> bytes:
+        bare = [{key: value for key, value in view.items() if key != "marks"} for view in frames]
+        given.update(frames=frames, radius=radius, gif=real(frames, radius, **options),
+                     bare=real(bare, radius, **options))
+        return given["gif"]
+
+    with common.recording_text() as said, patch("renders.spaceblast.animation.render_turn_gif", spy):
+        SPACEBLAST_PRESENTER.images_for(SPACEBLAST, outcome.state, outcome.events, Scene("Nova", language))
+    return given["frames"], given["radius"], tuple(said), given["gif"], given["bare"]
+
+
+def gif_frame(gif: bytes, index: int) -> Image.Image:
+    image = Image.open(io.BytesIO(gif))
+    image.seek(index)
+    return image.convert("RGB")
+
+
+def around_marks(image: Image.Image, marks: list[dict[str, Any]], radius: int) -> Image.Image:
+    """The part of a frame its marks are drawn in, a cell and a half round their cells: the golden
+    of a mark is its close-up, where a mark a few hundred pixels big is well over the tolerance."""
+    layout = layout_for(radius)
+    cells = [cell for mark in marks for cell in (mark.get("at"), *(mark.get("ships") or ()),
+                                                 *(mark.get("path") or ())) if cell]
+    xs, ys = zip(*(layout.centre(cell) for cell in cells), strict=True)
+    reach = round(1.5 * layout.hex_size)
+    return image.crop((max(0, min(xs) - reach), max(0, min(ys) - reach), min(image.width, max(xs) + reach),
+                       min(image.height, max(ys) + reach)))
+
+
+@pytest.mark.parametrize(("game", "frame"), [(game, frame) for game, frame, _ in ENGINE_FRAMES],
+                         ids=[f"{game.lower()}-{frame}" for game, frame, _ in ENGINE_FRAMES])
+def test_engine_phase_frames_golden_french(game: str, frame: str, golden) -> None:
+    """Each kind of mark as a French reader gets it: the close-up of the GIF's frame of a turn the
+    engine resolved, through the presenter; its words all French (none of the English word list);
+    and the golden can tell: the same frame without its marks is well beyond its tolerance."""
+    from tests.bot.every_game.leaks import leaked_words, missing_lists
+    from tests.renders.conftest import MAX_DIFFERING_RATIO, differing_ratio
+
+    frames, radius, said, gif, bare = engine_turn(game, "fr")
+    index = next(k for k, view in enumerate(frames) if view["frame"] == frame)
+    marks = frames[index]["marks"]
+    if not missing_lists():
+        typed = {"Nova", "Ann", "Bob", "Cid", "Dee", "Eve"}
+        assert not leaked_words(" ".join(w for w in said if w not in typed), "fr", typed)
+    shown = around_marks(gif_frame(gif, index), marks, radius)
+    unmarked = around_marks(gif_frame(bare, index), marks, radius)
+    assert differing_ratio(shown, unmarked) > 3 * MAX_DIFFERING_RATIO
+    out = io.BytesIO()
+    shown.save(out, format="PNG")
+    golden(f"spaceblast_{game.lower()}_{frame}_fr.png", out.getvalue())
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_a_frame_keys_the_marks_it_draws_and_only_those(language: str) -> None:
+    """An impact, an explosion, a shield ring: their words join the key on a frame having them,
+    all three on the key's one line, inside the margins."""
+    labels = picture_labels(language)
+    view = view_of({"red": ship("G6", "E"), "blue": ship("G8", "W")})
+    marks = [{"kind": "clash", "at": "G7", "ships": ["G6", "G8"]}, {"kind": "burst", "at": "C3"},
+             {"kind": "shield", "at": "G8"}]
+    keyed = [labels[key] for key in ("key_impact", "key_explosion", "key_shield")]
+    with common.recording_text() as said:
+        image = drawn.board_image(view, 6, labels=labels, marks=marks).convert("RGB")
+    assert set(keyed) <= set(said)
+    key_rows = image.crop((WIDTH - drawn.MARGIN + 1, image.height - drawn.KEY_H - drawn.BOTTOM_PAD, WIDTH,
+                           image.height))
+    assert {colour for _, colour in key_rows.getcolors(1 << 16)} == {common.PAPER}
+    with common.recording_text() as plain:
+        drawn.board_image(view, 6, labels=labels, marks=[{"kind": "mine_laid", "at": "G6"}])
+    assert not set(keyed) & set(plain)
+
+
+# -- the still arena: the last turn drawn and told (issue 27) ------------------------------------------
+@functools.cache
+def still_arena(game: str, language: str) -> tuple[Image.Image, Image.Image, tuple[str, ...], list[dict[str, Any]]]:
+    """The arena posted after a turn of `game` the engine resolved, through the presenter (its
+    animation not drawn); the same arena with no last turn; every word drawn on it; its marks."""
+    from bot.games.spaceblast import SPACEBLAST_PRESENTER, _last_turn, _title
+    from bot.service.scene import Scene
+    from engine.spaceblast import SPACEBLAST
+    from tests.bot.spaceblast import test_animation as games
+
+    document, orders = getattr(games, game)
+    state = SPACEBLAST.setup(document)
+    for ident, text in orders.items():
+        state = SPACEBLAST.apply_input(state, "order", ident, {"text": text}).state
+    outcome = SPACEBLAST.apply_input(state, "resolve", None, {})
+    with common.recording_text() as said, patch("renders.spaceblast.animation.render_turn_gif", return_value=b""):
+        files = SPACEBLAST_PRESENTER.images_for(SPACEBLAST, outcome.state, outcome.events, Scene("Nova", language))
+    view = SPACEBLAST.view(outcome.state)
+    bare = drawn.board_image(view, view["radius"], labels=picture_labels(language), title=_title(language, "Nova"))
+    return decode(files[0].data), bare.convert("RGB"), tuple(said), _last_turn(outcome.events, language)[0]
+
+
+@pytest.mark.parametrize("game", ["CLASH", "RAM", "MISSILES", "MOVES"])
+def test_the_still_arena_draws_and_tells_the_last_turn_golden_french(game: str, golden) -> None:
+    """The arena a player finds two days later: the turn's moves, clashes, missiles, explosions,
+    shields and ships leaving drawn (a close-up, where the marks are well over the tolerance), and
+    told in French under the legend, wrapped inside the margins, never cut (its own golden)."""
+    from tests.bot.every_game.leaks import leaked_words, missing_lists
+    from tests.renders.conftest import MAX_DIFFERING_RATIO, differing_ratio
+
+    image, bare, said, marks = still_arena(game, "fr")
+    radius = 6
+    assert any(mark["kind"] == "move" for mark in marks)
+    assert not any(mark["kind"] == "turn" for mark in marks)  # drawn where the ship no longer is
+    if not missing_lists():
+        typed = {"Nova", "Ann", "Bob", "Cid", "Dee", "Eve"}
+        assert not leaked_words(" ".join(w for w in said if w not in typed), "fr", typed)
+    told = said[next(k for k, text in enumerate(said) if text.startswith("Dernier tour : ")):]
+    assert all(common.font(16).getlength(line) <= WIDTH - 2 * drawn.MARGIN for line in told)
+    assert " ".join(told).endswith(".")  # whole, to its last sentence
+    shown, unmarked = around_marks(image, marks, radius), around_marks(bare, marks, radius)
+    assert differing_ratio(shown, unmarked) > 3 * MAX_DIFFERING_RATIO
+    out = io.BytesIO()
+    shown.save(out, format="PNG")
+    golden(f"spaceblast_still_{game.lower()}_fr.png", out.getvalue())
+
+
+@pytest.mark.parametrize("game", ["CLASH", "MISSILES"])
+def test_the_still_arenas_caption_golden_french(game: str, golden) -> None:
+    """The last turn in words under the legend (the room the board grew by), as a French reader reads it."""
+    image, bare, _, _ = still_arena(game, "fr")
+    assert image.height > bare.height
+    out = io.BytesIO()
+    image.crop((0, bare.height, WIDTH, image.height)).save(out, format="PNG")
+    golden(f"spaceblast_still_{game.lower()}_caption_fr.png", out.getvalue())

@@ -131,7 +131,7 @@ def last_marks(events: Iterable[Event], view: Mapping[str, Any]) -> list[Mark]:
     where it left to where it arrived (dashed for a teleport, never along the wrapped path), a
     shot's tracer to its target, a ram's impact, each destroyed ship ghosted where it stood, a turned
     ship's old heading, a recycled debris where it lay. `view` (after the turn) says what a turned
-    ship is; the other events say it themselves."""
+    ship is and which way a destroyed one faced; the other events say it themselves."""
     from renders.hexmarks import GHOST, JUMP, MOVE, RAM, SHOT, TURN, Mark
 
     marks: list[Mark] = []
@@ -149,8 +149,10 @@ def last_marks(events: Iterable[Event], view: Mapping[str, Any]) -> list[Mark]:
             marks.append(Mark(SHOT, (p["at"], p["line"][-1])))
         elif event.kind == "rammed":
             marks.append(Mark(RAM, (p["at"], p["target_at"])))
-        elif event.kind == "destroyed":
-            marks.append(Mark(GHOST, (p["at"],), side=p["side"], piece=p["type"]))
+        elif event.kind == "destroyed":  # ghosted as it stood: the view keeps a dead ship's facing
+            facing = view.get("ships", {}).get(p["ship"], {}).get("facing")
+            marks.append(Mark(GHOST, (p["at"],), side=p["side"], piece=p["type"],
+                              facings=(facing,) if facing else ()))
         elif event.kind == "recycled":
             marks.append(Mark(GHOST, (p["debris"],), side=_side_of(view, p["ship"]), piece="debris"))
             if p["to"] != p["from"]:

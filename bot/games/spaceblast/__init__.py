@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from bot.games import Presenter, register_presenter
+from bot.games.last_action import last_action
 from bot.games.spaceblast import words
 from bot.i18n import Count, Listing, translate
 from bot.service.commands import Option
@@ -117,7 +119,7 @@ class SpaceBlastPresenter(Presenter):
         from renders.spaceblast.animation import render_turn_gif  # the renders are imported only when drawn
 
         view = rules.view(state)
-        files = _arena(view, scene.language, scene.name)
+        files = self._still(rules, state, scene, events)
         frames = next((event.params["views"] for event in events if event.kind == "frames"), None)
         if frames:  # one frame per phase, captioned with it (SB-7..SB-12), so none is merged away
             stories = _stories(events, {frame.get("frame"): frame for frame in frames}, scene.language)
@@ -133,9 +135,22 @@ class SpaceBlastPresenter(Presenter):
         return files
 
     def board_for(self, rules: GameRules, state: Any, scene: Scene, around: str | None = None) -> list[Attachment]:
+        """``/game board``: the arena with the last turn drawn and told, as its post showed it (the
+        history's last resolved turn: the orders given since are sealed, never drawn)."""
         if around is not None:
             return super().board_for(rules, state, scene, around)
-        return _arena(rules.view(state), scene.language, scene.name)
+        events = last_action(scene, _BOARD_EVENTS)
+        return list(self.described(self._still(rules, state, scene, events), rules, state, scene, events))
+
+    def _still(self, rules: GameRules, state: Any, scene: Scene, events: Sequence[Event]) -> list[Attachment]:
+        """The still arena (``arena.png``), the turn `events` resolved drawn on it and told under
+        it, its alt text telling the same; the arena as it stands where they resolved none."""
+        marks, caption = _last_turn(events, scene.language)
+        files = _arena(rules.view(state), scene.language, scene.name, marks, caption)
+        if caption:
+            files = [replace(file, description=self.image_description(
+                rules, state, scene, events, shows=Message("sb.alt.board", {"story": caption[0]}))) for file in files]
+        return files
 
     def sheet(self, rules: GameRules, state: Any, actor: str, language: str, viewer: Audience = PUBLIC) -> Reply:
         """The card of each ship the actor commands (one, or a player's two, SB-15); powers and this
@@ -209,7 +224,7 @@ _HIT_PHASE = {"movement": "movement", "flight": "missiles", "firing": "firing"}
 #: the events a phase's frame tells in words (``sb.picture.story.<kind>``), with the cell each marks
 _TOLD = {"rotated": None, "mine_laid": "at", "collision": "cell", "ram": "cell", "mine_hit": "at",
          "missile_hit": "at", "shielded": None, "asteroid_hit": "at", "eliminated": "from", "disqualified": None,
-         "fired": None, "destroyed": "at", "repaired": None}
+         "fired": None, "destroyed": "at", "repaired": None, "missile_removed": "at"}
 
 
 def _phase_of(event: Event, current: str) -> str:
@@ -230,14 +245,18 @@ def _stories(events: Sequence[Event], frames: Mapping[Any, Mapping[str, Any]],
     collisions and rams naming both ships, hits, shields, an asteroid crash apart from leaving the
     arena) and the cells it ``highlight``s where that happened: a collision or a ram flashes the
     cell fought over and every ship in it, where the phase's view (`frames`, by name) has them; a
-    missile its path."""
+    missile its path. Its ``marks`` draw the same (`_marks`)."""
     told: dict[str, dict[str, Any]] = {"reveal": {"story": [{"ship": ship, "text": translate(
         "sb.picture.story.orders", language, {"ship": ship, "orders": words.tokens(list(given))})}
-        for ship, given in _revealed(events).items()], "highlight": []}}
+        for ship, given in _revealed(events).items()], "highlight": [], "marks": []}}
     phase = "reveal"
     for event in events:
         phase = _phase_of(event, phase)
-        frame = told.setdefault(phase, {"story": [], "highlight": []})
+        frame = told.setdefault(phase, {"story": [], "highlight": [], "marks": []})
+        drawn = _marks(event, frames.get(phase, {}).get("ships", {}), frame["marks"])
+        frame["marks"].extend(drawn)
+        # the ship turned or shielded is found by its tinted cell too, as every other mark's
+        frame["highlight"].extend(mark["at"] for mark in drawn if mark["kind"] in ("turn", "shield"))
         if event.kind == "missile_moved":  # a missile's trail, to where it hit or stopped
             frame["highlight"].extend(event.params.get("path") or ())
         crashed = event.kind == "destroyed" and event.params.get("cause") == "asteroid"  # its crash said it
@@ -256,6 +275,52 @@ def _stories(events: Sequence[Event], frames: Mapping[Any, Mapping[str, Any]],
             involved = [*(event.params.get("ships") or ()), event.params.get("ship"), event.params.get("target")]
             frame["highlight"].extend(ships[ident]["at"] for ident in involved if ships.get(ident, {}).get("at"))
     return told
+
+
+def _marks(event: Event, ships: Mapping[str, Any], made: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What `event` draws on its phase's frame (renders/spaceblast/marks.py), placed with the
+    phase's view of the ships (`ships`: where each stands after the phase, and as it faces, gone
+    ones too); a missile's hit or removal ends the flight just drawn (`made`, the frame's marks
+    so far: the engine says a flight's end right after it)."""
+    p = event.params
+
+    def cell(ident: Any) -> Any:
+        return ships.get(ident, {}).get("at")
+
+    def ghost(kind: str, at: Any) -> dict[str, Any]:
+        return {"kind": kind, "at": at, "ship": p.get("ship"), "facing": ships.get(p.get("ship"), {}).get("facing")}
+
+    flight = made[-1] if made and made[-1]["kind"] == "missile" and made[-1]["end"] == "flying" else None
+    if event.kind in ("moved", "slipped") and p.get("to"):  # off the arena: its `left_arena` mark's arrow
+        step = next((mark for mark in made if mark["kind"] == "move" and mark["ship"] == p["ship"]), None)
+        if step is not None and step["path"][-1] == p["from"]:  # its next step (turbo, after a slip)
+            step["path"].append(p["to"])
+            return []
+        return [{"kind": "move", "ship": p["ship"], "path": [p["from"], p["to"]]}]
+    if event.kind == "rotated" and cell(p["ship"]):
+        return [{"kind": "turn", "at": cell(p["ship"]), "from": p["from"], "to": p["to"], "steps": p["steps"]}]
+    if event.kind == "mine_laid":
+        return [{"kind": "mine_laid", "at": p["at"]}]
+    if event.kind in ("collision", "ram"):
+        involved = p.get("ships") or (p.get("ship"), p.get("target"))
+        return [{"kind": "clash", "at": p["cell"], "ships": [cell(ident) for ident in involved if cell(ident)]}]
+    if event.kind == "missile_moved":
+        return [{"kind": "missile", "path": [p["from"], *(p.get("path") or ())], "facing": p["facing"],
+                 "end": "flying"}]
+    if event.kind in ("missile_hit", "missile_removed") and flight is not None:
+        flight["end"] = "hit" if event.kind == "missile_hit" else str(p.get("reason"))
+        return []
+    if event.kind in ("missile_hit", "mine_hit"):  # a ship flew into it (SB-9): it blew up there
+        return [{"kind": "burst", "at": p["at"]}]
+    if event.kind == "shielded" and cell(p["ship"]):
+        return [{"kind": "shield", "at": cell(p["ship"])}]
+    if event.kind == "eliminated":
+        return [ghost("left_arena", p["from"])]
+    if event.kind == "asteroid_hit":
+        return [ghost("crash", p["at"])]
+    if event.kind == "destroyed" and p.get("cause") != "asteroid":  # a crash drew it already
+        return [ghost("burst", p["at"])]
+    return []
 
 
 def _summary(events: Sequence[Event], language: str) -> list[dict[str, Any]]:
@@ -277,12 +342,39 @@ def _revealed(events: Sequence[Event]) -> dict[str, list[str]]:
     return dict(found.get("tokens") or {})
 
 
-def _arena(view: Mapping[str, Any], language: str, name: str = "") -> list[Attachment]:
-    """The arena as a reader of `language` reads it: every word drawn from its catalog."""
+def _last_turn(events: Sequence[Event], language: str) -> tuple[list[dict[str, Any]], list[str]]:
+    """The turn `events` resolved, for the still arena: the marks of its phases (`_marks`: moves,
+    mines laid, collisions and rams, missiles, explosions, shields, ships leaving and ghosts) but
+    the rotations' arcs, drawn where the ships stood before they moved (the dart's heading shows
+    the turn, the caption tells it); and the caption saying them, phase by phase, each ship's move
+    as the cells it went through ("Last turn: Ann moves G5 → G6. …"). The revealed orders are public
+    (the GIF lists them); none of a turn not resolved is here. Nothing without a resolved turn."""
+    views = next((event.params["views"] for event in events if event.kind == "frames"), None)
+    if not views:
+        return [], []
+    told = _stories(events, {frame.get("frame"): frame for frame in views}, language)
+    marks, said = [], []
+    for phase, frame in told.items():
+        if phase == "reveal":
+            continue
+        marks.extend(mark for mark in frame["marks"] if mark["kind"] != "turn")
+        said.extend(translate("sb.picture.story.moved", language, {"ship": mark["ship"], "path": " → ".join(mark["path"])})
+                    for mark in frame["marks"] if mark["kind"] == "move")
+        said.extend(entry["text"] for entry in frame["story"])
+    if not said:
+        return marks, []
+    return marks, [translate("sb.picture.last", language, {"text": " ".join(f"{text}." for text in said)})]
+
+
+def _arena(view: Mapping[str, Any], language: str, name: str = "", marks: Sequence[Mapping[str, Any]] = (),
+           caption: Sequence[str] = ()) -> list[Attachment]:
+    """The arena as a reader of `language` reads it, every word drawn from its catalog; `marks`
+    and `caption` the last turn (`_last_turn`)."""
     from renders.spaceblast.board import render_board  # the renders are imported only when drawn
 
     return [Attachment("arena.png", render_board(view, view["radius"], title=_title(language, name),
-                                                 labels=words.picture_labels(language)))]
+                                                 labels=words.picture_labels(language), marks=marks,
+                                                 told=caption))]
 
 
 SPACEBLAST_PRESENTER = register_presenter(SpaceBlastPresenter())

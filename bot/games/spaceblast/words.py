@@ -101,6 +101,8 @@ def ships(idents: Iterable[Any]) -> Listing:
 
 #: the event parameters that are directions, by event kind
 _FACINGS = {"rotated": ("from", "to"), "fired": ("facing",), "moved": ("facing",), "missile_moved": ("facing",)}
+#: the reasons a missile leaves play that its message tells (``sb.missile_removed.<reason>``)
+_MISSILE_ENDS = ("left_arena", "asteroid")
 #: the event parameters whose values the catalog words, by parameter: ``sb.<group>.<value>``
 _WORDED = {"cause": "cause", "reason": "reason", "side": "side"}
 
@@ -145,6 +147,10 @@ def _special(kind: str, params: Mapping[str, Any]) -> dict[str, Any]:
         return extra
     if kind == "powers_dealt":
         return {"powers": powers(params.get("powers") or ())}
+    if kind == "missile_removed":  # the arena's edge or an asteroid (SB-10, SB-16), told apart
+        reason = params.get("reason")
+        how = reason if reason in _MISSILE_ENDS else "gone"
+        return {"how": Message(f"sb.missile_removed.{how}", {"at": params.get("at")})}
     if kind == "disqualified":
         return {"lost": Count(int(params.get("lost") or 0), "sb.count.points_lost")}
     return {}

@@ -9,6 +9,8 @@ what comes next and, once it is over, who won.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
+from types import MappingProxyType
 from typing import Any
 
 from bot.games.picture_text import plain
@@ -26,14 +28,22 @@ def words(key: str, language: str, **params: Any) -> str:
     return plain(translate(key, language, params))
 
 
-def picture_labels(language: str) -> dict[str, str]:
-    """The renders' `labels`: rules identifiers (``label.*``, as on the sheet) and the map key's words."""
+def picture_labels(language: str) -> Mapping[str, str]:
+    """The renders' `labels`: rules identifiers (``label.*``, as on the sheet) and the map key's words.
+
+    Found by reading the whole catalog (~0.5 ms), so made once per language: a catalog only grows
+    (games add their words, none is replaced), so its size tells whether the labels are still it."""
+    return _labels(language, len(catalog(language)))
+
+
+@lru_cache(maxsize=8)
+def _labels(language: str, size: int) -> Mapping[str, str]:
     words = catalog(language)
     found = {key.removeprefix("label."): text for key, text in words.items() if key.startswith("label.")}
     for word in LEGEND_LABELS:
         if f"game.picture.legend.{word}" in words:
             found[word] = words[f"game.picture.legend.{word}"]
-    return found
+    return MappingProxyType(found)
 
 
 def happened(events: Sequence[Event], language: str, describe: Callable[[Sequence[Event]], list[Message]]) -> str:

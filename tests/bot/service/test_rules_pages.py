@@ -1,5 +1,5 @@
-"""`/game rules` posts the rules themselves (issue 26, point 5): in short, then the rules document of
-docs/rules in the reader's language, a page per Discord message, cut between paragraphs, with
+"""`/game rules` posts the rules themselves (issue 26, point 5): in short, then the rules document the
+game ships beside its words (`rules.<language>.md`, package data) in the reader's language, a page per Discord message, cut between paragraphs, with
 buttons to the previous and the next page — no repository path a Discord player cannot open."""
 
 from __future__ import annotations
@@ -80,3 +80,23 @@ def test_a_page_past_the_last_shows_the_last_and_an_unknown_game_is_refused(sqli
     header = last.messages[0].params
     assert header["page"] == header["pages"] and [b.label.key for b in last.buttons] == ["button.page_previous"]
     assert [m.key for m in svc.handle(GM, "game rules", {"game": "chess"}).messages] == ["error.unknown_game"]
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_every_game_ships_its_rules_as_package_data(language: str) -> None:
+    """An installed bot (`pip install .`, no checkout) has the documents too: they live in the game's
+    package folder, under a pattern of the package data the wheel takes."""
+    import fnmatch
+    import tomllib
+    from pathlib import Path
+
+    from bot.games import GAMES, words_folder
+    from bot.service.rulebook import rules_path
+
+    project = tomllib.loads((Path(__file__).resolve().parents[3] / "pyproject.toml").read_text())
+    patterns = project["tool"]["setuptools"]["package-data"]["*"]
+    for entry in GAMES:  # the games the bot ships (the test games have their summary alone)
+        path = rules_path(entry.kind, language)
+        assert path.is_file() and path.parent == words_folder(entry), path
+        assert any(fnmatch.fnmatch(path.name, pattern) for pattern in patterns), path.name
+        assert "docs/rules" not in translate(f"rules.{entry.kind}", language)  # no path a player cannot open
