@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from bot.drivers import TurnHooks
 from bot.lottery import is_lottery_game, lottery_kinds
-from bot.lottery.turn_post import build_turn_post, later_drawing, next_draw
+from bot.lottery.turn_post import build_turn_post, later_drawing, what_comes_next
 from bot.outbox import Drawing, announce, post_language, post_of
 from bot.service.core import Applied, GameService, derive_status
 from bot.service.dms import dm_posts
@@ -249,8 +249,11 @@ class DrawApplier:
         game = applied.game
         policy = self.store.guild_settings(game.guild_id).ping_policy if game.guild_id is not None else "players"
         pending = Step(-1, "draw", None, tuple(public_events(applied.outcome.events)), applied.outcome.state)
-        scene = scene_of(self.service, game, language or post_language(self.hooks), pending=(pending,))
-        drawing = later_drawing(applied, scene, next_draw(self.schedule, self.service.clock())) if later else None
+        turn = int(applied.rules.view(applied.outcome.state).get("turn", 0)) if "limit_draws" in game.options else 0
+        following = what_comes_next(self.schedule, game.options, turn, self.service.clock())
+        scene = scene_of(self.service, game, language or post_language(self.hooks), pending=(pending,),
+                         upcoming=following)
+        drawing = later_drawing(applied, scene, following) if later else None
         muted, by_dm = (facts.muted(game.id), facts.by_dm(game.id)) if policy != "none" else (frozenset(), frozenset())
         reply, written = build_turn_post(applied, draw, seats=facts.seats(game.id), ping_policy=policy, scene=scene,
                                          pictures=drawing is None, muted=muted, by_dm=by_dm)

@@ -10,13 +10,14 @@ from typing import Any
 from bot.drivers import LogFault, TimerHandler, TurnDriver, TurnHooks
 from bot.i18n import Count, Day
 from bot.lottery.apply import DRAW_RETRY, DrawApplier, applier_for
-from bot.lottery.turn_post import next_draw
+from bot.lottery.turn_post import what_comes_next
 from bot.service.commands import Option
 from bot.service.core import Applied, GameService
 from bot.service.replies import Message, Reply, ServiceError
 from bot.store.draws import draw_claim_key
 from bot.store.repo import GameRecord, LogRecord
 from bot.store.timers import TimerRecord
+from engine import registry
 
 
 class LotteryDriver(TurnDriver):
@@ -87,7 +88,11 @@ class LotteryDriver(TurnDriver):
                                               Message("sc.info.no_end")})]
 
     def next_moment(self, svc: GameService, game: GameRecord, now: dt.datetime) -> Message | None:
-        return next_draw(applier_for(svc).schedule, now)
+        turn = 0
+        if "limit_draws" in game.options:  # the progress towards it needs the draws played so far
+            rules = registry.get(game.kind)
+            turn = int(rules.view(rules.from_json(game.state)).get("turn", 0))
+        return what_comes_next(applier_for(svc).schedule, game.options, turn, now)
 
     def timer_handlers(self, svc: GameService, hooks: TurnHooks) -> dict[str, TimerHandler]:
         """A deferred draw's retry: the game's pending draws, each with its turn post through the outbox.

@@ -13,7 +13,7 @@ from typing import Any, TextIO
 
 from bot.games import presenter_for
 from bot.games.spacechess import award_lines
-from bot.i18n import Day, translate
+from bot.i18n import Count, Day, translate
 from bot.outbox import Drawing
 from bot.service.computers import computers_of
 from bot.service.core import Applied
@@ -114,6 +114,24 @@ def build_turn_post(
 def next_draw(schedule: DrawSchedule, now: dt.datetime) -> Message:
     """When the next draw is, as the status and the pictures say it."""
     return Message("status.next_draw", {"next": discord_time(next_expected_draw(now, schedule))})
+
+
+def what_comes_next(schedule: DrawSchedule, options: Mapping[str, Any], turn: int, now: dt.datetime) -> Message:
+    """What comes next in a game of these options once `turn` draws are played: the next draw (a
+    manual game's are typed by its game masters whenever they do: no time to give), with the time
+    limit's progress (SC-31). A turn post is made before its draw is committed: it says the turn its
+    draw brings."""
+    following = Message("sc.next.manual") if options.get("draws") == "manual" else next_draw(schedule, now)
+    limit, end = options.get("limit_draws"), options.get("end_date")
+    if limit is None and end is None:
+        return following
+    params: dict[str, Any] = {}
+    if limit is not None:
+        params.update(limit=limit, played=Count(min(turn, limit), "sc.limit.played"))
+    if end is not None:
+        params["date"] = Day(dt.date.fromisoformat(end))
+    key = "sc.limit.end_date" if limit is None else "sc.limit.draws" if end is None else "sc.limit.both"
+    return Message("sc.next.limited", {"next": following, "limit": Message(key, params)})
 
 
 def later_drawing(applied: Applied, scene: Scene, upcoming: Message | None = None) -> Drawing | None:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from bot.games import driver_of
 from bot.i18n import PARIS, format_moment, translate
 from bot.service.replaying import Step, effective_inputs, public_events
+from bot.service.replies import Message
 from bot.store.repo import GameRecord
 from engine import registry
 
@@ -64,12 +65,15 @@ def history_of(game: GameRecord, svc: GameService) -> list[Step]:
     return steps
 
 
-def scene_of(svc: GameService, game: GameRecord, language: str | None = None, pending: Sequence[Step] = ()) -> Scene:
+def scene_of(svc: GameService, game: GameRecord, language: str | None = None, pending: Sequence[Step] = (),
+             upcoming: Message | None = None) -> Scene:
     """The scene of `game` for a reader of `language` (the server's language by default): the next
-    moment its turn driver plans, and its history loaded once, on first use. `pending` are steps
-    not committed yet (a turn post is made before its draw is committed) that end the history."""
+    moment its turn driver plans (else `upcoming`, what comes after the `pending` steps), and its
+    history loaded once, on first use. `pending` are steps not committed yet (a turn post is made
+    before its draw is committed) that end the history."""
     language = language or svc.server_language(game.guild_id)
-    upcoming = driver_of(game.kind).next_moment(svc, game, svc.clock()) if game.status == "running" else None
+    if upcoming is None and game.status == "running":
+        upcoming = driver_of(game.kind).next_moment(svc, game, svc.clock())
     next_text = plain_times(translate(upcoming.key, language, upcoming.params), language) if upcoming is not None else ""
 
     @cache

@@ -19,12 +19,14 @@ EVENT_KINDS: dict[str, str] = {
     "damaged": "id, amount (after armour, may be 0), hp (left), cause (shot | grenade | airstrike), by",
     "died": "id, at (the cell it left), cause (shot | grenade | airstrike | gm), by (id or null)",
     "grenade": "id, cell (named top-left cell), area (4 cells), hits (ids), cost (AP), ap (left)",
-    "airstrike": "id, power (airstrike), cell, direction, area (4 cells), hits (ids), cost, ap (left)",
+    "airstrike": "id, power (airstrike), cell, direction, area (4 cells), hits (ids), cost, ap (left), plus "
+                 "full_cost and helper (the logistics tool's holder) when SC-26's discount lowered the cost",
     "ability": "id, ability (vehicle | rage): active until the next draw, which the user skips",
     "friendship": "id, target, given (AP given), received (AP the target gained), lost (over the cap)",
     "ap_overflow": "id, lost (AP above the cap that vanished), source (friendship | pickup)",
     "power": (
-        "id, power, cost, ap (left), plus per power (the air strike has its own kind): "
+        "id, power, cost, ap (left), full_cost and helper (the logistics tool's holder next to the general) "
+        "when SC-26's discount lowered the cost, plus per power (the air strike has its own kind): "
         "encourage/hack: team (the general's team); "
         "heal: target, healed, hp; intimidate/teleport: target, from, to"
     ),

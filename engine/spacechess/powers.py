@@ -16,20 +16,24 @@ from engine.spacechess.orders import Order
 from engine.spacechess.state import Character, GameState
 
 
+def logistics_helper(state: GameState, general: Character) -> Character | None:
+    """SC-26: the living teammate holding the logistics tool who stands next to `general` (the first
+    by name when several do: the discount is not cumulative), None when nobody does."""
+    if general.at is None:
+        return None
+    helpers = [c for c in state.living() if c.team == general.team and c.id != general.id and c.has("logistics")
+               and c.at is not None and distance(c.at, general.at) == 1]
+    return min(helpers, key=lambda c: c.id) if helpers else None
+
+
 def power_cost(state: GameState, general: Character, power: str) -> int:
     """SC-26: the table cost, minus the logistics discount while a living teammate holding the
     logistics tool stands adjacent (not cumulative: one discount however many helpers)."""
     cost = state.rules.power(power, "cost")
     assert general.at is not None
-    helped = any(
-        c.team == general.team
-        and c.id != general.id
-        and c.has("logistics")
-        and c.at is not None
-        and distance(c.at, general.at) == 1
-        for c in state.living()
-    )
-    return max(0, cost - state.rules.item("logistics", "discount")) if helped else cost
+    if logistics_helper(state, general) is None:
+        return cost
+    return max(0, cost - state.rules.item("logistics", "discount"))
 
 
 def _teammate_adjacent(state: GameState, general: Character, name: str) -> Character:
@@ -152,6 +156,9 @@ def do_power(state: GameState, general: Character, order: Order) -> Result:
         raise OrderError("not_enough_ap", need=cost, have=general.ap)
     state = state.with_character(replace(general, ap=general.ap - cost))
     kind = "airstrike" if order.verb == "airstrike" else "power"
+    helper = logistics_helper(state, general)
+    if helper is not None and cost < state.rules.power(order.verb, "cost"):  # told, so the price is explained
+        details = {**details, "full_cost": state.rules.power(order.verb, "cost"), "helper": helper.id}
     announced = event(kind, id=general.id, power=order.verb, cost=cost, ap=general.ap - cost, **details)
     state, events = effect(state)
     return state, [announced, *events]

@@ -1,5 +1,5 @@
-"""The recap picture of a Space Chess game: HP over the turns, the AP each draw gave, damage dealt
-and taken, and the moments that decided it.
+"""The recap picture of a Space Chess game: HP over the turns, the AP each draw gave and, apart, the
+AP the cap took away, damage dealt and taken, and the moments that decided it.
 
 Drawn from plain data with every word already translated (the bot computes the numbers from the
 game's log, `bot.games.spacechess.recap`), so the render knows neither the engine's state nor a
@@ -27,6 +27,7 @@ MOMENT_H = 22
 DEFAULT_WORDS = {
     "hp": "HP at the end of each turn",
     "ap": "AP earned at each draw",
+    "capped": "AP lost to the AP cap, turn by turn",
     "damage": "Damage dealt (solid) and taken (outlined)",
     "moments": "Decisive moments",
     "none": "No draw yet",
@@ -41,13 +42,16 @@ def _section(canvas: c.Canvas, y: int, title: str) -> int:
 
 def render_recap(data: Mapping[str, Any]) -> bytes:
     """PNG bytes of the recap. `data`: title, subtitle, fighters (id, team, max_hp, ap: per draw,
-    hp: per turn from turn 0, dealt, taken), moments (lines of text) and words (section titles)."""
+    capped: AP lost to the cap per turn, empty for none, hp: per turn from turn 0, dealt, taken),
+    moments (lines of text) and words (section titles)."""
     words = {**DEFAULT_WORDS, **data.get("words", {})}
     fighters: Sequence[Mapping[str, Any]] = data.get("fighters", ())
     moments: Sequence[str] = data.get("moments", ())
     turns = max([0, *(len(f["ap"]) for f in fighters)])
     rows = len(fighters)
+    capped = [f for f in fighters if any(f.get("capped", ()))]
     height = (HEADER_H + 3 * SECTION_H + HP_CHART_H + 24 * (rows + 1) + 26 * rows
+              + (SECTION_H + 6 + 24 * (len(capped) + 1) if capped else 0)
               + SECTION_H + MOMENT_H * max(1, len(moments)) + 3 * PAD)
     canvas = c.Canvas(Image.new("RGB", (WIDTH, height), c.PAPER))
     canvas.text((PAD, 16), c.fit(str(data.get("title", "")), 22, WIDTH - 2 * PAD), 22, c.INK)
@@ -67,6 +71,12 @@ def render_recap(data: Mapping[str, Any]) -> bytes:
     table_rows = [(str(f["id"]), colours[f["id"]]) for f in fighters]
     y = charts.number_table(canvas, (PAD, y), table_rows, [str(d) for d in range(1, turns + 1)],
                             [tuple(f["ap"]) for f in fighters], WIDTH - 2 * PAD)
+    if capped:  # apart from what the draws gave: who could not take it all, and at which turn
+        y = _section(canvas, y + 6, words["capped"])
+        y = charts.number_table(canvas, (PAD, y), [(str(f["id"]), colours[f["id"]]) for f in capped],
+                                [str(d) for d in range(1, turns + 1)],
+                                [tuple(f["capped"]) + (0,) * (turns - len(f["capped"])) for f in capped],
+                                WIDTH - 2 * PAD)
 
     y = _section(canvas, y + 6, words["damage"])
     bars = [(str(f["id"]), colours[f["id"]], int(f["dealt"]), int(f["taken"])) for f in fighters]

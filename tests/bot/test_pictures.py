@@ -68,9 +68,9 @@ def game_of(console: Console):
 
 WORDS = {
     "en": {"title": "Outpost — Space Chess", "turn": "Turn 3 (draws applied: 3)", "draw": "Draw: 47 28 7 26 30",
-           "next": "Next draw", "wins": "Team 1 wins", "cheapest": "cheapest step 1 AP, Dee has 0 AP"},
+           "wins": "Team 1 wins", "cheapest": "cheapest step 1 AP, Dee has 0 AP"},
     "fr": {"title": "Outpost — Space Chess", "turn": "Tour 3 (tirages appliqués : 3)", "draw": "Tirage : 47 28 7 26 30",
-           "next": "Prochain tirage", "wins": "L’équipe 1 gagne", "cheapest": "le plus petit pas coûte 1 PA, Dee a 0 PA"},
+           "wins": "L’équipe 1 gagne", "cheapest": "le plus petit pas coûte 1 PA, Dee a 0 PA"},
 }
 
 
@@ -85,7 +85,9 @@ def test_a_draw_posts_a_board_that_says_the_game_the_turn_the_numbers_and_what_c
     assert after_draws, [call["caption"] for call in drawn]
     last = after_draws[-1]
     assert last.title == WORDS["fr"]["title"] and last.lines[:2] == (WORDS["fr"]["turn"], WORDS["fr"]["draw"])
-    assert last.lines[2].startswith(WORDS["fr"]["next"]) and last.lines[2].endswith("à 20 h 35 (heure de Paris)")
+    # the demo's draws are typed by its game masters: no time for the next one (a game whose draws come
+    # from FDJ says it: tests/bot/draws/test_board_moments.py)
+    assert last.lines[2] == "Tirages saisis par les maîtres du jeu (/mj tirage), sans heure fixe"
     assert not last.banner
     console.service.store.close()
 

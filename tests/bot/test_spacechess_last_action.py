@@ -161,3 +161,48 @@ def test_a_power_is_a_decisive_moment_of_the_recap() -> None:
     moments = recap_of(_history(state, outcome)(), SPACECHESS.view).moments
     assert [translate(m.key, "fr", m.params) for m in moments] == [
         "Tour 0 : Ann utilise le pouvoir intimidation sur Dee."]
+
+
+def test_the_recap_shows_apart_the_ap_lost_to_the_cap_at_a_draw_and_from_a_friend(drawn: list[str]) -> None:
+    """Ann (8 AP) draws 1, 2, 3 on her card 1 (+3) and keeps 1 of them; Bo gives her his 4 AP, all lost.
+    The AP table still says what the draws gave; the losses are counted apart, in the text and drawn."""
+    from bot.games.spacechess.recap import recap_of, recap_reply
+
+    state = build(soldier("Ann", 1, "B2", ap=8), soldier("Bo", 1, "B3", cards=[5, 6], ap=2, ability="friendship"), soldier("Dee", 2, "B9"))
+    drew = SPACECHESS.apply_input(state, "draw", None, {"numbers": [1, 2, 3, 40, 41]})
+    given = play(drew.state, "Bo", "friendship Ann")
+    history = _history(state, drew, given)
+    recap = recap_of(history(), SPACECHESS.view)
+    by_id = {f.id: f for f in recap.fighters}
+    assert by_id["Ann"].ap == (3,) and by_id["Ann"].capped == (2 + 4,)
+    assert by_id["Bo"].capped == () and by_id["Dee"].capped == ()
+    reply = recap_reply(SPACECHESS, Scene("Orion", "fr", history=history))
+    said = [translate(m.key, "fr", m.params) for m in reply.messages]
+    assert said[-1] == "PA perdus au plafond : Ann 6 PA."
+    assert "PA perdus au plafond de PA, tour par tour" in drawn
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_the_logistics_discount_is_explained_in_the_reply_and_on_the_sheets(drawn: list[str], language: str) -> None:
+    """SC-26: a power that costs less says why (who holds the tool, next to whom, the full price);
+    the general's sheet says who lowers its powers' cost, the holder's what standing there does."""
+    said = {"fr": ("Logistique : Bo tient l’outil logistique à côté d’Ann, le pouvoir coûte donc 1 PA de moins "
+                   "(1 PA au lieu de 2).", "Bo à côté : pouvoirs à 1 PA de moins",
+                   "pouvoirs à 1 PA de moins près de Bo", "près du général : pouvoirs à 1 PA de moins"),
+            "en": ("Logistics: Bo holds the logistics tool next to Ann, so the power costs 1 AP less (1 AP instead "
+                   "of 2).", "Bo next to you: powers 1 AP cheaper", "powers 1 AP cheaper beside Bo",
+                   "next to the general: powers 1 AP cheaper")}[language]
+    helped = build(general("Ann", 1, "B2", ap=9), soldier("Bo", 1, "B3", items=["logistics", "scope"]),
+                   soldier("Cy", 1, "C2", hp=3))
+    healed = play(helped, "Ann", "heal Cy")
+    assert _told(healed.events, language)[-1] == said[0]
+    alone = build(general("Ann", 1, "B2", ap=9), soldier("Bo", 1, "B5", items=["logistics", "scope"]),
+                  soldier("Cy", 1, "C2", hp=3))
+    assert not any("logisti" in line.lower() for line in _told(play(alone, "Ann", "heal Cy").events, language))
+    for state, actor, words in ((helped, "Ann", said[1]), (alone, "Ann", said[2]), (helped, "Bo", said[3])):
+        drawn.clear()
+        SPACECHESS_PRESENTER.sheet(SPACECHESS, state, actor, language)
+        assert words in drawn, (words, drawn)
+    drawn.clear()
+    SPACECHESS_PRESENTER.sheet(SPACECHESS, helped, "Cy", language)
+    assert not any(words in drawn for words in said[1:])

@@ -52,7 +52,7 @@ def test_the_campaigns_pictures_speak_the_readers_language(tmp_path: Path, drawn
     said = " | ".join(drawn)
     if language == "fr":
         for words in ("Légende", "Tour 3 (tirages appliqués : 3)", "rangées de départ de l’équipe 1",
-                      "rangées de départ de l’équipe 2", "F6 : bloque la ligne", "Prochain tirage : ",
+                      "rangées de départ de l’équipe 2", "F6 : bloque la ligne", "Tirages saisis par les maîtres du jeu",
                       "PV à la fin de chaque tour", "L’équipe 1 gagne", "Arme"):
             assert words in said, words
 

@@ -20,7 +20,8 @@ from engine.core.errors import OrderError
 from engine.core.protocol import PUBLIC, Audience, Event, GameRules
 from engine.spacechess import legal
 from engine.spacechess.combat import shot_limit
-from engine.spacechess.state import GameState
+from engine.spacechess.powers import logistics_helper
+from engine.spacechess.state import Character, GameState
 from renders.spacechess.board import render_board
 from renders.spacechess.sheet import render_sheet
 
@@ -162,6 +163,10 @@ class SpaceChessPresenter(Presenter):
             messages.append(Message(f"event.spacechess.{kind}", params))
             if ev.kind == "draw_award":
                 messages.extend(award_lines(ev.params.get("breakdown", ())))
+            if ev.kind in ("power", "airstrike") and ev.params.get("helper"):  # SC-26: why it cost less
+                messages.append(Message("sc.logistics.discount", {
+                    "id": ev.params["id"], "helper": ev.params["helper"], "cost": ev.params.get("cost"),
+                    "full": ev.params["full_cost"], "less": int(ev.params["full_cost"]) - int(ev.params.get("cost", 0))}))
         return messages
 
     # -- the log and the end in words (bot.games.spacechess.words)
@@ -295,7 +300,25 @@ def sheet_turn_rows(state: GameState, actor: str) -> list[tuple[str, Message]]:
     if character.ability_used in ACTIVE_ABILITIES:
         rows.append(("sc.sheet.active", Message("sc.sheet.active_value",
                                                 {"ability": Message(f"label.{character.ability_used}")})))
+    if (logistics := _logistics_row(state, character)) is not None:
+        rows.append(("sc.sheet.logistics", logistics))
     return rows
+
+
+def _logistics_row(state: GameState, character: Character) -> Message | None:
+    """SC-26's discount where a player meets it: a general's sheet says whether a teammate holding the
+    logistics tool stands next to them (so the powers cost less) or who could; the holder's sheet
+    says what standing next to the general does. None for everyone else."""
+    less = state.rules.item("logistics", "discount")
+    if character.is_general:
+        helper = logistics_helper(state, character)
+        if helper is not None:
+            return Message("sc.sheet.logistics_now", {"less": less, "helper": helper.id})
+        holders = sorted(c.id for c in state.living() if c.team == character.team and c.has("logistics"))
+        return Message("sc.sheet.logistics_near", {"less": less, "helper": holders[0]}) if holders else None
+    if character.has("logistics") and state.general(character.team) is not None:
+        return Message("sc.sheet.logistics_holder", {"less": less})
+    return None
 
 
 def _file_safe(name: str) -> str:

@@ -14,14 +14,16 @@ from types import MappingProxyType
 from typing import Any
 
 from bot.games.picture_text import plain
+from bot.games.spacechess.words import ending
 from bot.i18n import catalog, translate
 from bot.service.replies import Message
 from bot.service.scene import Scene
 from engine.core.protocol import Event
 from renders.spacechess.board import LEGEND_LABELS, Caption
 
-#: events that are bookkeeping rather than something that happened on the board
-_QUIET = ("joined", "left", "equipped")
+#: events that are bookkeeping rather than something that happened on the board, and the game's end,
+#: which has a line of its own (`ended`)
+_QUIET = ("joined", "left", "equipped", "game_over")
 
 
 def words(key: str, language: str, **params: Any) -> str:
@@ -80,6 +82,30 @@ def banner(view: Mapping[str, Any], language: str, scene: Scene | None = None) -
     return words("game.picture.draw_game", language), None
 
 
+def ended(scene: Scene, view: Mapping[str, Any], events: Sequence[Event]) -> str:
+    """How a finished game ended, in a line under its banner: by a game master (at which turn, nobody
+    winning), by the time limit (after which draw, on which HP totals: SC-31) or by its rules (why:
+    a general down, no soldier left, a back row reached); "" for a game under way. The reason is the
+    game-over event's, among `events` or else in the history."""
+    language = scene.language
+    if gm_ended(scene, view):
+        return words("game.picture.end.gm", language, turn=view.get("turn", 0))
+    if view.get("status") != "finished":
+        return ""
+    over = next((e for e in reversed(events) if e.kind == "game_over"), None)
+    if over is None and scene.history is not None:
+        over = next((e for step in reversed(scene.history()) for e in reversed(step.events) if e.kind == "game_over"),
+                    None)
+    if over is None:
+        return ""
+    totals = over.params.get("totals") or {}
+    if totals:
+        return words("game.picture.end.time_limit", language, turn=view.get("turn", 0), one=totals.get("1"),
+                     two=totals.get("2"))
+    reasons = ending(over.params.get("winner"), over.params.get("reasons") or ())["reasons"]
+    return words("game.picture.end.rules", language, reasons=reasons)
+
+
 def caption(scene: Scene, view: Mapping[str, Any], events: Sequence[Event],
             describe: Callable[[Sequence[Event]], list[Message]], *, subject: str = "", note: str = "",
             with_next: bool = True) -> Caption:
@@ -97,5 +123,7 @@ def caption(scene: Scene, view: Mapping[str, Any], events: Sequence[Event],
         lines.append(last)
     if with_next and scene.next and view.get("status") == "running":
         lines.append(scene.next[:1].upper() + scene.next[1:])
+    if end := ended(scene, view, events):
+        lines.append(end)
     text, team = banner(view, language, scene)
     return Caption(title=title, lines=tuple(lines), banner=text, banner_team=team, note=note)

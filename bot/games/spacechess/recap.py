@@ -2,8 +2,9 @@
 
 Read from the replayed log (`bot.service.scene.Step`: each input's public events and the state
 after it), so the recap is exactly what happened, undone inputs left out, and a recap asked for
-mid-game is the game so far. Per character: the AP each draw gave, HP at the end of each turn,
-damage dealt and taken; and the moments that decided the game (deaths, heavy hits, the end).
+mid-game is the game so far. Per character: the AP each draw gave, the AP it could not take for the
+cap (SC-11: at a draw, from a friend, from a pickup), HP at the end of each turn, damage dealt and
+taken; and the moments that decided the game (deaths, heavy hits, the end).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.games.spacechess.pictures import plain, words
-from bot.i18n import translate
+from bot.i18n import Listing, translate
 from bot.service.replaying import Step
 from bot.service.replies import Attachment, Message, Reply, Visibility
 from bot.service.scene import Scene
@@ -35,6 +36,7 @@ class Fighter:
     hp: tuple[int, ...]  # HP at the end of each turn, turn 0 (before the first draw) first
     dealt: int
     taken: int
+    capped: tuple[int, ...] = ()  # AP lost to the cap per turn, draw 1's turn first (its award, then gifts)
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,7 @@ def recap_of(history: Sequence[Step], view: Callable[[Any], Mapping[str, Any]]) 
     hp: dict[str, list[int]] = {}
     dealt: dict[str, int] = {}
     taken: dict[str, int] = {}
+    capped: dict[str, dict[int, int]] = {}  # per character: turn -> AP lost to the cap in it
     moments: list[Message] = []
     last: Mapping[str, Any] = {}
     turns = 0
@@ -67,6 +70,9 @@ def recap_of(history: Sequence[Step], view: Callable[[Any], Mapping[str, Any]]) 
                 for row in params.get("breakdown", ()):
                     ap.setdefault(row["id"], []).extend([0] * (turns - 1 - len(ap.get(row["id"], []))))
                     ap[row["id"]].append(int(row.get("award", 0)))
+                    _lose(capped, row["id"], turns, int(row.get("lost_to_cap", 0)))
+            elif event.kind == "ap_overflow":  # a friend's AP or a pickup's beyond the cap
+                _lose(capped, params["id"], turns, int(params.get("lost", 0)))
             elif event.kind == "damaged":  # capped at the HP there was: overkill is no damage taken
                 there = standing.get(params["id"], int(params.get("hp", 0)) + int(params.get("amount", 0)))
                 amount = min(int(params.get("amount", 0)), there)
@@ -103,7 +109,8 @@ def recap_of(history: Sequence[Step], view: Callable[[Any], Mapping[str, Any]]) 
     fighters = tuple(
         Fighter(i, int(characters[i]["team"]), int(characters[i].get("max_hp", 0)),
                 tuple(ap.get(i, [])) + (0,) * (turns - len(ap.get(i, []))), tuple(hp.get(i, ())),
-                dealt.get(i, 0), taken.get(i, 0))
+                dealt.get(i, 0), taken.get(i, 0),
+                tuple(capped.get(i, {}).get(turn, 0) for turn in range(1, turns + 1)) if capped.get(i) else ())
         for i in order
     )
     if len(moments) > MAX_MOMENTS:  # the end and the deaths are kept before heavy hits and powers
@@ -111,6 +118,13 @@ def recap_of(history: Sequence[Step], view: Callable[[Any], Mapping[str, Any]]) 
         moments = (decisive + [m for m in moments if m.key in _LESSER])[:MAX_MOMENTS]
         moments.sort(key=lambda m: m.params["turn"])
     return GameRecap(turns, fighters, tuple(moments), str(last.get("status", "setup")), last.get("winner"))
+
+
+def _lose(capped: dict[str, dict[int, int]], ident: str, turn: int, lost: int) -> None:
+    """`lost` AP of `ident` beyond the cap, counted in `turn` (one before any draw counts in the first)."""
+    if lost > 0:
+        turns = capped.setdefault(ident, {})
+        turns[max(1, turn)] = turns.get(max(1, turn), 0) + lost
 
 
 def _snapshot(hp: dict[str, list[int]], view: Mapping[str, Any]) -> None:
@@ -148,10 +162,13 @@ def recap_reply(rules: GameRules, scene: Scene) -> Reply:
         "title": words("game.recap.title", language, name=scene.name),
         "subtitle": plain(translate(subtitle.key, language, subtitle.params)),
         "fighters": [{"id": f.id, "team": f.team, "max_hp": f.max_hp, "ap": f.ap, "hp": f.hp, "dealt": f.dealt,
-                      "taken": f.taken} for f in recap.fighters],
+                      "taken": f.taken, "capped": f.capped} for f in recap.fighters],
         "moments": moments,
         "words": {part: words(f"game.recap.section.{part}", language)
-                  for part in ("hp", "ap", "damage", "moments", "none")},
+                  for part in ("hp", "ap", "capped", "damage", "moments", "none")},
     }
     lines = (Message("game.recap.header", {"name": scene.name, "result": subtitle}), *recap.moments)
+    lost = [Message("game.recap.capped_one", {"id": f.id, "ap": sum(f.capped)}) for f in recap.fighters if f.capped]
+    if lost:  # said apart from what the draws gave: AP the cap took away
+        lines = (*lines, Message("game.recap.capped", {"who": Listing(tuple(lost), conjunction=True)}))
     return Reply(lines, files=(Attachment("recap.png", render_recap(data)),))

@@ -82,7 +82,8 @@ def test_sc26_logistics_discount_not_cumulative(sc) -> None:
         sc.soldier("l3", 2, "C4", items=["logistics", "scope"]),
     )
     outcome = sc.play(state, "g", "hack")
-    assert outcome.events[0].params == {"id": "g", "power": "hack", "cost": 5, "ap": 4, "team": 1}
+    assert outcome.events[0].params == {"id": "g", "power": "hack", "cost": 5, "ap": 4, "team": 1, "full_cost": 6,
+                                        "helper": "l1"}  # told, so the reply can explain the price
     far = sc.build(sc.general("g", 1, "D4", ap=9), sc.soldier("l1", 1, "D6", items=["logistics", "scope"]))
     assert sc.play(far, "g", "hack").events[0].params["cost"] == 6
 
