@@ -33,7 +33,7 @@ from renders.spacechess.board import (
     _cell,
     _characters,
     _draw_caption,
-    _draw_character,
+    _draw_character_at,
     _draw_key,
     _draw_pickup,
     _draw_reach,
@@ -221,7 +221,7 @@ def render_closeup(
             _draw_pickup(zoomed, layout, pickup, game_map, words)
     for who in characters:
         assert who.at is not None
-        _draw_character(zoomed, layout, who, who.at)
+        _draw_character_at(zoomed, *layout.cell_box(who.at)[:2], who)
     over(zoomed, layout, overlay, game_map)
     # what the painters drew beyond the window (a line of fire, a path) is cut at its edge
     canvas.draw.rectangle((0, header, out_w - 1, board_top - 1), fill=c.PAPER)
@@ -244,7 +244,7 @@ def render_closeup(
     _draw_roster(legend, 0, 0, characters)
     if side_by_side:
         legend = ZoomCanvas(canvas.image, KEY_SCALE, (0, 0), (2 * KEY_GAP + column_w, legend_top))
-        _draw_key(legend, 0, 0, key, words)
+        _draw_key(legend, 0, 0, key, words["legend"])
     else:
-        _draw_key(legend, 0, round(roster_h / KEY_SCALE), key, words)
+        _draw_key(legend, 0, round(roster_h / KEY_SCALE), key, words["legend"])
     return c.encode_png(canvas.image)
