@@ -186,7 +186,12 @@ class _Kept:
     under it (a token) is drawn straight the first time too, and made a stamp with the mask of
     its pixels the second (a stamp costs three drawings: a board of a game seen once, as each of a
     draw's fan-out, pays nothing for it). Emptied by `recording_text()` (its `cache_clear`, as the
-    `functools` caches), so recorded words are drawn again."""
+    `functools` caches), so recorded words are drawn again.
+
+    A kept part is the board's own pixels, cut at the board's scale: only a plain `c.Canvas` (the
+    board's) is served one or has one kept. Any other canvas (the close-up's `ZoomCanvas`, drawing
+    the same painters larger) is painted straight, so it never gets a board-scale part nor leaves
+    one of its own pixels for a board."""
 
     def __init__(self, maxsize: int) -> None:
         self.maxsize = maxsize
@@ -197,19 +202,21 @@ class _Kept:
     def draw(self, canvas: c.Canvas, box: tuple[int, int, int, int], key: Hashable, paint: Callable[[], None]) -> None:
         """The part `key` into `box` (left, top, right, bottom, as `Image.crop` takes it): pasted
         if kept, else painted by `paint` and kept. The box holds nothing else over the paper."""
-        part = self._get(key) if _CACHED_LAYERS else None
+        if not _keeps(canvas):
+            paint()
+            return
+        part = self._get(key)
         if part is not None:
             canvas.image.paste(part, box[:2])
             return
         paint()
-        if _CACHED_LAYERS:
-            self._put(key, canvas.image.crop(box))
+        self._put(key, canvas.image.crop(box))
 
     def stamp(self, canvas: c.Canvas, origin: tuple[int, int], size: tuple[int, int], key: Hashable,
               paint: Callable[[c.Canvas, int, int], None]) -> None:
         """The part `key` at `origin`, `paint(canvas, x, y)` drawing it in a box of `size` from
         (x, y) and setting only its own pixels: pasted with its mask once stamped."""
-        if not _CACHED_LAYERS:
+        if not _keeps(canvas):
             paint(canvas, *origin)
             return
         with self._lock:
@@ -243,6 +250,11 @@ class _Kept:
     def cache_clear(self) -> None:
         with self._lock:
             self._parts.clear()
+
+
+def _keeps(canvas: c.Canvas) -> bool:
+    """Whether parts are kept for `canvas`: layers on, and the board's plain canvas (see `_Kept`)."""
+    return _CACHED_LAYERS and type(canvas) is c.Canvas
 
 
 #: the ground a stamp is painted on: a colour of the palette's cube that nothing on a board is
@@ -625,10 +637,11 @@ _OVERLAYS: dict[str, tuple[_Painter, _Painter]] = {
 
 
 # -- the sidebar: who is who, then the map key -------------------------------------------------------
-def _draw_roster(canvas: c.Canvas, x: int, y: int, characters: list[_Character]) -> int:
+def _draw_roster(canvas: c.Canvas, x: int, y: int, characters: list[_Character], kept: _Kept | None = None) -> int:
     """Team by team, general first; the dead stay listed, greyed and struck through; who is not on
     the board yet (preparation) is listed with its token and values, as the living. Returns the y
-    under the last row."""
+    under the last row. Each row is pasted from `kept` when given (the board's `_ROSTER_ROWS`), else
+    drawn (the close-up's key, at its own scale)."""
     for team in (1, 2):
         members = sorted((w for w in characters if w.team == team), key=lambda w: (not w.general, w.id))
         if not members:
@@ -636,9 +649,12 @@ def _draw_roster(canvas: c.Canvas, x: int, y: int, characters: list[_Character])
         canvas.draw.rectangle((x, y, x + LEGEND_W - 16, y + 5), fill=c.TEAM_COLOURS[team])
         y += 12
         for who in members:
-            shown = (who.id, who.tag, who.team, who.general, who.hp, who.max_hp, who.ap, who.dead)  # not the cell
-            _ROSTER_ROWS.draw(canvas, (x, y, x + ROSTER_ROW_W, y + LEGEND_ROW_H), shown,
-                              partial(_draw_roster_row, canvas, x, y, who))
+            paint = partial(_draw_roster_row, canvas, x, y, who)
+            if kept is None:
+                paint()
+            else:
+                shown = (who.id, who.tag, who.team, who.general, who.hp, who.max_hp, who.ap, who.dead)  # not the cell
+                kept.draw(canvas, (x, y, x + ROSTER_ROW_W, y + LEGEND_ROW_H), shown, paint)
             y += LEGEND_ROW_H
         y += 6
     return y
@@ -918,7 +934,7 @@ def board_image(
     _draw_impacts(canvas, layout, marks, game_map)
     _draw_effects(canvas, layout, effects, game_map)
     x = layout.board_right + RULE_W + KEY_MARGIN
-    y = _draw_roster(canvas, x, layout.top, characters)
+    y = _draw_roster(canvas, x, layout.top, characters, _ROSTER_ROWS)
     _KEYS.draw(canvas, (x - KEY_MARGIN, y, x - KEY_MARGIN + LEGEND_W, y + _key_height(key)),
                (tuple(key), words["legend"]), partial(_draw_key, canvas, x, y + KEY_TOP, key, words["legend"]))
     return canvas.image, layout

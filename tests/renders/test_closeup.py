@@ -9,7 +9,8 @@ from PIL import Image
 
 from bot.games.spacechess.pictures import picture_labels
 from renders import common
-from renders.spacechess.board import CELL, RULER_H, Caption, Overlay
+from renders.spacechess import board as board_module
+from renders.spacechess.board import CELL, RULER_H, Caption, Overlay, board_image
 from renders.spacechess.closeup import MAX_SCALE, RULE, render_closeup, window
 
 PATH = ("E3", "E4", "D4", "D5")
@@ -81,3 +82,21 @@ def test_golden_move_preview(small_map, small_view, golden, language) -> None:
     golden(f"move_preview_{language}.png", render_closeup(
         small_view, small_map, list(PATH), overlay=Overlay("move", path=PATH), least=(5, 5), width=420,
         labels=picture_labels(language), caption=Caption("D5 : 3")))
+
+
+def test_a_closeup_and_a_board_share_no_kept_part(small_map, small_view, monkeypatch) -> None:
+    """The board's kept roster rows and tokens are its own pixels at its scale: a close-up drawn
+    after a board is drawn at its own (never pasted a board's row), and a board drawn after a
+    close-up is the board drawn from scratch (never pasted a close-up's pixels)."""
+    labels = picture_labels("en")
+    with monkeypatch.context() as patched:
+        patched.setattr(board_module, "_CACHED_LAYERS", False)
+        closeup_alone = render_closeup(small_view, small_map, ["E3"], labels=labels)
+        board_alone = board_image(small_view, small_map, labels=labels)[0].tobytes()
+    for _ in range(3):  # a token is stamped on its third drawing
+        board_image(small_view, small_map, labels=labels)
+    assert render_closeup(small_view, small_map, ["E3"], labels=labels) == closeup_alone
+    for kept in (board_module._ROSTER_ROWS, board_module._TOKENS, board_module._KEYS):
+        kept.cache_clear()
+    render_closeup(small_view, small_map, ["E3"], labels=labels)
+    assert board_image(small_view, small_map, labels=labels)[0].tobytes() == board_alone
