@@ -35,6 +35,13 @@ if TYPE_CHECKING:
     from bot.store.repo import LogRecord
 
 
+def seated_player(players: Mapping[str, Any], side: str, seats: Mapping[str, int]) -> Any | None:
+    """Who plays `side` as the status names them, where players join by name and play a side: the
+    member a GM seated there (`/gm replace` seats them under the side itself, and the name another
+    joined with is no longer the side's), else the name its player joined with, else None (nobody)."""
+    return f"<@{seats[side]}>" if side in seats else players.get(side) or None
+
+
 class Presenter:
     """Defaults that suit any game; a game's presenter overrides what differs.
 
@@ -92,6 +99,12 @@ class Presenter:
         view unless the reader is the actor's owner in a game with secrets."""
         return Reply((Message("game.sheet.plain", {"id": actor}),))
 
+    def seated_sheet(self, rules: GameRules, state: Any, actor: str, language: str, viewer: Audience,
+                     seats: Mapping[str, int]) -> Reply:
+        """`sheet` knowing who holds each seat (`seats`, as `seated_status_lines` takes them):
+        `sheet` by default."""
+        return self.sheet(rules, state, actor, language, viewer)
+
     def status_lines(self, rules: GameRules, state: Any) -> list[Message]:
         """The pinned status message's body under its header: every actor in a line."""
         return [Message("status.actor", {"id": actor}) for actor in rules.actors(state)]
@@ -99,7 +112,7 @@ class Presenter:
     def seated_status_lines(self, rules: GameRules, state: Any, seats: Mapping[str, int]) -> list[Message]:
         """The status message's body knowing who holds each seat (`seats`: actor → member), for a game
         whose state may not know a member a GM seated (`/gm replace` changes no game state):
-        `status_lines` by default."""
+        `status_lines` by default; `seated_player` names a side's player."""
         return self.status_lines(rules, state)
 
     # -- words for the log, the end and the help

@@ -83,7 +83,7 @@ def _evening_draw(svc: GameService, entry: Draw, source: str, schedule: DrawSche
                 bonus=known.complementary,
             )
         return known
-    save_draws(svc.store, [entry], schedule=schedule)
+    save_draws(svc.store, [entry], schedule=schedule, now=svc.clock())
     return entry
 
 
@@ -105,7 +105,7 @@ def gm_draw(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     if game.status != "running":  # a game in its setup gets no draw before /gm start
         raise ServiceError("error.not_running", status=Message(f"status.value.{game.status}"))
     applier = applier_for(svc)
-    now = dt.datetime.now(dt.UTC)
+    now = svc.clock()  # the bot's time, as the poll's: whether the evening's results are out
     day = parse_date(opts.get("date"), applier.schedule.local_date(now))
     try:
         entry = manual_draw(day, parse_numbers(opts["numbers"]), opts.get("bonus"), scope=str(game.id))

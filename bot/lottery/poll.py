@@ -129,10 +129,12 @@ class DrawPoller:
         return TurnPost(replace(post.game, state={}, setup={}), post.draw, replace(post.reply, files=()))
 
     def _store(self, fetched: list[Draw], url: str | None) -> tuple[int, DrawSourceError | None]:
-        """Store a fetch's draws: an answer holding a draw dated after now is refused whole (its
-        memo is not kept, so the next poll reads the source again); conflicts are reported."""
+        """Store a fetch's draws: an answer holding a draw dated after now (the service's clock, the
+        bot's time everywhere else) is refused whole (its memo is not kept, so the next poll reads the
+        source again); conflicts are reported."""
         try:
-            report = save_draws(self.store, fetched, schedule=self.applier.schedule)
+            report = save_draws(self.store, fetched, schedule=self.applier.schedule,
+                                now=self.applier.service.clock())
         except FutureDrawError as err:
             log.error("draw source answered a draw from the future, nothing stored: %s", err)
             return 0, DrawSourceError("future_draw", url=url, detail=str(err))

@@ -6,11 +6,12 @@ version; status changes are logged as bookkeeping entries so the history shows w
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
+from bot.drivers import plays_as
 from bot.games import driver_of, presenter_for
 from bot.i18n import ChoiceText, choice_name
 from bot.service.commands import Option, choice_named, command, completer
@@ -167,19 +168,45 @@ def gm_replace(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     actor = actors.get(name_key(opts["character"]))
     if actor is None:
         raise ServiceError("error.unknown_character", name=opts["character"])
+    state = rules.from_json(game.state)
     other = svc.store.seat_of_user(game.id, opts["user"])
-    if other is not None and other.actor != actor:
+    if other is not None and not plays_as(rules, state, other.actor, actor):
         raise ServiceError("error.user_already_plays", user=opts["user"], name=other.actor)
     themself = opts["user"] == ctx.user_id
     if themself and not confirmed(game, opts):
         return confirmation(game, "replace_self", "gm replace", {"character": actor, "user": ctx.user_id}, name=actor)
 
+    # whoever plays the character now leaves it: a member or a computer seated under the name they
+    # joined with (a side's player: `plays_as`), the new member's seat being the character's own
+    held = holders(svc.store.seats(game.id), computers_of(game.options), rules, state, actor)
     svc.apply_input(ctx, game, "replace", actor, {"user": opts["user"]},
                     seats_set=lambda fresh: [SeatRecord(fresh.id, opts["user"], actor, False)],
-                    options=(lambda fresh: with_computer(fresh.options, actor, None))
-                    if actor in computers_of(game.options) else None,
+                    seats_removed=[name for name in held.seats if name != actor],
+                    options=(lambda fresh: without_computers(fresh.options, held.computers)) if held.computers else None,
                     stale="error.stale_confirmation" if themself else "error.conflict")
     return Reply.say("gm.replaced", user=opts["user"], name=presenter.actor_name(rules, actor))
+
+
+@dataclass(frozen=True)
+class Holders:
+    """The seats' and computers' names playing one character (`holders`)."""
+
+    seats: tuple[str, ...]
+    computers: tuple[str, ...]
+
+
+def holders(seats: Iterable[SeatRecord], computers: Mapping[str, str], rules: Any, state: Any, actor: str) -> Holders:
+    """Who plays `actor` now, by the names they hold it under: the character itself, or the name they
+    joined a side with (Arkeon's and HexArena's players join by name and play a side)."""
+    return Holders(tuple(seat.actor for seat in seats if plays_as(rules, state, seat.actor, actor)),
+                   tuple(name for name in computers if plays_as(rules, state, name, actor)))
+
+
+def without_computers(options: dict[str, Any], names: Iterable[str]) -> dict[str, Any]:
+    """The game's options with no computer playing under any of `names` (a side handed to a member)."""
+    for name in names:
+        options = with_computer(options, name, None)
+    return options
 
 
 @command("gm export", gm_only=True)

@@ -7,7 +7,7 @@ import tomllib
 from dataclasses import replace
 from typing import Any
 
-from bot.drivers import driver_named
+from bot.drivers import driver_named, plays_as
 from bot.games import GameEntry, entry_for, presenter_for
 from bot.i18n import ChoiceText, CommandText, Count
 from bot.service.checkpoints import replayed_events
@@ -233,18 +233,29 @@ def game_info(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
 
 def _player_lines(svc: GameService, game: GameRecord, rules: Any) -> list[Message]:
     """Each seat with its member, then the characters nobody holds (a kicked member's, which stays
-    on the board): marked as without a player, or as the computer's with its level."""
+    on the board): marked as without a player, or as the computer's with its level. A side played
+    under the name its player or computer joined with (Arkeon, HexArena: `plays_as`) is held; a
+    side reads in the reader's words (Red, Rouge)."""
+    state = rules.from_json(game.state)
+    presenter = presenter_for(game.kind)
     seats = svc.store.seats(game.id)
-    lines = [Message("game.info.seat", {"user": s.user_id, "actor": s.actor}) for s in seats]
-    held = {name_key(s.actor) for s in seats}
-    computers = {name_key(actor): level for actor, level in computers_of(game.options).items()}
-    for actor in rules.actors(rules.from_json(game.state)):
-        if name_key(actor) in held:
+    computers = computers_of(game.options)
+    lines = [Message("game.info.seat", {"user": s.user_id, "actor": presenter.actor_name(rules, s.actor)})
+             for s in seats]
+    for actor in rules.actors(state):
+        if any(holds(rules, state, seat.actor, actor) for seat in seats):
             continue
-        level = computers.get(name_key(actor))
-        lines.append(Message("game.info.unseated", {"actor": actor}) if level is None
-                     else Message("game.info.computer", {"actor": actor, "level": level}))
+        computer = next((name for name in computers if holds(rules, state, name, actor)), None)
+        lines.append(Message("game.info.unseated", {"actor": presenter.actor_name(rules, actor)}) if computer is None
+                     else Message("game.info.computer", {"actor": presenter.actor_name(rules, computer),
+                                                         "level": ChoiceText("level", computers[computer])}))
     return lines
+
+
+def holds(rules: Any, state: Any, name: str, actor: str) -> bool:
+    """Whether the seat or computer `name` plays `actor`: the same name, however it is cased or
+    accented, or the side that name joined."""
+    return name_key(name) == name_key(actor) or plays_as(rules, state, name, actor)
 
 
 @command("game list", Option("ended", "boolean"))

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.drivers import plays_as
-from bot.games import driver_of
+from bot.games import driver_of, presenter_for
 from bot.i18n import Count
 from bot.service.commands import Option, command
 from bot.service.context import Context
@@ -55,7 +55,9 @@ def game_mine(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     now = svc.clock()
     for game, seat, yours in played[(page - 1) * MINE_PAGE:page * MINE_PAGE]:
         upcoming = driver_of(game.kind).next_moment(svc, game, now) if game.status == "running" else None
-        params = {"name": game.name, "kind": game.kind, "actor": seat.actor,
+        # a side a GM seated the member in reads in the reader's words (Bleu), a joined name as it is
+        params = {"name": game.name, "kind": game.kind,
+                  "actor": presenter_for(game.kind).actor_name(registry.get(game.kind), seat.actor),
                   "status": Message(f"status.value.{game.status}"),
                   "next": upcoming if upcoming is not None else Message("game.mine.no_moment"),
                   "channel": f"<#{game.channel_id}>" if game.channel_id is not None else "—"}

@@ -37,7 +37,7 @@ def status_messages(svc: GameService, game: GameRecord, now: dt.datetime | None 
         lines += away_lines(game, now)
     seats = {seat.actor: seat.user_id for seat in svc.store.seats(game.id)}
     return (*lines, *presenter_for(game.kind).seated_status_lines(rules, state, seats),
-            *draw_status_lines(rules, state))
+            *draw_status_lines(rules, state, seats))
 
 
 @command("game status")

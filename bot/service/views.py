@@ -60,7 +60,8 @@ def game_sheet(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         raise ServiceError("error.unknown_character", name=wanted)
     viewer = sheet_viewer(rules, reader_of(svc, ctx, game), actor)
     language = svc.channel_language(ctx) if viewer == PUBLIC else svc.language(ctx)  # a private sheet: theirs
-    sheet = presenter_for(game.kind).sheet(rules, state, actor, language, viewer)
+    seats = {seat.actor: seat.user_id for seat in svc.store.seats(game.id)}
+    sheet = presenter_for(game.kind).seated_sheet(rules, state, actor, language, viewer, seats)
     # one's own sheet in a game with secrets shows them: for its reader only
     return replace(sheet, visibility=Visibility.PRIVATE) if viewer != PUBLIC else sheet
 

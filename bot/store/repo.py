@@ -1064,6 +1064,16 @@ class Store:
             query = query.where(table.c.draw_date <= until)
         return [_draw_record(row) for row in self._fetch(query)]
 
+    def owe_posts(self, game: GameRecord, posts: Sequence[NewPost]) -> None:
+        """Write `posts` as owed by the commit that made `game` (its version), in the transaction of
+        the `locked_game` block that made it: they are kept or lost with that commit, as its own
+        `outbox` would be — for posts that only its outcome says (whom a draw offer asks). Refused
+        outside such a block: there the commit is done already, and a crash before this write would
+        lose them."""
+        if self._scope.locked is None:
+            raise RuntimeError("owe_posts writes in the transaction of a locked_game block only")
+        insert_posts(self._scope.locked, posts, owed_by=commit_cause(game.version))
+
     def claim(self, key: str, *, game_id: int | None = None, outbox: Sequence[NewPost] = ()) -> bool:
         """Take a once-only effect not tied to a game commit (a reminder sent): True for exactly one caller."""
         try:

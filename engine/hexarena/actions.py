@@ -54,8 +54,9 @@ def acting_ship(state: ArenaState, side: str, action: Action) -> Ship:
         raise OrderError("not_your_ship", cell=cell_name(action.at), ship=ship.id)
     if action.verb == "leave":
         passenger = state.passenger(ship)
-        if passenger is None:
-            raise OrderError("not_allowed", reason="no_passenger", ship=ship.id, verb=action.verb)
+        if passenger is None:  # an admiral on its own cell is aboard nothing; a cargo may carry nobody
+            reason = "not_aboard" if ship.type == ADMIRAL else "no_passenger"
+            raise OrderError("not_allowed", reason=reason, ship=ship.id, verb=action.verb)
         return passenger
     if action.verb not in VERBS_OF[ship.type]:
         raise OrderError("not_allowed", reason="ship_type", ship=ship.id, type=ship.type, verb=action.verb)

@@ -205,7 +205,7 @@ def _check_ability(soldier: Character, ability: str) -> None:
     if soldier.ability != ability:
         raise OrderError("not_allowed", reason="no_ability", ability=ability)
     if soldier.ability_used is not None:
-        raise OrderError("already_used", ability=ability)
+        raise OrderError("already_used", reason="ability", ability=ability, id=soldier.id)
 
 
 def do_ability(state: GameState, soldier: Character, order: Order) -> Result:

@@ -79,7 +79,7 @@ def _pending(field: str) -> Callable[[GameState, Character, Order], Plan]:
     def check(state: GameState, general: Character, order: Order) -> Plan:
         teams: frozenset[int] = getattr(state, field)
         if general.team in teams:
-            raise OrderError("already_used", power=order.verb)
+            raise OrderError("already_used", reason="power", power=order.verb, id=general.id)
         return {"team": general.team}, _no_events(
             lambda paid: replace(paid, **{field: teams | {general.team}})
         )

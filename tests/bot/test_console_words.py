@@ -23,8 +23,12 @@ from bot.console import (
 from bot.i18n import translate
 from bot.service import GameService
 from bot.service.commands import table
+from engine import registry
 from tests.bot.service.test_spacechess_commands import CID, GM, game, ok
 from tests.support.help_pages import every_help_entry
+
+#: the command group of each game the bot ships
+SHIPPED = {"hx": "hexarena", "ak": "arkeon", "sb": "spaceblast", "sc": "spacechess"}
 
 
 @pytest.mark.parametrize(("line", "path", "options"), [
@@ -137,6 +141,12 @@ def test_the_help_shows_each_commands_options_and_an_example_that_runs(sqlite_st
             continue  # an attachment names a file of the reader's
         parsed = parse_command(example, tmp_path)  # every example is a line the console takes as it is
         assert "/" + parsed.command == command, example
+        group, _, verb = parsed.command.partition(" ")
+        if group not in (*SHIPPED, "game", "gm"):
+            continue  # the test-only games served beside the bot's (tests/support) give no examples
+        assert "…" not in example, example  # no placeholder: a value one may type as it is
+        if verb == "order":  # an order its game reads (`/hx order text:…` said nothing one could type)
+            assert registry.get(SHIPPED[group]).parse_orders(parsed.options["text"]), example
 
 
 def test_a_weapon_is_accepted_as_the_guides_write_it_and_a_bad_one_changes_nothing(svc_game) -> None:

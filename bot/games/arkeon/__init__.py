@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from bot.games import Presenter, register_presenter
+from bot.games import Presenter, register_presenter, seated_player
 from bot.games.hexarena.history import author_words
 from bot.games.last_action import last_action
 from bot.i18n import Count, Listing, catalog, translate
@@ -211,10 +211,14 @@ class ArkeonPresenter(Presenter):
         return super().history_line(rules, entry, events, author)
 
     def sheet(self, rules: GameRules, state: Any, actor: str, language: str, viewer: Audience = PUBLIC) -> Reply:
-        """A side's reserve (its basic pieces, the advanced ones it may place) and the board as it
-        stands, in the reader's language."""
+        return self.seated_sheet(rules, state, actor, language, viewer, {})
+
+    def seated_sheet(self, rules: GameRules, state: Any, actor: str, language: str, viewer: Audience,
+                     seats: Mapping[str, int]) -> Reply:
+        """A side's player (as the status names them), its reserve (its basic pieces, the advanced
+        ones it may place) and the board as it stands, in the reader's language."""
         view = rules.view(state)
-        line = _side_line(view, actor, view.get("players", {}).get(actor) or Message("ak.nobody"))
+        line = _side_line(view, actor, seated_player(view.get("players", {}), actor, seats) or Message("ak.nobody"))
         return Reply((line,), files=tuple(_board(rules, state, language)))
 
     def order_suggestions(self, rules: GameRules, orders: Iterable[Any], language: str, typed: str) -> Iterable[str]:
@@ -253,11 +257,11 @@ class ArkeonPresenter(Presenter):
         return self.seated_status_lines(rules, state, {})
 
     def seated_status_lines(self, rules: GameRules, state: Any, seats: Mapping[str, int]) -> list[Message]:
-        """Each side's line, its player named as they joined, else as the member a GM seated there
-        (a game from a running position has no joins: `/gm replace` seats its players), else nobody."""
+        """Each side's line, its player named as the member a GM seated there (`/gm replace`; a game
+        from a running position has no joins), else as they joined, else nobody."""
         view = rules.view(state)
-        return [_side_line(view, side, player or (f"<@{seats[side]}>" if side in seats else Message("ak.nobody")))
-                for side, player in view.get("players", {}).items()]
+        players = view.get("players", {})
+        return [_side_line(view, side, seated_player(players, side, seats) or Message("ak.nobody")) for side in players]
 
 
 def _side_line(view: Mapping[str, Any], side: str, player: Any) -> Message:

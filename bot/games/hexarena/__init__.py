@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from bot.games import Presenter, register_presenter
+from bot.games import Presenter, register_presenter, seated_player
 from bot.games.hexarena import history
 from bot.games.last_action import last_action
 from bot.i18n import Count, Listing, catalog, translate
@@ -248,16 +248,13 @@ def _admiral_words(view: Mapping[str, Any], side: str) -> Any:
     return Message("hx.admiral.carried" if carried else "hx.admiral.at", {"at": cell})
 
 
-def _player(view: Mapping[str, Any], side: str) -> Any:
-    return view["players"].get(side) or Message("hx.nobody")
-
-
 class HexArenaPresenter(Presenter):
     kind = "hexarena"
     create_options = (Option("variant", choices=VARIANTS),)
     join_options = (Option("side", choices=SIDES),)
     # cells and these directions read the same in English and in French
-    examples = {"hx move": {"cell": "G3", "to": "G10"}, "hx rotate": {"cell": "G2", "direction": "NE"},
+    examples = {"hx new": {"name": "Arena"}, "hx order": {"text": "rotate G2 NE"},
+                "hx move": {"cell": "G3", "to": "G10"}, "hx rotate": {"cell": "G2", "direction": "NE"},
                 "hx ram": {"cell": "E10", "direction": "SE"}, "hx board": {"cell": "G1", "to": "F2"},
                 "hx leave": {"cell": "F2", "to": "F3"}, "hx recycle": {"cell": "G1", "debris": "G2"},
                 "hx fire": {"cell": "G2"}}
@@ -310,13 +307,19 @@ class HexArenaPresenter(Presenter):
         return list(self.described(_board(rules, state, scene.language, scene.name, events), rules, state, scene, events))
 
     def sheet(self, rules: GameRules, state: Any, actor: str, language: str, viewer: Audience = PUBLIC) -> Reply:
-        """A side's fleet: the admiral and how far it is from the enemy base, each ship afloat, the
-        graveyard and the shared debris reserve; with the board as it stands, its ships numbered as
-        the lines name them (no cell outlined: the outline means the last move)."""
+        return self.seated_sheet(rules, state, actor, language, viewer, {})
+
+    def seated_sheet(self, rules: GameRules, state: Any, actor: str, language: str, viewer: Audience,
+                     seats: Mapping[str, int]) -> Reply:
+        """A side's fleet: its player (as the status names them), the admiral and how far it is from
+        the enemy base, each ship afloat, the graveyard and the shared debris reserve; with the board
+        as it stands, its ships numbered as the lines name them (no cell outlined: the outline means
+        the last move)."""
         view = rules.view(state)
         side = actor
         lines = [Message("hx.sheet.header", {"mark": SIDE_MARKS[side], "side": Message(f"word.side.{side}"),
-                                             "player": _player(view, side)})]
+                                             "player": seated_player(view["players"], side, seats)
+                                             or Message("hx.nobody")})]
         admiral = admiral_cell(view, side)
         lines.append(Message("hx.sheet.admiral", {"where": _admiral_words(view, side),
                                                   "distance": base_distance(admiral, side)
@@ -337,15 +340,20 @@ class HexArenaPresenter(Presenter):
         return Reply(tuple(lines), files=tuple(_board(rules, state, language)))
 
     def status_lines(self, rules: GameRules, state: Any) -> list[Message]:
-        """Each side: its player, ships afloat and lost, its admiral, and who is to move; then the
-        debris and the variant; and a warning when the position has stood twice (HA-18)."""
+        return self.seated_status_lines(rules, state, {})
+
+    def seated_status_lines(self, rules: GameRules, state: Any, seats: Mapping[str, int]) -> list[Message]:
+        """Each side: its player (the member a GM seated there, else as they joined), ships afloat and
+        lost, its admiral, and who is to move; then the debris and the variant; and a warning when the
+        position has stood twice (HA-18)."""
         view = rules.view(state)
         lines = []
         for side in SIDES:
             afloat = sum(1 for s in view["ships"].values() if s["side"] == side and s["alive"])
             lines.append(Message("hx.status.side", {
                 "mark": SIDE_MARKS[side], "side": Message(f"word.side.{side}"),
-                "player": _player(view, side), "afloat": Count(afloat, "hx.count.afloat"),
+                "player": seated_player(view["players"], side, seats) or Message("hx.nobody"),
+                "afloat": Count(afloat, "hx.count.afloat"),
                 "lost": Count(len(view["graveyard"][side]), "hx.count.lost"), "admiral": _admiral_words(view, side),
                 "move": Message("hx.status.to_move") if view.get("to_move") == side and view["status"] == "running"
                 else ""}))

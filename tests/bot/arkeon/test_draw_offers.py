@@ -156,3 +156,27 @@ def test_an_offer_goes_by_direct_message_to_a_member_who_chose_reminders_by_dm(s
         f"https://discord.com/channels/{GUILD}/{CHANNEL}")
     fallback = decode_reply(dm.payload[rows.FALLBACK])  # Discord refusing it: the channel's ping instead
     assert fallback.mentions == (BOB.user_id,) and [m.key for m in fallback.messages] == ["game.draw_offer.ping"]
+    assert dm.owed_by == rows.commit_cause(game(svc).version)  # written by the offer's own commit
+
+
+def test_a_crash_between_the_offer_and_its_direct_message_loses_neither(svc: GameService, monkeypatch) -> None:
+    """The offer and the direct messages it owes are one transaction: a crash as the messages are
+    written leaves no offer standing that nobody was told of (it was the offer's commit, then the
+    messages in a transaction of their own)."""
+    from bot.service import draw_offers
+
+    svc.handle(ANN, "ak join", {"name": "Ann"})
+    svc.handle(BOB, "ak join", {"name": "Bob"})
+    svc.handle(GM, "gm start", {})
+    assert svc.handle(BOB, "game settings", {"reminders": "dm"}).ok
+    before = game(svc)
+
+    def crash(*args, **kwargs):
+        raise RuntimeError("the process died here")
+
+    monkeypatch.setattr(draw_offers, "route", crash)
+    with pytest.raises(RuntimeError):
+        svc.handle(ANN, "game offer-draw", {})
+    after = game(svc)
+    assert (after.version, after.state) == (before.version, before.state)
+    assert RULES.view(RULES.from_json(after.state))["draw_offer"] is None

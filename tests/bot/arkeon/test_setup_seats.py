@@ -13,6 +13,7 @@ from engine import registry
 from tests.bot.arkeon.test_play import ANN, BOB, CHANNEL, GM, GUILD, keys
 
 RULES = registry.get("arkeon")
+CID = 4  # a member who joined nothing
 POSITION = {"phase": "setup", "to_move": "blue", "pieces": [
     {"side": "blue", "kind": "base", "at": "C2"}, {"side": "red", "kind": "base", "at": "C6"},
     {"side": "red", "kind": "basic", "at": "C5", "facing": "W"}]}
@@ -78,3 +79,20 @@ def test_the_status_of_a_running_position_names_the_members_a_gm_seated(store) -
     assert svc.handle(GM, "gm replace", {"character": "red", "user": BOB.user_id}).ok
     assert sides("en")[1].startswith(f"🔴 Red — **<@{BOB.user_id}>** ·")
     assert not any("none" in line for line in sides("en"))
+
+
+def test_a_joined_side_handed_to_another_member_is_named_by_them(store) -> None:
+    """Issue 26: after `/gm replace` the status still named the player who joined the side."""
+    svc = GameService(store, seed_source=lambda: 3)
+    assert svc.handle(GM, "ak new", {"name": "Temple"}).ok
+    assert svc.handle(ANN, "ak join", {"name": "Ann"}).ok
+    assert svc.handle(BOB, "ak join", {"name": "Bob"}).ok
+    assert svc.handle(GM, "gm start", {}).ok
+    side = RULES.side_of(RULES.from_json(game(svc).state), "Ann")
+    assert svc.handle(GM, "gm replace", {"character": side, "user": CID}).ok
+    lines = [translate(m.key, "en", m.params) for m in svc.handle(BOB, "game status", {}).messages
+             if m.key == "ak.status.side"]
+    assert sum(f"**<@{CID}>**" in line for line in lines) == 1 and not any("Ann" in line for line in lines), lines
+    assert sorted(seat.user_id for seat in svc.store.seats(game(svc).id)) == sorted([BOB.user_id, CID])
+    sheet = svc.handle(BOB, "game sheet", {"character": side}).messages[0]
+    assert f"**<@{CID}>**" in translate(sheet.key, "en", sheet.params), sheet

@@ -52,6 +52,16 @@ def test_entry_is_confirmed_then_applied_like_a_polled_draw(store: Store, servic
     assert [(d.source, d.complementary) for d in stored_draws(store)] == [(f"manual:{game.id}", 8)]
 
 
+def test_an_entry_is_out_when_the_bots_clock_says_so(store: Store) -> None:
+    """The evening's results are out by the bot's clock (the service's, as every other check of the
+    command reads it), not by the machine's: an entry for tonight on a clock ahead of it is stored."""
+    evening = dt.datetime(2099, 3, 2, 21, 0, tzinfo=dt.UTC)  # a Monday, its results out at 19:35 UTC
+    service = GameService(store, clock=lambda: evening)
+    game = make_running_game(store, options={"draws": "manual"})
+    assert confirmed(service, GM, numbers="3 12 19 33 45", date="2099-03-02").ok
+    assert applied_evenings(store, game.id) == [(dt.date(2099, 3, 2), 1)]
+
+
 def test_an_entry_equal_to_the_stored_fdj_draw_applies_that_draw(store: Store, service: GameService) -> None:
     game = make_running_game(store)
     save_draws(store, [draw("2024-03-06")])

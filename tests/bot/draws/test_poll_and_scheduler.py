@@ -19,6 +19,7 @@ from bot.store import NewEntry, Store
 from bot.store.draws import save_draws
 from draws import FDJ_LOTO, Draw, DrawSourceError, FdjSource, FetchMemo, FetchResult, FileSource, parse_path
 from tests.bot.draws.games import RecordingHooks, draw, make_running_game
+from tests.support.clock import Clock
 
 SLICE = Path(__file__).resolve().parents[2] / "draws" / "data" / "loto_2019_numero7_slice.csv"
 GIVE_UP = dt.timedelta(hours=6)
@@ -73,6 +74,20 @@ def test_a_failed_fetch_is_reported_and_draws_stored_meanwhile_still_apply(store
     assert report.error is not None and report.error.code == "unreadable"
     assert report.new_draws == 0
     assert draw_dates(store, game.id) == ["2024-03-06"]
+
+
+def test_a_fetched_draw_is_out_when_the_bots_clock_says_so(store: Store) -> None:
+    """The poll judges whether a fetched draw's results are out by the bot's clock (the service's, as
+    the scheduler's ticks and `/gm draw` read it), not by the machine's: fetched before its result
+    time, the answer is refused whole; the same answer is stored and applied once the time has come."""
+    game = make_running_game(store)
+    clock = Clock(WEDNESDAY_DRAW - dt.timedelta(minutes=1))
+    polling = DrawPoller(DrawApplier(GameService(store, clock=clock)), ListSource([draw("2024-03-06")]), give_up=GIVE_UP)
+    early = polling.poll()
+    assert (early.new_draws, early.error and early.error.code) == (0, "future_draw")
+    assert draw_dates(store, game.id) == []
+    clock.now = WEDNESDAY_DRAW
+    assert (polling.poll().new_draws, draw_dates(store, game.id)) == (1, ["2024-03-06"])
 
 
 def test_missing_draws_wait_then_are_given_up_after_the_configured_hours(store: Store) -> None:

@@ -70,3 +70,16 @@ def test_the_computer_accepts_once_it_stands_worse(svc: GameService) -> None:
     assert game(svc).status == "finished"
     result = RULES.result(RULES.from_json(game(svc).state))
     assert (result.winner, result.reason) == (None, "agreed")
+
+
+def test_the_timer_runner_is_woken_once_the_offer_to_the_computer_is_committed(svc: GameService) -> None:
+    """The offer commits in a transaction held for its direct messages (`bot.service.draw_offers`):
+    the runner its commit wakes may look before that transaction ends, so the service wakes it again
+    after — a wake that finds the computer's turn, not one that leaves it to the next poll."""
+    from bot.store.timers import game_timers
+
+    against_the_computer(svc)
+    seen: list[list[str]] = []
+    svc.timer_listeners.append(lambda: seen.append([t.kind for t in game_timers(svc.store, game(svc).id)]))
+    assert svc.handle(ANN, "game offer-draw", {}).ok
+    assert seen and "computer" in seen[-1], seen

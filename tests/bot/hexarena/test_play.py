@@ -105,6 +105,8 @@ def test_refusals_are_worded_and_leave_the_game_as_it_was(svc: GameService) -> N
         (ANN, "hx move", {"cell": "G7", "to": "G8"}, "error.no_ship"),
         (ANN, "hx rotate", {"cell": "G3", "direction": "e"}, "error.not_allowed.same_facing"),
         (ANN, "hx order", {"text": "move G3 G5; move G2 G4"}, "error.too_many_actions"),
+        (ANN, "hx leave", {"cell": "G1", "to": "G2"}, "error.not_allowed.not_aboard"),
+        (ANN, "hx leave", {"cell": "F2", "to": "F3"}, "error.not_allowed.no_passenger"),
     ]
     worded = {}
     for ctx, path, opts, key in cases:
@@ -118,6 +120,8 @@ def test_refusals_are_worded_and_leave_the_game_as_it_was(svc: GameService) -> N
     # whose turn it is, said (issue 26 point 7: "It is not your turn" left the player guessing)
     assert set(worded["error.not_your_turn"]) == {"It is not your turn: Red is to move.",
                                                   "Ce n’est pas votre tour : c’est à Rouge de jouer."}
+    # an admiral standing alone is aboard nothing ("Red admiral carries no admiral" made no sense)
+    assert any(line.startswith("Red admiral is aboard no cargo: `/hx leave` ") for line in worded["error.not_allowed.not_aboard"])
 
 
 def test_an_alpha_turn_is_written_out_and_suggested_from_the_legal_turns(svc: GameService) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from bot.games import games
-from bot.i18n import CommandText
+from bot.i18n import CommandText, translate
 from bot.service import Attachment, Context, GameService, Visibility
 
 GUILD, CHANNEL = 10, 20
@@ -125,7 +125,10 @@ def test_refused_orders_change_nothing(svc):
     assert keys(svc.handle(elsewhere, "tl order", {"text": "add 1"})) == ["error.no_game_here"]
     assert keys(svc.handle(ALICE, "tl order", {})) == ["error.missing_option"]
     assert keys(svc.handle(ALICE, "tl order", {"text": "add 1", "speed": "2"})) == ["error.unknown_option"]
-    assert keys(svc.handle(ALICE, "sc order", {"text": "move C12"})) == ["error.wrong_game_kind"]
+    [other_game] = svc.handle(ALICE, "sc order", {"text": "move C12"}).messages
+    assert other_game.key == "error.wrong_game_kind"
+    # "a {kind} game" read "a arkeon game": the game's name stands without an article
+    assert translate(other_game.key, "en", other_game.params) == "This channel plays tally: use that game's own commands."
     assert snapshot(svc) == before
 
 

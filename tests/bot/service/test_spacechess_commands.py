@@ -156,6 +156,24 @@ def test_shoot_autocomplete_and_refusals_leave_state_unchanged(svc):
     assert svc.complete(CID, "game rules", "game", "space") == ["spaceblast", "spacechess"]  # any member may ask the rules
 
 
+def test_a_second_ability_or_power_in_a_turn_says_whose_and_which(svc):
+    """Issue 26: "Already used this turn." named neither the character nor what was used."""
+    lobby(svc)
+    ok(svc.handle(GM, "gm start", {}))
+    draw(svc, [1, 2, 8, 9, 29, 33])  # Ann's cards 1 and 2: enough AP for an encouragement
+    ok(svc.handle(CID, "sc ability", {"ability": "rage"}))
+    ok(svc.handle(ANN, "sc power", {"power": "encourage"}))
+    said = {}
+    for ctx, path, opts in ((CID, "sc ability", {"ability": "rage"}), (ANN, "sc power", {"power": "encourage"})):
+        [refusal] = svc.handle(ctx, path, opts).messages
+        said[refusal.key] = {language: translate(refusal.key, language, refusal.params) for language in ("en", "fr")}
+    assert said["error.already_used.ability"] == {
+        "en": "Cid already used their ability (destructive rage) this turn: once per turn, until the next draw.",
+        "fr": "Cid a déjà utilisé sa capacité (rage destructrice) pendant ce tour : une fois par tour, "
+              "jusqu’au prochain tirage."}
+    assert said["error.already_used.power"]["en"].startswith("Ann already used this power (encouragement) this turn")
+
+
 def test_move_and_order_suggestions_come_from_the_legal_orders(svc):
     lobby(svc)
     ok(svc.handle(GM, "gm start", {}))

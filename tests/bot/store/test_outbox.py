@@ -67,6 +67,23 @@ def test_a_post_is_written_with_its_commit_and_never_without(store: Store, make_
     assert store.get_game(game.id).state == {"turn": 1}
 
 
+def test_posts_a_commit_owes_after_it_are_kept_or_lost_with_it(store: Store, make_game: MakeGame) -> None:
+    """`owe_posts` writes in the held transaction of the commit (`locked_game`), owed by its version;
+    the block failing loses the commit and the posts together, and outside a block it is refused."""
+    game = make_game(store)
+    with store.locked_game(game.id) as fresh:
+        committed = store.commit(fresh.id, fresh.version, state={"turn": 1}, entries=[])
+        store.owe_posts(committed, [post(game)])
+    [owed] = rows.unsent(store)
+    assert owed.owed_by == rows.commit_cause(committed.version)
+    with pytest.raises(RuntimeError, match="crash"), store.locked_game(game.id) as fresh:
+        store.owe_posts(store.commit(fresh.id, fresh.version, state={"turn": 2}, entries=[]), [post(game, "lost")])
+        raise RuntimeError("crash")
+    assert [p.id for p in rows.unsent(store)] == [owed.id] and store.get_game(game.id).state == {"turn": 1}
+    with pytest.raises(RuntimeError, match="locked_game"):
+        store.owe_posts(committed, [post(game)])
+
+
 def test_a_claim_taken_twice_writes_its_post_once(store: Store, make_game: MakeGame) -> None:
     game = make_game(store)
     assert store.claim("timer:1:reminder1:1", game_id=game.id, outbox=[post(game)])
