@@ -18,6 +18,7 @@ from bot.service import GameService, Message, Reply
 from bot.store import outbox as rows
 from bot.store.discord_state import dirty_games
 from bot.store.models import StatusMessage
+from bot.store.repo import GameRecord
 from tests.bot.discord.harness import BotHarness, DiscordRecorder, DiscordRejects
 from tests.bot.discord.lobby import ANN, GM, accepted, run, running
 from tests.bot.discord.payloads import CHANNEL_ID, GUILD_ID, click, slash
@@ -275,18 +276,25 @@ async def test_a_long_rate_limit_on_the_sync_does_not_hold_the_start(
     await until(lambda: synced == ["done"])
 
 
+async def posted_then_forgotten(harness: BotHarness, service: GameService, board) -> tuple[GameRecord, int | None]:
+    """The game's first status message posted, then forgotten by the store, as when the process died
+    after Discord made it and before it was stored: the game and the message's id."""
+    await running(harness)
+    game = service.store.game_in_channel(GUILD_ID, CHANNEL_ID)
+    await board.refresh(game.id)
+    first = service.store.status_message(game.id)
+    with service.store.engine.begin() as connection:
+        table = StatusMessage.__table__  # type: ignore[attr-defined]
+        connection.execute(table.delete().where(table.c.game_id == game.id))
+    return game, first
+
+
 async def test_a_first_status_post_repeated_after_a_crash_is_one_message(
     harness: BotHarness, recorder: DiscordRecorder, service: GameService, board
 ) -> None:
     """Issue 25 point 5: the process died after Discord made the status message and before it was
     stored; the restarted bot posts it again, with the same nonce, and Discord answers with the first."""
-    await running(harness)
-    game = service.store.game_in_channel(GUILD_ID, CHANNEL_ID)
-    await board.refresh(game.id)
-    first = service.store.status_message(game.id)
-    with service.store.engine.begin() as connection:  # as if never stored: the crash came first
-        table = StatusMessage.__table__  # type: ignore[attr-defined]
-        connection.execute(table.delete().where(table.c.game_id == game.id))
+    game, first = await posted_then_forgotten(harness, service, board)
     restarted = StatusBoard(harness.bot, service, NEVER, harness.bot.limiter)
     await restarted.refresh(game.id)
     assert service.store.status_message(game.id) == first, "the same message, not a second one"
@@ -303,13 +311,7 @@ async def test_a_first_status_post_repeated_after_a_crash_is_one_message_though_
     """Issue 25's done-when: the restarted bot changes the game before it posts the status again (a
     draw published while it was down, applied as it starts): the nonce names the message owed, not
     the game's version, so Discord still answers with the first message."""
-    await running(harness)
-    game = service.store.game_in_channel(GUILD_ID, CHANNEL_ID)
-    await board.refresh(game.id)
-    first = service.store.status_message(game.id)
-    with service.store.engine.begin() as connection:  # as if never stored: the crash came first
-        table = StatusMessage.__table__  # type: ignore[attr-defined]
-        connection.execute(table.delete().where(table.c.game_id == game.id))
+    game, first = await posted_then_forgotten(harness, service, board)
     assert service.handle(GM_CONTEXT, "sc set", {"character": "Cid", "ap": 4, "reason": "restart"}).ok
     restarted = StatusBoard(harness.bot, service, NEVER, harness.bot.limiter)
     await restarted.refresh(game.id)
