@@ -16,7 +16,7 @@ from typing import Any
 from bot.outbox import announce, gm_alert
 from bot.service.commands import Option, command, completer
 from bot.service.context import Context
-from bot.service.core import GameService
+from bot.service.core import Applied, GameService
 from bot.service.replies import Message, Reply, ServiceError
 from bot.store import outbox as rows
 from bot.store.repo import GameRecord
@@ -31,19 +31,24 @@ def pause_channel_gone(svc: GameService, game_id: int, channel_id: int) -> bool:
     the channel): the game, if it still lives there and runs, is paused as by `/gm pause`, through the
     same path. Whether it was paused now (False: it was not running, it moved, or another process
     paused it first) — its GMs are told then, once."""
+    game = svc.store.get_game(game_id)
+    return game is not None and _paused_for_gone(svc, game, channel_id) is not None
+
+
+def _paused_for_gone(svc: GameService, game: GameRecord, channel_id: int) -> Applied | None:
+    """`pause_channel_gone` on the record `game`: the pause committed, or None."""
 
     def still_there(current: GameRecord) -> None:
         if current.status != "running" or current.channel_id != channel_id:
             raise ServiceError("error.not_running", status=Message(f"status.value.{current.status}"))
 
-    game = svc.store.get_game(game_id)
-    if game is None or game.status != "running" or game.channel_id != channel_id:
-        return False
+    if game.status != "running" or game.channel_id != channel_id:
+        return None
     try:
-        svc.apply_input(None, game, "pause", None, {"channel_gone": channel_id}, status="paused", check=still_there)
+        return svc.apply_input(None, game, "pause", None, {"channel_gone": channel_id}, status="paused",
+                               check=still_there)
     except ServiceError:
-        return False
-    return True
+        return None
 
 
 def tell_gms_elsewhere(svc: GameService, game: GameRecord, message: Message) -> bool:
@@ -72,13 +77,18 @@ def channels_gone(svc: GameService, guild_id: int, channel_ids: Iterable[int], h
 
 def game_channel_gone(svc: GameService, game: GameRecord, channel_id: int, hooks: Any = None) -> None:
     """`game`'s channel is gone (an event said so, or Discord refused its status message): paused if
-    it ran, its GMs told where they can read it — not when another process paused it first (they
+    it ran, its GMs told where they can read it — in the pause's own transaction (`Store.owe_posts`),
+    so no crash between them loses the alert — and not when another process paused it first (they
     are told there)."""
-    paused = pause_channel_gone(svc, game.id, channel_id)
-    if paused or game.status != "running":
-        key = "gm.channel_gone_setup" if game.status == "setup" else "gm.channel_gone"
-        tell_gms_elsewhere(svc, game, Message(key, {"name": game.name}))
-        announce(svc.store, hooks)
+    key = "gm.channel_gone_setup" if game.status == "setup" else "gm.channel_gone"
+    alert = gm_alert(svc.store, game, Reply((Message(key, {"name": game.name}),)), in_channel=False)
+    with svc.store.locked_game(game.id) as fresh:
+        paused = _paused_for_gone(svc, fresh, channel_id) if fresh is not None else None
+        if paused is not None and alert is not None:
+            svc.store.owe_posts(paused.game, [alert])
+    if paused is None and game.status != "running" and alert is not None:
+        rows.enqueue(svc.store, [alert])  # a game not running: nothing committed, a post alone
+    announce(svc.store, hooks)
 
 
 def server_left(svc: GameService, guild_id: int) -> list[int]:

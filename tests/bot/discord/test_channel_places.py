@@ -425,3 +425,21 @@ async def test_an_answer_after_the_interactions_15_minutes_goes_where_it_still_c
         [late] = [m for m in recorder.core.channel_messages(recorder.core.find_channel(CHANNEL_ID))
                   if "interaction_metadata" not in m]
         assert late["content"].startswith(f"<@{GM.id}> ") and "**Orion**" in late["content"]
+
+
+async def test_the_pause_of_a_gone_channel_and_its_alert_are_one_commit(
+    harness: BotHarness, recorder: DiscordRecorder, service: GameService, board
+) -> None:
+    """Issue 25 point 1: the GMs' alert about a deleted channel is owed by the pause's own commit, so
+    no crash between the pause and the alert can lose it (it used to be written after the commit)."""
+    from bot.service.channels import game_channel_gone
+    from bot.store.outbox import commit_cause
+
+    await running(harness)
+    gm_log(recorder, service)
+    game = service.store.game_in_channel(GUILD_ID, CHANNEL_ID)
+    game_channel_gone(service, game, CHANNEL_ID)
+    paused = service.store.get_game(game.id)
+    assert paused.status == "paused"
+    [alert] = [row for row in rows.unsent(service.store) if row.kind == "gm_alert"]
+    assert alert.owed_by == commit_cause(paused.version)
