@@ -186,9 +186,13 @@ def timer_handlers(svc: GameService, hooks: Any) -> dict[str, Callable[[TimerRec
                                           stale="error.conflict")
             except AlreadyClaimed:
                 return  # another process played it
-            except (OrderError, ServiceError):
-                # the game moved on while it thought (a GM paused it...), or it chose what the game
-                # no longer takes: its newer change planned the next turn; a stuck one waits for a GM
+            except ServiceError as refused:
+                if refused.key != "error.conflict":
+                    log.exception("game=%s: the computer's %s input failed", game.id, follow.kind)
+                else:  # the game moved on while it thought (an order, a GM's pause): that change planned its own
+                    log.info("game=%s: the game moved on while the computer thought", game.id)
+                break
+            except OrderError:  # it chose what the game does not take: a stuck game waits for a GM
                 log.exception("game=%s: the computer's %s input failed", game.id, follow.kind)
                 break
             game = applied.game

@@ -124,3 +124,33 @@ def test_a_turn_whose_worker_died_mid_search_stays_for_the_next_run(sqlite_store
     svc.thinking = None  # the next run thinks again, and plays
     assert [t.kind for t in runner.run_due()] == [COMPUTER]
     assert svc.store.get_game(game_id).version > version
+
+
+class Interrupted(Executor):
+    """A search during which a GM pauses and resumes the game: it moved on while the computer thought."""
+
+    def __init__(self, svc: GameService) -> None:
+        self.svc, self.interrupted = svc, False
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        if not self.interrupted:
+            self.interrupted = True
+            assert self.svc.handle(GM, "gm pause", {}).ok and self.svc.handle(GM, "gm resume", {}).ok
+        future: Future = Future()
+        future.set_result(fn(*args, **kwargs))
+        return future
+
+
+def test_a_game_that_moved_on_while_the_computer_thought_gets_its_turn_from_the_newer_change(
+        sqlite_store, caplog: pytest.LogCaptureFixture) -> None:
+    svc = GameService(sqlite_store, seed_source=lambda: 3)
+    game_id = against_the_computer(svc)
+    play_until_the_computer_is_due(svc, game_id)
+    svc.thinking = Interrupted(svc)
+    runner = TimerRunner(svc.store, timer_handlers(svc, Owed()), clock=svc.clock)
+    runner.run()  # its choice refused: the game is two versions on (the pause, the resume)
+    resumed = svc.store.get_game(game_id)
+    assert [e.kind for e in svc.store.log(game_id)][-2:] == ["pause", "resume"] and computer_due(svc, game_id)
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]  # a race, not a failure
+    assert [t.kind for t in runner.run_due()] == [COMPUTER]  # the resume's turn: played
+    assert svc.store.get_game(game_id).version > resumed.version
