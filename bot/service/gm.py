@@ -11,7 +11,6 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.drivers import plays_as
 from bot.games import driver_of, presenter_for
 from bot.i18n import ChoiceText, choice_name
 from bot.service.commands import Option, choice_named, command, completer
@@ -28,7 +27,7 @@ from bot.service.export_doc import (
     read_export,
     replay_export,
 )
-from bot.service.lifecycle import ended_game_replaced, validate_name
+from bot.service.lifecycle import ended_game_replaced, holds, validate_name
 from bot.service.refusals import typed_actors
 from bot.service.replaying import effective_inputs
 from bot.service.replies import Attachment, Message, Reply, ServiceError, Visibility
@@ -170,14 +169,14 @@ def gm_replace(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         raise ServiceError("error.unknown_character", name=opts["character"])
     state = rules.from_json(game.state)
     other = svc.store.seat_of_user(game.id, opts["user"])
-    if other is not None and not plays_as(rules, state, other.actor, actor):
+    if other is not None and not holds(rules, state, other.actor, actor):
         raise ServiceError("error.user_already_plays", user=opts["user"], name=other.actor)
     themself = opts["user"] == ctx.user_id
     if themself and not confirmed(game, opts):
         return confirmation(game, "replace_self", "gm replace", {"character": actor, "user": ctx.user_id}, name=actor)
 
     # whoever plays the character now leaves it: a member or a computer seated under the name they
-    # joined with (a side's player: `plays_as`), the new member's seat being the character's own
+    # joined with (a side's player: `holds`), the new member's seat being the character's own
     held = holders(svc.store.seats(game.id), computers_of(game.options), rules, state, actor)
     svc.apply_input(ctx, game, "replace", actor, {"user": opts["user"]},
                     seats_set=lambda fresh: [SeatRecord(fresh.id, opts["user"], actor, False)],
@@ -198,8 +197,8 @@ class Holders:
 def holders(seats: Iterable[SeatRecord], computers: Mapping[str, str], rules: Any, state: Any, actor: str) -> Holders:
     """Who plays `actor` now, by the names they hold it under: the character itself, or the name they
     joined a side with (Arkeon's and HexArena's players join by name and play a side)."""
-    return Holders(tuple(seat.actor for seat in seats if plays_as(rules, state, seat.actor, actor)),
-                   tuple(name for name in computers if plays_as(rules, state, name, actor)))
+    return Holders(tuple(seat.actor for seat in seats if holds(rules, state, seat.actor, actor)),
+                   tuple(name for name in computers if holds(rules, state, name, actor)))
 
 
 def without_computers(options: dict[str, Any], names: Iterable[str]) -> dict[str, Any]:
