@@ -8,6 +8,7 @@ from bot.i18n import translate
 from bot.service import Context, GameService
 from engine import registry
 from tests.bot.hexarena.test_play import ANN, BOB, CHANNEL, GM, GUILD
+from tests.support.computers import fire_computers
 
 CID = Context(user_id=4, user_name="cid", guild_id=GUILD, channel_id=CHANNEL)
 RULES = registry.get("hexarena")
@@ -56,6 +57,7 @@ def test_a_computers_side_handed_to_a_member_is_no_longer_played_by_the_computer
     assert svc.handle(GM, "gm start", {}).ok
     assert svc.handle(GM, "gm replace", {"character": "blue", "user": CID.user_id}).ok
     assert svc.handle(ANN, "hx order", {"text": first_order(svc)}).ok
+    fire_computers(svc)  # a computer's turn, were one still due, plays after the answer
     game = svc.store.game_in_channel(GUILD, CHANNEL)
     assert RULES.waiting_on(RULES.from_json(game.state)) == ("blue",)  # the computer did not answer: Cid is to move
     _, blue = said(svc, "hx.status.side")
@@ -77,6 +79,7 @@ def test_a_kicked_players_side_handed_to_a_member_leaves_its_stand_in_computer(s
     assert svc.handle(GM, "gm replace", {"character": "Blue", "user": CID.user_id}).ok
     assert svc.store.get_game(svc.store.game_in_channel(GUILD, CHANNEL).id).options.get("computers") == {}
     assert svc.handle(ANN, "hx order", {"text": first_order(svc)}).ok
+    fire_computers(svc)
     game = svc.store.game_in_channel(GUILD, CHANNEL)
     assert RULES.waiting_on(RULES.from_json(game.state)) == ("blue",)  # Cid's move, not the computer's
 
