@@ -16,8 +16,19 @@ for this bot, its accepted moves (which carry the board) and refusals apart; the
 bot with the PNG; for the fan-out, its last turn post against Discord's floor. Not a test: nothing
 is asserted on times.
 
-Run: python benchmarks/bench_interactions.py [--games N] [--orders N] [--clients N] [--rounds N]
-     [--fanout-games N] [--drawing thread|process] [--keep-logs DIR] [--quick]
+`--game` picks what this bot's players play (issue 28, point 5); the bare bot's PNG is then of the
+size of this bot's pictures in its first round (its GIF for SpaceBlast), and the fan-out is left out
+unless `--fanout-games` is given:
+- spaceblast: `--games` arenas of three ships, each player's `/sb order` then `/sb ready` a turn, the
+  last ready resolving the turn (its public answer carries the turn's GIF: the "resolving" line);
+- hexarena: the Space Chess players' orders while `--computers` HexArena players each play against
+  the computer at its hard level (`/hx order`, then waiting for the computer's move, searched ~2 s
+  in the bot's thinking process after the answer): the players' own answers, and the computers'
+  replies from the move to the computer's move committed.
+
+Run: python benchmarks/bench_interactions.py [--game spacechess|spaceblast|hexarena] [--games N]
+     [--orders N] [--clients N] [--rounds N] [--fanout-games N] [--computers N]
+     [--drawing thread|process] [--keep-logs DIR] [--quick]
 """
 
 from __future__ import annotations
@@ -33,22 +44,34 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_service_order import percentile  # noqa: E402
-from load_support import AP, LoadFake, Seated, load_database, seed_order_games  # noqa: E402
-from load_test import ANSWER_TIMEOUT, Outcome, bot_processes, plan_orders, play, seed_fan_out, wait_settled  # noqa: E402
+from load_support import AP, Answer, LoadFake, Seated, add_status, load_database, seed_order_games  # noqa: E402
+from load_test import (  # noqa: E402
+    ANSWER_TIMEOUT,
+    answer_key,
+    bot_processes,
+    plan_orders,
+    play,
+    seed_fan_out,
+    wait_settled,
+)
 
+from bot.service import Context  # noqa: E402
 from bot.store import Store  # noqa: E402
+from engine import registry  # noqa: E402
 from tests.e2e.botproc import START_TIMEOUT, BotProcess, bot_env  # noqa: E402
 from tests.e2e.fdj_file import FdjFile, past_evenings  # noqa: E402
+from tests.fake_discord.payloads import Channel, Member  # noqa: E402
 from tests.fake_discord.ratelimits import GLOBAL_PER_SECOND  # noqa: E402
 
 #: the bare bot: discord.py, the bot's intents, one `/sc order` answered at once (with a PNG if given)
@@ -77,24 +100,39 @@ client.run("fake-token", log_handler=None)
 '''
 
 
+@dataclass(frozen=True)
+class Played:
+    """One interaction of a player: what it was (the report's line: "accepted moves (board PNG)",
+    "resolving the turn (GIF)"...), and what the player saw of it."""
+
+    label: str
+    answer: Answer
+    key: str  # "ok", a refusal's catalog key, or "timeout" (`load_test.answer_key`)
+
+
 @dataclass
 class Row:
     bot: str
     scenario: str
-    outcomes: list[Outcome]
+    outcomes: list[Played]
     seconds: float
     cpu_seconds: float
     deferred: int
     fan_out: str = ""
+    #: what else the row measured, said under it (the computers' replies)
+    notes: list[str] = dataclasses.field(default_factory=list)
 
-    def initial(self, keys: Sequence[str] | None = None) -> list[float]:
+    def initial(self, label: str | None = None) -> list[float]:
         return [(o.answer.initial - o.answer.created) * 1000 for o in self.outcomes
-                if o.answer.initial is not None and (keys is None or (o.key == "ok") == ("ok" in keys))]
+                if o.answer.initial is not None and (label is None or o.label == label)]
+
+    def final(self, label: str | None = None) -> list[float]:
+        return [(o.answer.final - o.answer.created) * 1000 for o in self.outcomes
+                if o.answer.final is not None and (label is None or o.label == label)]
 
     @property
-    def final_p99(self) -> float:
-        final = [(o.answer.final - o.answer.created) * 1000 for o in self.outcomes if o.answer.final is not None]
-        return percentile(final, 0.99) if final else float("nan")
+    def labels(self) -> list[str]:
+        return sorted({o.label for o in self.outcomes})
 
     @property
     def cpu_ms(self) -> float:
@@ -107,7 +145,7 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def board_sized_png(folder: Path, size: int = 34_000) -> Path:
+def board_sized_png(folder: Path, size: int) -> Path:
     """A PNG of about a board's bytes (noise does not compress: its size is its pixels')."""
     from PIL import Image
 
@@ -150,23 +188,243 @@ class BareBot:
                 self.proc.wait()
 
 
-def measure(fake: LoadFake, players: list[Seated], pid: int, bot: str, scenario: str, orders: int,
-            clients: int) -> Row:
-    """One batch of `orders` from `players` against the bot process `pid`."""
-    played = {id(player): len(player.orders) for player in players}
-    plan_orders(players, orders)  # after the orders of earlier batches: a soldier goes on to and fro
-    batch = [dataclasses.replace(player, orders=player.orders[played[id(player)]:]) for player in players]
+#: a batch of interactions: played against the fake, what came of each
+Batch = Callable[[], Awaitable[list[Played]]]
+
+
+def measure(fake: LoadFake, pid: int, bot: str, scenario: str, batch: Batch) -> Row:
+    """One batch of interactions against the bot process `pid`: its rate, latencies and CPU."""
     cpu, started = cpu_seconds(pid), time.perf_counter()
-    outcomes = asyncio.run(play(fake, batch, clients))
+    outcomes = asyncio.run(batch())
     seconds, cpu = time.perf_counter() - started, cpu_seconds(pid) - cpu
     with fake._cond:
         deferred = sum(1 for o in outcomes if fake.interactions[o.answer.interaction_id].callback_type == 5)
     return Row(bot, scenario, outcomes, seconds, cpu, deferred)
 
 
-def fan_out_row(fake: LoadFake, store: Store, players: list[Seated], process: BotProcess, fdj: FdjFile,
-                args: argparse.Namespace) -> Row:
-    """This bot restarted with `--fanout-games` games owed a draw, its players ordering meanwhile."""
+def order_batch(fake: LoadFake, players: list[Seated], orders: int, clients: int) -> Batch:
+    """`orders` Space Chess orders from `players` (`load_test.play`), after those of earlier batches: a
+    soldier goes on to and fro."""
+    played = {id(player): len(player.orders) for player in players}
+    plan_orders(players, orders)
+    batch = [dataclasses.replace(player, orders=player.orders[played[id(player)]:]) for player in players]
+
+    async def run() -> list[Played]:
+        return [Played(ACCEPTED if o.key == "ok" else REFUSED, o.answer, o.key)
+                for o in await play(fake, batch, clients)]
+
+    return run
+
+
+ACCEPTED, REFUSED = "accepted moves (board PNG)", "refusals (text only)"
+
+
+class Asker:
+    """The players' interactions, `clients` at a time, each one's outcome kept under its label."""
+
+    def __init__(self, fake: LoadFake, clients: int) -> None:
+        self.fake = fake
+        self.gate = asyncio.Semaphore(clients)
+        self.played: list[Played] = []
+
+    async def __call__(self, member: Member, channel: Channel, path: str, options: dict[str, Any],
+                       label: Callable[[Answer], str] | str) -> Answer:
+        async with self.gate:
+            answer = await self.fake.ask(member, path, options, channel, ANSWER_TIMEOUT)
+        self.played.append(Played(label(answer) if callable(label) else label, answer,
+                                  answer_key(answer, private_ok=True)))
+        return answer
+
+
+# --- SpaceBlast: orders, ready, and the ready that resolves the turn -------------------------------------
+
+#: ships an arena, and its radius (the largest: ships flying straight on stay in it for ten turns)
+SB_SHIPS, SB_RADIUS = 3, 9
+#: turns a run may play in all (every round and the fan-out's): past them, ships start leaving the arena
+SB_TURNS = 8
+SB_ORDER, SB_READY, SB_RESOLVE = "orders (text, private)", "ready (text, private)", "resolving the turn (GIF)"
+
+
+@dataclass
+class Arena:
+    """A SpaceBlast game of the run: its channel and its ships' players."""
+
+    channel: Channel
+    members: list[Member]
+
+
+def seeding_service(store: Store) -> Any:
+    """The service on the run's database, in this process: games are set up by their commands before
+    the bot starts (no interaction: what the e2e tests cover), and the HexArena players' next moves
+    read from it."""
+    from bot.compose import game_service
+
+    return game_service(store)
+
+
+def gm_of(fake: LoadFake, channel: Channel) -> Context:
+    return Context(user_id=fake.owner.id, user_name="gm", guild_id=fake.guild.id, channel_id=channel.id,
+                   manage_server=True)
+
+
+def player_of(member: Member, channel: Channel, guild: int) -> Context:
+    return Context(user_id=member.user.id, user_name=member.user.name, guild_id=guild, channel_id=channel.id)
+
+
+def started(svc: Any, store: Store, fake: LoadFake, channel: Channel, steps: Sequence[tuple[Context, str, dict]]) -> None:
+    """A game set up by `steps` (commands) and started, with its pinned status message."""
+    for ctx, path, options in (*steps, (gm_of(fake, channel), "gm start", {})):
+        reply = svc.handle(ctx, path, options)
+        assert reply.ok, (path, reply.messages)
+    add_status(store, fake, store.game_in_channel(fake.guild.id, channel.id), channel)
+
+
+def seed_arenas(store: Store, fake: LoadFake, count: int) -> list[Arena]:
+    """`count` running SpaceBlast games of `SB_SHIPS` ships, each its own player's."""
+    svc = seeding_service(store)
+    arenas = []
+    for number in range(count):
+        channel = fake.add_channel(f"arena-{number}")
+        members = [fake.add_member(f"a{number}-{ship}") for ship in range(SB_SHIPS)]
+        steps = [(gm_of(fake, channel), "sb new", {"name": f"Arena {number}", "radius": SB_RADIUS})]
+        steps += [(player_of(m, channel, fake.guild.id), "sb join", {"name": f"Ship{ship}"})
+                  for ship, m in enumerate(members)]
+        started(svc, store, fake, channel, steps)
+        arenas.append(Arena(channel, members))
+    return arenas
+
+
+def gif_bytes(answer: Answer) -> int:
+    """The size of the GIF an answer carries (0: none)."""
+    return sum(int(a.get("size") or 0) for a in (answer.message or {}).get("attachments", [])
+               if str(a.get("filename", "")).endswith(".gif"))
+
+
+def arena_batch(fake: LoadFake, arenas: list[Arena], turns: int, clients: int) -> Batch:
+    """`turns` turns of every arena: each ship's player orders ("none": straight on), then is ready;
+    the arena's last ready resolves the turn; the next turn's orders wait for it."""
+
+    async def run() -> list[Played]:
+        ask = Asker(fake, clients)
+
+        async def ship(arena: Arena, member: Member, readied: list[int], resolved: list[asyncio.Event]) -> None:
+            for turn in range(turns):
+                await ask(member, arena.channel, "sb order", {"text": "none"}, SB_ORDER)
+                await ask(member, arena.channel, "sb ready", {},
+                          lambda answer: SB_RESOLVE if gif_bytes(answer) else SB_READY)
+                readied[turn] += 1
+                if readied[turn] == len(arena.members):
+                    resolved[turn].set()
+                await resolved[turn].wait()
+
+        tasks = []
+        for arena in arenas:
+            readied, resolved = [0] * turns, [asyncio.Event() for _ in range(turns)]
+            tasks += [ship(arena, member, readied, resolved) for member in arena.members]
+        await asyncio.gather(*tasks)
+        return ask.played
+
+    return run
+
+
+# --- HexArena: moves against the hard computer, thinking while others play --------------------------------
+
+HX_MOVE, HX_LEVEL = "HexArena moves vs the computer", "hard"
+#: the computers' replies a run waits for, each
+HX_REPLIES = 2
+
+
+@dataclass
+class Duel:
+    """A HexArena game of one player (red, to move first) against the computer at its hard level."""
+
+    channel: Channel
+    member: Member
+    ctx: Context
+
+
+def seed_duels(store: Store, fake: LoadFake, count: int) -> list[Duel]:
+    svc = seeding_service(store)
+    duels = []
+    for number in range(count):
+        channel = fake.add_channel(f"duel-{number}")
+        member = fake.add_member(f"h{number}")
+        ctx = player_of(member, channel, fake.guild.id)
+        started(svc, store, fake, channel, [(gm_of(fake, channel), "hx new", {"name": f"Duel {number}"}),
+                                            (ctx, "hx join", {"name": "Ann"}), (ctx, "hx challenge", {"level": HX_LEVEL})])
+        duels.append(Duel(channel, member, ctx))
+    return duels
+
+
+def refill(svc: Any, fake: LoadFake, players: Sequence[Seated]) -> None:
+    """Every seated soldier's action points back to the most it may hold (`/sc set` by the GM)."""
+    for player in players:
+        reply = svc.handle(gm_of(fake, player.channel), "sc set", {"character": player.actor, "ap": AP, "reason": "bench"})
+        assert reply.ok, reply.messages
+
+
+def duel_batch(fake: LoadFake, store: Store, duels: list[Duel], players: list[Seated], orders: int,
+               clients: int, replies: list[float]) -> Batch:
+    """The Space Chess players' orders while each duel's player moves, waits for the computer's
+    move and moves again, until the computers replied `HX_REPLIES` times each (batches of `orders`,
+    the soldiers' action points given back in between); the computers' replies (ms, from the move's
+    creation to the computer's move seen in the database) go to `replies`."""
+    svc = seeding_service(store)
+    rules = registry.get("hexarena")
+
+    def to_move(duel: Duel) -> tuple[str | None, bool]:
+        """The player's next move (None: the computer's turn), and whether the game is over."""
+        game = store.game_in_channel(fake.guild.id, duel.channel.id)
+        if game is None or game.status != "running":
+            return None, True
+        if rules.waiting_on(rules.from_json(game.state)) != ("red",):
+            return None, False
+        return svc.complete(duel.ctx, "hx order", "text", "")[0], False
+
+    async def run() -> list[Played]:
+        done = asyncio.Event()
+        ask = Asker(fake, clients)
+
+        async def duel(duel: Duel) -> None:
+            while not done.is_set():
+                move, over = await asyncio.to_thread(to_move, duel)
+                if over:
+                    return
+                if move is None:  # a computer's move still owed from before
+                    await asyncio.sleep(0.1)
+                    continue
+                answer = await ask(duel.member, duel.channel, "hx order", {"text": move}, HX_MOVE)
+                while not done.is_set():  # the computer's reply, while the orders go on
+                    if (await asyncio.to_thread(to_move, duel)) != (None, False):
+                        replies.append((time.time() - answer.created) * 1000)
+                        break
+                    await asyncio.sleep(0.05)
+
+        async def orders_then_done() -> list[Played]:
+            """Batches of `orders` until each computer replied `HX_REPLIES` times (orders past a soldier's
+            action points are refused: text answers, counted apart)."""
+            played: list[Played] = []
+            try:
+                while len(replies) < HX_REPLIES * len(duels) and len(played) < HX_REPLIES * 20 * orders:
+                    if played:  # the soldiers' action points back, as a GM gives them (no order is in flight)
+                        await asyncio.to_thread(refill, svc, fake, players)
+                    played += await order_batch(fake, players, orders, clients)()
+                return played
+            finally:
+                done.set()
+
+        played, *_ = await asyncio.gather(orders_then_done(), *(duel(d) for d in duels))
+        return [*played, *ask.played]
+
+    return run
+
+
+# --- the runs ------------------------------------------------------------------------------------------
+
+
+def fan_out_row(fake: LoadFake, store: Store, process: BotProcess, fdj: FdjFile, args: argparse.Namespace,
+                batch: Batch) -> Row:
+    """This bot restarted with `--fanout-games` games owed a draw, its players playing `batch` meanwhile."""
     process.stop()
     (evening,) = past_evenings(1)
     channels, _ = seed_fan_out(store, fake, [fake.guild], args.fanout_games, evening)
@@ -175,16 +433,28 @@ def fan_out_row(fake: LoadFake, store: Store, players: list[Seated], process: Bo
     launched = time.time()
     process.start()
     assert process.proc is not None
-    row = measure(fake, players, process.proc.pid, "this bot", f"restart + {args.fanout_games}-game fan-out",
-                  args.orders, args.clients)
+    row = measure(fake, process.proc.pid, "this bot", f"restart + {args.fanout_games}-game fan-out", batch)
     fake.wait_until(lambda: len(fake.first_posts) >= len(channels), timeout=120 + 8 * len(channels) / GLOBAL_PER_SECOND,
                     what="a turn post in every game channel", abort=process.died)
     first, last = min(fake.first_posts.values()) - launched, max(fake.first_posts.values()) - launched
     floor = len(channels) / GLOBAL_PER_SECOND
+    limited = sum(1 for r in fake.requests_since(launched, launched + last) if r.status == 429)
     row.fan_out = (f"last turn post {last:.1f} s after the start (the first {first:.1f} s; "
-                   f"{len(channels) / max(1e-9, last - first):.0f} posts/s between); Discord's floor {floor:.1f} s "
-                   f"({last / floor:.2f}x)")
+                   f"{len(channels) / max(1e-9, last - first):.0f} posts/s between; {limited} requests refused "
+                   f"429); Discord's floor {floor:.1f} s ({last / floor:.2f}x)")
     return row
+
+
+def picture_bytes(row: Row) -> int:
+    """The mean size of the pictures this bot's answers of `row` carried (the bare bot's PNG's size)."""
+    sizes = [sum(int(a.get("size") or 0) for a in (o.answer.message or {}).get("attachments", []))
+             for o in row.outcomes]
+    sizes = [size for size in sizes if size]
+    return int(statistics.mean(sizes)) if sizes else BOARD_BYTES
+
+
+#: about a Space Chess board's PNG
+BOARD_BYTES = 34_000
 
 
 def run(args: argparse.Namespace) -> list[Row]:
@@ -197,29 +467,62 @@ def run(args: argparse.Namespace) -> list[Row]:
         fdj.create()
         store = Store(url)
         stack.callback(store.close)
-        players = seed_order_games(store, fake, [fake.guild], args.games)
+        players = seed_order_games(store, fake, [fake.guild], args.games)  # the bare bots' players too
+        replies: list[float] = []
+        if args.game == "spaceblast":
+            arenas = seed_arenas(store, fake, args.games)
+            scenario, turns = "SpaceBlast turns", max(1, args.orders // (2 * SB_SHIPS * args.games))
+
+            def batch() -> Batch:
+                return arena_batch(fake, arenas, turns, args.clients)
+        elif args.game == "hexarena":
+            duels = seed_duels(store, fake, args.computers)
+            scenario = f"orders, {args.computers} hard computers"
+
+            def batch() -> Batch:
+                return duel_batch(fake, store, duels, players, args.orders, args.clients, replies)
+        else:
+            scenario = "idle"
+
+            def batch() -> Batch:
+                return order_batch(fake, players, args.orders, args.clients)
         (process,) = stack.enter_context(bot_processes(fake, folder, url, 1, fdj, args.keep_logs))
         if args.drawing != "thread":  # where its turn posts' boards are drawn (threads: the default)
             with process.config.open("a", encoding="utf-8") as config:
                 config.write(f'\n[render]\npost_drawing = "{args.drawing}"\n')
-        png = board_sized_png(folder)
-        bare = {"bare discord.py, text": BareBot(fake, folder, None), "bare discord.py, text + PNG": BareBot(fake, folder, png)}
-        for bot in bare.values():
-            stack.callback(bot.stop)
+        strangers = [dataclasses.replace(player, orders=[]) for player in players]  # this bot's games stay its own
+        bare: dict[str, BareBot] = {}
         for _ in range(args.rounds):
             process.start()  # first: its command sync is the fake's, which the bare bots answer too
             assert process.proc is not None
-            rows.append(measure(fake, players, process.proc.pid, "this bot", "idle", args.orders, args.clients))
+            rows.append(measure(fake, process.proc.pid, "this bot", scenario, batch()))
+            rows[-1].notes = reply_note(replies)
+            replies.clear()
             wait_settled(store, [process], args.games)  # its status edits done before the next bot runs
             process.stop()
+            if not bare:  # its PNG of the size of this bot's pictures
+                png = board_sized_png(folder, picture_bytes(rows[0]))
+                bare = {"bare discord.py, text": BareBot(fake, folder, None),
+                        f"bare discord.py, text + {png.stat().st_size // 1000} KB PNG": BareBot(fake, folder, png)}
+                for bot in bare.values():
+                    stack.callback(bot.stop)
             for name, bot in bare.items():
                 bot.start()
                 assert bot.proc is not None
-                strangers = [dataclasses.replace(player, orders=[]) for player in players]  # this bot's games' moves stay its own
-                rows.append(measure(fake, strangers, bot.proc.pid, name, "idle", args.orders, args.clients))
+                rows.append(measure(fake, bot.proc.pid, name, "idle", order_batch(fake, strangers, args.orders,
+                                                                                  args.clients)))
                 bot.stop()
-        rows.append(fan_out_row(fake, store, players, process, fdj, args))
+        if args.fanout_games:
+            rows.append(fan_out_row(fake, store, process, fdj, args, batch()))
+            rows[-1].notes = reply_note(replies)
     return rows
+
+
+def reply_note(replies: list[float]) -> list[str]:
+    if not replies:
+        return []
+    return [f"computers' replies {len(replies)}: p50 {statistics.median(replies):.0f} ms, "
+            f"p99 {percentile(replies, 0.99):.0f} ms (from the player's move to the computer's)"]
 
 
 def report(rows: Sequence[Row]) -> None:
@@ -229,51 +532,66 @@ def report(rows: Sequence[Row]) -> None:
     def p99(values: list[float]) -> float:
         return percentile(values, 0.99) if values else float("nan")
 
-    floor = [row for row in rows if row.bot == "bare discord.py, text + PNG"]
+    floor = [row for row in rows if row.bot.startswith("bare discord.py, text + ")]
     floor_cpu = median([row.cpu_ms for row in floor])
     floor_p99 = median([p99(row.initial()) for row in floor])
-    print(f"{'bot':<28} {'scenario':<30} {'orders/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'final p99':>9} "
+    print(f"{'bot':<36} {'scenario':<30} {'orders/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'final p99':>9} "
           f"{'deferred':>8} {'CPU ms/order':>12} {'CPU ÷ bare+PNG':>14} {'p99 ÷ bare+PNG':>14}")
     for row in rows:
         initial = row.initial()
         rate = len(row.outcomes) / row.seconds
-        print(f"{row.bot:<28} {row.scenario:<30} {rate:>8.1f} {median(initial):>7.0f} {p99(initial):>7.0f} "
-              f"{row.final_p99:>9.0f} {row.deferred:>8} {row.cpu_ms:>12.1f} {row.cpu_ms / floor_cpu:>14.2f} "
+        print(f"{row.bot:<36} {row.scenario:<30} {rate:>8.1f} {median(initial):>7.0f} {p99(initial):>7.0f} "
+              f"{p99(row.final()):>9.0f} {row.deferred:>8} {row.cpu_ms:>12.1f} {row.cpu_ms / floor_cpu:>14.2f} "
               f"{p99(initial) / floor_p99:>14.2f}")
         if row.bot == "this bot":
-            accepted, refused = row.initial(["ok"]), row.initial(["refused"])
-            print(f"{'':<28} {'  accepted moves (board PNG)':<30} {len(accepted):>8} {median(accepted):>7.0f} "
-                  f"{p99(accepted):>7.0f}")
-            print(f"{'':<28} {'  refusals (text only)':<30} {len(refused):>8} {median(refused):>7.0f} "
-                  f"{p99(refused):>7.0f}")
+            for label in row.labels:
+                initial = row.initial(label)
+                print(f"{'':<36} {'  ' + label:<30} {len(initial):>8} {median(initial):>7.0f} {p99(initial):>7.0f} "
+                      f"{p99(row.final(label)):>9.0f}")
             refusals = Counter(o.key for o in row.outcomes if o.key != "ok")
-            print(f"{'':<28}   refused: {', '.join(f'{key} {count}' for key, count in sorted(refusals.items()))}")
-        if row.fan_out:
-            print(f"{'':<28} {'  ' + row.fan_out}")
+            if refusals:
+                print(f"{'':<36}   refused: {', '.join(f'{key} {count}' for key, count in sorted(refusals.items()))}")
+        for note in [*row.notes, *([row.fan_out] if row.fan_out else [])]:
+            print(f"{'':<36}   {note}")
     timeouts = sum(o.key == "timeout" for row in rows for o in row.outcomes)
-    print(f"(orders without a final answer within {ANSWER_TIMEOUT:g} s: {timeouts}; the accepted/refused lines "
-          "count orders, not orders a second)")
+    print(f"(interactions without a final answer within {ANSWER_TIMEOUT:g} s: {timeouts}; the lines under a row "
+          "count interactions, not interactions a second)")
 
 
 def parse(argv: Sequence[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=50, help="games the players order in, two players each (50)")
-    parser.add_argument("--orders", type=int, default=300, help="orders a bot and scenario (300)")
+    parser.add_argument("--game", choices=("spacechess", "spaceblast", "hexarena"), default="spacechess",
+                        help="what this bot's players play (spacechess)")
+    parser.add_argument("--games", type=int, default=None,
+                        help="games the players play in: Space Chess two players each (50), SpaceBlast three (20)")
+    parser.add_argument("--orders", type=int, default=300, help="interactions a bot and scenario (300)")
     parser.add_argument("--clients", type=int, default=32, help="players typing at once (32)")
     parser.add_argument("--rounds", type=int, default=1, help="rounds of the three bots, alternating (1; 0: the fan-out only)")
-    parser.add_argument("--fanout-games", type=int, default=1000, help="games the restart's draw reaches (1000)")
+    parser.add_argument("--fanout-games", type=int, default=None,
+                        help="games the restart's draw reaches (1000; 0: no fan-out, the default of other games)")
+    parser.add_argument("--computers", type=int, default=2, help="hexarena: players against a hard computer (2)")
     parser.add_argument("--drawing", choices=["thread", "process"], default="thread",
                         help="where this bot draws its turn posts' boards (render.post_drawing: thread)")
     parser.add_argument("--keep-logs", type=Path, default=None, help="copy this bot's log into this folder")
-    parser.add_argument("--quick", action="store_true", help="10 games, 40 orders, 8 clients, a 50-game fan-out")
+    parser.add_argument("--quick", action="store_true",
+                        help="10 games, 40 orders (SpaceBlast 6 arenas, 2 turns; HexArena 20 games, 160 orders), 8 clients, "
+                             "a 50-game fan-out (Space Chess)")
     args = parser.parse_args(argv)
-    if args.quick:
-        args.games, args.orders, args.clients, args.fanout_games = 10, 40, 8, 50
-    if min(args.games, args.orders, args.clients, args.fanout_games) < 1 or args.rounds < 0:
-        parser.error("every size is at least 1 (rounds at least 0: the fan-out alone)")
+    if args.games is None:
+        args.games = 20 if args.game == "spaceblast" else 50
+    if args.fanout_games is None:
+        args.fanout_games = 1000 if args.game == "spacechess" else 0
+    if args.quick:  # HexArena's orders last a few of the computers' searches
+        args.games, args.orders, args.clients = {"spaceblast": (6, 72, 8), "hexarena": (20, 160, 8)}.get(
+            args.game, (10, 40, 8))
+        args.fanout_games = 50 if args.fanout_games else 0
+    if min(args.games, args.orders, args.clients) < 1 or args.rounds < 0 or args.fanout_games < 0:
+        parser.error("every size is at least 1 (rounds and fan-out games at least 0)")
     # each accepted move spends an action point: a player's orders of every round of this bot stay within it
-    if (args.rounds + 1) * -(-args.orders // (2 * args.games)) > AP:
+    if args.game == "spacechess" and (args.rounds + 1) * -(-args.orders // (2 * args.games)) > AP:
         parser.error(f"more than {AP} orders a player over the rounds: add games or take fewer orders")
+    if args.game == "spaceblast" and (args.rounds + 1) * max(1, args.orders // (2 * SB_SHIPS * args.games)) > SB_TURNS:
+        parser.error(f"more than {SB_TURNS} SpaceBlast turns over the rounds: add games or take fewer orders")
     return args
 
 

@@ -106,11 +106,18 @@ class Outcome:
     def key(self) -> str:
         """What came, in the plan's terms: "ok" (a public answer), the refusal's catalog key (a private
         one), or "timeout" (no final answer)."""
-        if self.answer.final is None:
-            return "timeout"
-        if not self.answer.private:
-            return "ok"
-        return refusal_key(self.answer.message["content"] if self.answer.message else "")
+        return answer_key(self.answer)
+
+
+def answer_key(answer: Answer, *, private_ok: bool = False) -> str:
+    """What came of an interaction: "ok" (a public answer; with `private_ok`, also a private one that
+    is no refusal: SpaceBlast's secret orders), a refusal's catalog key, or "timeout" (no final answer)."""
+    if answer.final is None:
+        return "timeout"
+    if not answer.private:
+        return "ok"
+    key = refusal_key(answer.message["content"] if answer.message else "")
+    return "ok" if private_ok and key == "unrecognised" else key
 
 
 class Check:
