@@ -44,7 +44,7 @@ TURN_POST, GM_ALERT = "turn_post", "gm_alert"
 BOT_RATE_PER_SECOND = 45.0
 #: requests a process may send at once after a quiet spell: Discord counts per second, so a burst of a
 #: second's worth from each process would overrun the rate when several wake together
-BOT_BURST = 5
+BOT_BURST = 2
 
 
 def process_rate(shard_count: int, shard_ids: Sequence[int]) -> float:

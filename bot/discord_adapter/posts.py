@@ -137,7 +137,8 @@ def _retry_after(err: discord.HTTPException) -> float | None:
 
 
 class ChannelPoster:
-    """The outbox sender of one bot: `start` it once the gateway is READY (the channels are known)."""
+    """The outbox sender of one bot: `start` it once logged in (a channel not in
+    the cache yet is written to by its id)."""
 
     def __init__(self, client: discord.Client, service: GameService,
                  on_sent: Callable[[OutboxRecord], None] | None = None, limiter: RateLimiter | None = None,
