@@ -43,7 +43,8 @@ TURN_POST, GM_ALERT = "turn_post", "gm_alert"
 #: Discord allows 50 per bot (answers to interactions aside), a few are left for the rest
 BOT_RATE_PER_SECOND = 45.0
 #: requests a process may send at once after a quiet spell: Discord counts per second, so a burst of a
-#: second's worth from each process would overrun the rate when several wake together
+#: second's worth from each process would overrun the rate when several wake together; and the rate
+#: plus the burst is what a second may hold, kept a few under Discord's 50 for sends that arrive late
 BOT_BURST = 2
 
 

@@ -14,6 +14,7 @@ import pytest
 from bot.i18n import Listing
 from bot.outbox import (
     BACKOFF_FIRST,
+    BOT_BURST,
     BOT_RATE_PER_SECOND,
     FINAL,
     Failure,
@@ -230,6 +231,30 @@ def test_the_limiter_keeps_to_its_rate(monkeypatch: pytest.MonkeyPatch) -> None:
     asyncio.run(run())
     assert clock[0] == pytest.approx(0.4), "5 sends at 10/s with a burst of 1 take 0.4 s"
     assert len(waits) == 4
+
+
+def test_the_bots_limiter_leaves_discord_room_in_any_second(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Discord refuses a bot's 51st request of a second (and discord.py then holds every request for
+    the retry_after): the bot's rate and its burst together, a full bucket spent at once then the rate,
+    stay a few requests under 50 in any second, room for the sends that arrive late (a busy loop)."""
+    clock = [0.0]
+    limiter = RateLimiter(BOT_RATE_PER_SECOND, burst=BOT_BURST, clock=lambda: clock[0])
+    granted: list[float] = []
+    real_sleep = asyncio.sleep
+
+    async def fake_sleep(seconds: float) -> None:
+        clock[0] += seconds
+        await real_sleep(0)
+
+    async def run() -> None:
+        while clock[0] < 3.0:
+            await limiter.acquire()
+            granted.append(clock[0])
+
+    monkeypatch.setattr("bot.outbox.asyncio.sleep", fake_sleep)
+    asyncio.run(run())
+    busiest = max(sum(1 for at in granted if start <= at < start + 1.0) for start in granted)
+    assert busiest <= 48, f"{busiest} requests in one second"
 
 
 def test_an_idle_sender_finds_posts_another_process_wrote_without_waking_it(
