@@ -438,11 +438,28 @@ def fan_out_row(fake: LoadFake, store: Store, process: BotProcess, fdj: FdjFile,
                     what="a turn post in every game channel", abort=process.died)
     first, last = min(fake.first_posts.values()) - launched, max(fake.first_posts.values()) - launched
     floor = len(channels) / GLOBAL_PER_SECOND
-    limited = sum(1 for r in fake.requests_since(launched, launched + last) if r.status == 429)
+    requests = fake.requests_since(launched, launched + last)
+    limited = sum(1 for r in requests if r.status == 429)
+    written = written_between(store, [channel.id for channel in channels])
     row.fan_out = (f"last turn post {last:.1f} s after the start (the first {first:.1f} s; "
                    f"{len(channels) / max(1e-9, last - first):.0f} posts/s between; {limited} requests refused "
-                   f"429); Discord's floor {floor:.1f} s ({last / floor:.2f}x)")
+                   f"429); Discord's floor {floor:.1f} s ({last / floor:.2f}x). Where the start went: the bot's "
+                   f"first request {requests[0].at - launched:.1f} s, its posts written (the draw applied) "
+                   f"{written[0] - launched:.1f}–{written[1] - launched:.1f} s")
     return row
+
+
+def written_between(store: Store, channels: Sequence[int]) -> tuple[float, float]:
+    """When the first and the last outbox post of `channels` were written (epoch seconds)."""
+    from sqlalchemy import func, select
+
+    from bot.store.models import OutboxRow
+
+    query = select(func.min(OutboxRow.created_at), func.max(OutboxRow.created_at)).where(
+        OutboxRow.channel_id.in_(channels))
+    with store.engine.connect() as connection:
+        first, last = connection.execute(query).one()
+    return first.timestamp(), last.timestamp()
 
 
 def picture_bytes(row: Row) -> int:

@@ -55,9 +55,13 @@ DRAWING_WORKERS = 2
 def drawing_executor(kind: str = "thread", workers: int = DRAWING_WORKERS) -> Executor:
     """The posts' drawing workers: threads of their own, or ("process") processes started afresh
     (spawned: no copy of the event loop's threads), started now and loading the games' presenters
-    while the bot connects, not when a draw's first board is due."""
+    while the bot connects, not when a draw's first board is due (a restart's fan-out starts then:
+    its first post would wait for Pillow and the renderers to load). Threads share their modules:
+    one loads them."""
     if kind != "process":
-        return ThreadPoolExecutor(workers, thread_name_prefix="drawing")
+        pool: Executor = ThreadPoolExecutor(workers, thread_name_prefix="drawing")
+        pool.submit(load_presenters)
+        return pool
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
     for _ in range(workers):
         pool.submit(load_presenters)
