@@ -544,15 +544,19 @@ class OutboxSender(Generic[Part]):
         if isinstance(parts, Exception):
             return await self._failed(leased, parts)
         first = len(leased.message_ids)
+        last: int | None = None  # the last part's message id, written with the post's end
         try:
             for index in range(first, len(parts)):
                 if index > first:  # the first part's turn was taken above
                     await self.limiter.acquire()
                 message_id = await self.send_part(leased, index, parts[index])
-                leased = await asyncio.to_thread(rows.record_part, self.store, leased, message_id)
+                if index < len(parts) - 1:  # kept before the next part goes: a retry resumes after it
+                    leased = await asyncio.to_thread(rows.record_part, self.store, leased, message_id)
+                else:
+                    last = message_id
         except Exception as err:  # noqa: BLE001 - whatever failed, the post is kept and tried again
             return await self._failed(leased, err)
-        await asyncio.to_thread(rows.mark_sent, self.store, leased)
+        leased = await asyncio.to_thread(rows.mark_sent, self.store, leased, message_id=last)
         self.on_sent(leased)
         return True
 

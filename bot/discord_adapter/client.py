@@ -335,7 +335,7 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
 
     def _posted(self, post: OutboxRecord) -> None:
         if post.game_id is not None:
-            self.status_board.touch(post.game_id)
+            self.status_board.touch(post.game_id, durable=False)
 
     def _post(self, game: GameRecord, reply: Reply, kind: str) -> None:
         if game.channel_id is not None:

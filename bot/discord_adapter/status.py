@@ -105,10 +105,12 @@ class StatusBoard:
     def store(self) -> Store:
         return self.service.store
 
-    def touch(self, game_id: int) -> None:
+    def touch(self, game_id: int, *, durable: bool = True) -> None:
         """Something changed in this game: mark it (durably) and refresh its status message soon,
-        once per period."""
-        self._schedule(game_id, self.debounce_seconds, mark=True)
+        once per period. Not `durable`: a post of the game went out, which changes nothing the
+        message shows that its commit did not already stamp (`Store.commit`'s `updated_at`, which
+        the sweeps and the resume read): refreshed soon, no write (a fan-out sends a thousand)."""
+        self._schedule(game_id, self.debounce_seconds, mark=durable)
 
     def start_sweeps(self) -> None:
         """Look for owed refreshes every `SWEEP_SECONDS` (another process's changes to our games)."""

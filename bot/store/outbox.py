@@ -221,13 +221,19 @@ def record_part(store: Store, post: OutboxRecord, message_id: int) -> OutboxReco
     return OutboxRecord(**{**post.__dict__, "message_ids": ids})
 
 
-def mark_sent(store: Store, post: OutboxRecord, now: dt.datetime | None = None) -> None:
+def mark_sent(store: Store, post: OutboxRecord, now: dt.datetime | None = None, *,
+              message_id: int | None = None) -> OutboxRecord:
     """Done: the pictures are dropped, drawn or to draw (the row stays a while as the record of what was
-    posted)."""
+    posted); `message_id`, the last part's, kept in the same write (`record_part`'s, one write less a
+    post: a fan-out's posts queue for the database's writer). The record as it is now."""
     payload = {key: value for key, value in post.payload.items() if key not in ("files", "drawing")}
+    ids = [*post.message_ids, message_id] if message_id is not None else post.message_ids
+    sent_at = now or _now()
     with writer(store.engine).begin() as connection:
         connection.execute(update(_OUTBOX).where(_OUTBOX.c.id == post.id).values(
-            sent_at=now or _now(), payload=payload, last_error=None))
+            sent_at=sent_at, payload=payload, last_error=None, message_ids=ids))
+    return OutboxRecord(**{**post.__dict__, "message_ids": ids, "sent_at": sent_at, "payload": payload,
+                           "last_error": None})
 
 
 def put_off(store: Store, post: OutboxRecord, until: dt.datetime, error: str) -> None:
