@@ -701,3 +701,17 @@ def test_the_still_arenas_caption_golden_french(game: str, golden) -> None:
     out = io.BytesIO()
     image.crop((0, bare.height, WIDTH, image.height)).save(out, format="PNG")
     golden(f"spaceblast_still_{game.lower()}_caption_fr.png", out.getvalue())
+
+
+@pytest.mark.parametrize("kind", ["left_arena", "crash", "burst"])
+def test_a_ship_gone_this_turn_keeps_its_tag_on_its_ghost(kind: str) -> None:
+    """Issue 27's done-when: whoever sees only the picture tells whose hollow outline it is (the
+    caption names the ship; the ghost says it where it stood, as a ship in play does)."""
+    labels = picture_labels("en")
+    view = view_of({"Ann": ship("G6", "E"), "Cid": ship(None, "NW")})
+    mark = {"kind": kind, "at": "A1", "ship": "Cid", "facing": "NW"}
+    with common.recording_text() as bare:
+        drawn.board_image(view, 6, labels=labels)
+    with common.recording_text() as said:
+        drawn.board_image(view, 6, labels=labels, marks=[mark])
+    assert said.count("Ci") == bare.count("Ci") + 1
