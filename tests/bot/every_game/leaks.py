@@ -162,7 +162,8 @@ _ENCODERS = (("renders.common", "encode_png"), ("renders.gif", "_encode"),
 def words_by_picture(drawn: list[str]) -> Iterator[dict[bytes, list[str]]]:
     """While open, the words `drawn` (a `recording_text()` list) since the last picture was encoded,
     by the digest of the next picture's bytes (`_ENCODERS`): each picture's own words. A drawing
-    the renders cached (a background, a key) is recorded with the first picture that drew it only."""
+    the renders cached (a background, a key) is recorded with the first picture that drew it only,
+    and a GIF encoded again smaller to fit its limit (`renders.gif.bounded_gif`) with its first try."""
     found: dict[bytes, list[str]] = {}
     start = [0]
 
