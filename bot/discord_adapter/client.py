@@ -259,23 +259,19 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
         self.locked_told: set[int] = set()
         self.scheduler: DrawScheduler | None = None
         self.timers: TimerScheduler | None = None
-        #: sends the outbox (turn posts, reminders, GM alerts) from login on; each post sent refreshes the status
+        #: sends the outbox (turn posts, reminders, GM alerts) once connected (`on_connect`); each post sent refreshes the status
         self.poster = ChannelPoster(self, service, on_sent=self._posted, limiter=self.limiter,
                                     drawing=drawing_executor(settings.render.post_drawing),
                                     lease=dt.timedelta(seconds=settings.bot.outbox_lease_seconds))
 
     async def setup_hook(self) -> None:
-        """Logged in, not yet connected: the outbox is sent from now on (posting needs only the REST API,
-        not READY, which discord.py holds back until the servers' stream has been quiet for
-        `guild_ready_timeout`, 2 s), and the draws and timers run while the commands sync."""
         await self.install_commands()
-        self.poster.sender.start()
-        self.start_draws()
         try:
             await self.sync_commands()
         except discord.RateLimited as limited:  # the gateway must not wait for it: the commands follow
             log.warning("the command sync is rate-limited for %.0f s: tried again then", limited.retry_after)
             self._sync_retry = asyncio.create_task(self._sync_after(limited.retry_after), name="command-sync")
+        self.start_draws()
 
     async def _sync_after(self, seconds: float) -> None:
         """Sync the commands once a rate limit is over (again while Discord says to wait)."""
@@ -353,9 +349,15 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
         changed since the last sync this database remembers (`bot.discord_adapter.sync`)."""
         await sync_commands(self, self.tree, self.service.store, list(self.settings.bot.guild_ids))
 
+    async def on_connect(self) -> None:
+        """Connected to the gateway: the outbox is sent from now on — posting needs only the REST API,
+        not READY, which discord.py holds back until the servers' stream has been quiet for
+        `guild_ready_timeout` (2 s, all of a restart's fan-out waiting)."""
+        self.poster.sender.start()
+
     async def on_ready(self) -> None:
         """Channels are known now: status messages whose refresh a stop interrupted are refreshed (the
-        outbox's sender, started at login, is started again if it had stopped). READY comes again after
+        outbox's sender, started once connected, is started again if it had stopped). READY comes again after
         a reconnection: both are idempotent."""
         log.info("connected as %s to %d server(s) on shard(s) %s of %s", self.user, len(self.guilds),
                  sorted(self.shards), self.shard_count)

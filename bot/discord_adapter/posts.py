@@ -141,8 +141,8 @@ def _retry_after(err: discord.HTTPException) -> float | None:
 
 
 class ChannelPoster:
-    """The outbox sender of one bot: `start` it once logged in (a channel not in
-    the cache yet is written to by its id)."""
+    """The outbox sender of one bot: `start` it once connected (a channel not in
+    the cache yet, before READY, is written to by its id)."""
 
     def __init__(self, client: discord.Client, service: GameService,
                  on_sent: Callable[[OutboxRecord], None] | None = None, limiter: RateLimiter | None = None,

@@ -38,7 +38,10 @@ async def test_a_turn_post_from_the_scheduler_thread_lands_in_the_game_channel(
     thread = threading.Thread(target=harness.bot.on_turn_post, args=(game, reply))
     thread.start()
     thread.join()
-    # sent from login on: not held until READY, which discord.py sends 2 s after the servers' stream
+    await asyncio.sleep(0.2)
+    assert channel_calls(recorder, "POST", "/messages") == [], "the outbox is sent once connected only"
+    # not held until READY, which discord.py sends 2 s after the servers' stream
+    await harness.bot.on_connect()
     await until(lambda: channel_calls(recorder, "POST", "/messages") != [])
     post = channel_calls(recorder, "POST", "/messages")[0]
     assert post.files[0][1].startswith(PNG_SIGNATURE)
