@@ -131,7 +131,7 @@ def gm_draw(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         raise ServiceError("error.stale_confirmation")
     draw = _evening_draw(svc, entry, applier.source, applier.schedule)
     # the posts come back in this answer: their boards speak its language, as its pictures do
-    posts = applier.apply_pending(game, [draw], deliver=False, user_id=ctx.user_id, language=svc.language(ctx))
+    posts = applier.apply_pending(game, [draw], deliver=False, ctx=ctx, language=svc.language(ctx))
     if not any(post.draw.key == draw.key for post in posts):
         raise ServiceError("error.conflict")  # the game changed meanwhile (paused, another entry): retry
     messages = [Message("gm.draw.done", {"date": Day(day), "numbers": numbers})]
