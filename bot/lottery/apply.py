@@ -141,10 +141,12 @@ def limit_payload(turn: int, day: dt.date) -> dict[str, object]:
 
 
 def draw_of(payload: Mapping[str, Any]) -> Draw:
-    """The draw a "draw" input's payload was made of (`draw_payload`), as far as its post reads it."""
+    """The draw a "draw" input's payload was made of (`draw_payload`), as far as its post reads it; a
+    record given without its index or source (an input typed by hand) is the evening's automatic draw,
+    as `LotteryDriver.claims_of_log` reads it."""
     record = payload["draw"]
-    return Draw(dt.date.fromisoformat(record["date"]), int(record["index"]), tuple(payload["numbers"]),
-                payload.get("bonus"), source=str(record["source"]))
+    return Draw(dt.date.fromisoformat(record["date"]), int(record.get("index", 1)), tuple(payload["numbers"]),
+                payload.get("bonus"), source=str(record.get("source", AUTO_SOURCE)))
 
 
 def draw_payload(draw: Draw) -> dict[str, object]:
