@@ -101,8 +101,9 @@ class TurnPost:
 _GONE = frozenset({"error.not_running", "error.game_over"})
 
 
-def _running(game: GameRecord) -> None:
-    """A draw's precondition on the game as its commit finds it: running (not paused meanwhile)."""
+def takes_draws(game: GameRecord) -> None:
+    """A draw's precondition, on the game as the command reads it and as its commit finds it: running
+    (not in its setup before `/gm start`, not paused or ended meanwhile)."""
     if game.status != "running":
         raise ServiceError("error.not_running", status=Message(f"status.value.{game.status}"))
 
@@ -224,7 +225,7 @@ class DrawApplier:
             return None
         passing = _PASS.set(_Pass(self, facts if facts is not None else DrawFacts(self.store, self.source), language))
         try:
-            applied = self.service.apply_input(ctx, game, "draw", None, draw_payload(draw), check=_running,
+            applied = self.service.apply_input(ctx, game, "draw", None, draw_payload(draw), check=takes_draws,
                                                claims=[draw_claim_key(game.id, draw.date, draw.index)], post=post)
         except AlreadyClaimed:  # applied elsewhere (another poller, process or thread)
             return None
@@ -255,7 +256,7 @@ class DrawApplier:
             return False
         try:
             self.service.apply_input(None, game, "limit_reached", None, limit_payload(turn, applied[-1][0]),
-                                     check=_running)
+                                     check=takes_draws)
         except ServiceError as err:
             if err.key == "error.conflict":
                 raise DrawDeferred(game.id, draw) from None
