@@ -82,6 +82,9 @@ class BotSettings(_Section):
     gm_role: str = ""
     guild_ids: list[int] = Field(default_factory=list)
     status_debounce_seconds: float = Field(default=10.0, ge=1.0)
+    #: How long a post being sent is its process's: a process killed while sending leaves it to
+    #: another process, or to its own restart, after this long (sent again with the same nonce).
+    outbox_lease_seconds: float = Field(default=15.0, ge=1.0, le=600.0)
     #: How many shards the application's gateway is split into (every process of a deployment says the
     #: same); 0 lets Discord recommend it (one process holding every shard).
     shard_count: int = Field(default=0, ge=0, le=4096)

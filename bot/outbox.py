@@ -58,8 +58,9 @@ def process_rate(shard_count: int, shard_ids: Sequence[int]) -> float:
 DRAWING_SLOTS = 4
 #: first and longest wait after a failed attempt (doubling in between)
 BACKOFF_FIRST, BACKOFF_MAX = 2.0, 300.0
-#: how long a process owns a post it is sending; after that another process (or itself, restarted
-#: after a crash) may send it again — with the same nonce, so Discord does not post it twice
+#: how long a process owns a post it is sending, by default (`[bot] outbox_lease_seconds`); after that
+#: another process (or itself, restarted after a crash) may send it again — with the same nonce, so
+#: Discord does not post it twice
 LEASE = dt.timedelta(seconds=15)
 #: an idle sender still looks this often: another process sharing the database may have written posts
 #: and died before sending them (its own wake-up is lost with it)
@@ -420,8 +421,11 @@ class OutboxSender(Generic[Part]):
         clock: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.UTC),
         on_gone: Callable[[int, int], bool] = lambda _game_id, _channel_id: True,
         drawing_slots: int = DRAWING_SLOTS,
+        lease: dt.timedelta = LEASE,
     ) -> None:
         self.store = store
+        #: how long a post being sent is this process's (a crash's restart waits this long for it)
+        self.lease = lease
         #: the post's channel (game id, channel id) is gone: pause its game if it is still there (run in
         #: a thread); whether it was paused now — the GMs are told then, once, not at each of the game's
         #: posts given up after
@@ -526,7 +530,7 @@ class OutboxSender(Generic[Part]):
         async with self._drawing:
             await self.limiter.acquire()
             now = self.clock()
-            leased = await asyncio.to_thread(rows.lease, self.store, post, now, now + LEASE)
+            leased = await asyncio.to_thread(rows.lease, self.store, post, now, now + self.lease)
             if leased is None:
                 return False  # sent, leased or put off by another process since it was read
             if leased.channel_id is None:

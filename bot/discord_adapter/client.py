@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import dataclasses
+import datetime as dt
 import functools
 import io
 import logging
@@ -260,7 +261,8 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
         self.timers: TimerScheduler | None = None
         #: sends the outbox (turn posts, reminders, GM alerts) once READY; each post sent refreshes the status
         self.poster = ChannelPoster(self, service, on_sent=self._posted, limiter=self.limiter,
-                                    drawing=drawing_executor(settings.render.post_drawing))
+                                    drawing=drawing_executor(settings.render.post_drawing),
+                                    lease=dt.timedelta(seconds=settings.bot.outbox_lease_seconds))
 
     async def setup_hook(self) -> None:
         await self.install_commands()

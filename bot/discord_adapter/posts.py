@@ -14,6 +14,7 @@ asyncio's default pool, where the outbox's and the status messages' database cal
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import io
 import logging
 import multiprocessing
@@ -25,7 +26,17 @@ import discord
 
 from bot.games import presenter_for
 from bot.i18n import alt_text, translate
-from bot.outbox import DM_REFUSED, FINAL, FIXABLE, GM_ALERT, Failure, OutboxSender, RateLimiter, decode_reply
+from bot.outbox import (
+    DM_REFUSED,
+    FINAL,
+    FIXABLE,
+    GM_ALERT,
+    LEASE,
+    Failure,
+    OutboxSender,
+    RateLimiter,
+    decode_reply,
+)
 from bot.service.channels import pause_channel_gone
 from bot.service.core import GameService
 from bot.service.dms import dm_language
@@ -130,7 +141,7 @@ class ChannelPoster:
 
     def __init__(self, client: discord.Client, service: GameService,
                  on_sent: Callable[[OutboxRecord], None] | None = None, limiter: RateLimiter | None = None,
-                 drawing: Executor | None = None) -> None:
+                 drawing: Executor | None = None, lease: dt.timedelta = LEASE) -> None:
         self.client = client
         self.service = service
         self.drawing = drawing or drawing_executor()
@@ -138,7 +149,7 @@ class ChannelPoster:
         self.sender: OutboxSender[PostPart] = OutboxSender(
             service.store, render=self.render, send_part=self.send_part, classify=classify,
             on_sent=on_sent or (lambda _post: None), limiter=limiter,
-            on_gone=lambda game_id, channel_id: pause_channel_gone(service, game_id, channel_id),
+            on_gone=lambda game_id, channel_id: pause_channel_gone(service, game_id, channel_id), lease=lease,
         )
 
     async def render(self, post: OutboxRecord) -> list[PostPart]:

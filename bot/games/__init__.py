@@ -179,7 +179,7 @@ class Presenter:
                                   "happened": "", "pieces": "", "shows": shows or ""}
         if state is None:
             return Message("alt.image", params)
-        turn = rules.view(state).get("turn") or rules.turn_number(state)
+        turn = rules.turn_number(state)
         if turn:
             params["turn"] = Message("alt.turn", {"turn": turn})
         if rules.result(state).finished:

@@ -27,7 +27,7 @@ def status_messages(svc: GameService, game: GameRecord, now: dt.datetime | None 
     state = rules.from_json(game.state)
     now = now or svc.clock()
     header: dict[str, Any] = {"name": game.name, "status": Message(f"status.value.{game.status}"),
-                              "turn": rules.view(state).get("turn", 0)}
+                              "turn": rules.turn_number(state)}
     upcoming = driver_of(game.kind).next_moment(svc, game, now) if game.status == "running" else None
     if upcoming is not None:
         lines = [Message("status.header_next", {**header, "next": upcoming})]

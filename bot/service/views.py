@@ -40,7 +40,7 @@ def game_board(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     if around is not None and around.strip().lower() in ("me", "moi"):
         around = svc.actor_of(ctx, game)
     files = presenter_for(game.kind).board_for(rules, state, scene_of(svc, game, svc.channel_language(ctx)), around)
-    return Reply((Message("game.board", {"name": game.name, "turn": rules.view(state).get("turn", 0)}),),
+    return Reply((Message("game.board", {"name": game.name, "turn": rules.turn_number(state)}),),
                  files=tuple(files))
 
 

@@ -21,17 +21,20 @@ _BOT_ENV = ("SPACECHESS_TOKEN", "SPACECHESS_DATABASE_URL", "SPACECHESS_CONFIG")
 def write_config(
     folder: Path, fake: FakeDiscord, *, guild_sync: bool = False, draws_file: Path | None = None,
     status_debounce: float | None = None, database_url: str | None = None, shard_count: int = 0,
-    shard_ids: Sequence[int] = (),
+    shard_ids: Sequence[int] = (), outbox_lease: float | None = None,
 ) -> Path:
     """A config whose database is a SQLite file in `folder` and whose Discord is `fake`; with
     `guild_sync` the commands are synced to the fake's server instead of globally. Draws are entered
     by hand unless `draws_file` names an FDJ file for the scheduler to read; `status_debounce` shortens
     the pinned status message's delay (the bot's default keeps it out of tests that count messages).
     `database_url` replaces the SQLite file (a PostgreSQL database shared by several processes), and
-    `shard_count`/`shard_ids` make the process one shard of several."""
+    `shard_count`/`shard_ids` make the process one shard of several; `outbox_lease` shortens how long a
+    killed process's post waits for its restart."""
     config = folder / "config.toml"
     guild_ids = [fake.guild.id] if guild_sync else []
     debounce = "" if status_debounce is None else f"status_debounce_seconds = {status_debounce}\n"
+    if outbox_lease is not None:
+        debounce += f"outbox_lease_seconds = {outbox_lease}\n"
     draws = 'source = "manual"' if draws_file is None else f'source = "file"\nfile = "{draws_file.as_posix()}"'
     shards = f"shard_count = {shard_count}\nshard_ids = {list(shard_ids)}\n" if shard_count else ""
     config.write_text(

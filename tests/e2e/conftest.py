@@ -68,6 +68,8 @@ def own_bot(tmp_path: Path) -> Iterator[BotProcess]:
 
 #: The shortest status delay the config accepts: the pinned message follows a change within a second.
 STATUS_DEBOUNCE = 1.0
+#: a campaign's one process holds a post it sends this long (a restart after a crash waits for it)
+OUTBOX_LEASE = 2.0
 
 
 @pytest.fixture
@@ -76,6 +78,7 @@ def campaign(tmp_path: Path) -> Iterator[Campaign]:
     fdj = FdjFile(tmp_path / "loto.csv")
     fdj.create()
     with checked_fake() as server:
-        config = write_config(tmp_path, server, draws_file=fdj.path, status_debounce=STATUS_DEBOUNCE)
+        config = write_config(tmp_path, server, draws_file=fdj.path, status_debounce=STATUS_DEBOUNCE,
+                              outbox_lease=OUTBOX_LEASE)
         with BotProcess(server, config) as process:
             yield Campaign(process, fdj, Table(server, process, server.add_channel("campaign")), add_gm(server))

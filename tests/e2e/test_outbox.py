@@ -10,16 +10,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from bot.outbox import LEASE
 from bot.store import Store
 from bot.store import outbox as rows
 from bot.store.discord_state import dirty_games
 from tests.e2e.botproc import BotProcess, write_config
 from tests.e2e.campaign import WAIT_TIMEOUT, header, pinned_status, turn_sends, wait_turn_post
-from tests.e2e.conftest import add_gm, checked_fake
+from tests.e2e.conftest import OUTBOX_LEASE, add_gm, checked_fake
 from tests.e2e.fdj_file import past_evenings
 from tests.e2e.lobby import started, started_before
 from tests.e2e.table import Table
+from tests.fake_discord.clock import ManualClock
 
 T = TypeVar("T")
 COMMANDS, GUILD_COMMANDS = r"/applications/\d+/commands", r"/applications/\d+/guilds/\d+/commands"
@@ -105,7 +105,7 @@ def test_a_post_discord_took_when_the_bot_died_is_not_posted_twice(campaign):
     assert owed.message_ids == [], "the bot died before it learnt the message's id"
 
     bot.start()
-    eventually(lambda: not unsent(bot), "the post marked sent", timeout=WAIT_TIMEOUT + LEASE.total_seconds())
+    eventually(lambda: not unsent(bot), "the post marked sent", timeout=WAIT_TIMEOUT + OUTBOX_LEASE)
     assert turn_messages(fake, table, draw) == [first], "one message: the resend was recognised by its nonce"
     sends = turn_sends(fake, table, draw)
     assert len(sends) == 2 and {c.json["nonce"] for c in sends} == {owed.nonce(0)}
@@ -154,7 +154,8 @@ def test_a_status_refresh_cut_by_a_crash_is_done_after_the_restart(tmp_path: Pat
 
 
 def test_commands_are_synced_only_when_changed_and_a_server_sync_empties_the_global_scope(tmp_path: Path):
-    with checked_fake() as fake:
+    clock = ManualClock()  # Discord's clock, turned by hand: the switch to server commands comes a day later
+    with checked_fake(clock=clock) as fake:
         bot = BotProcess(fake, write_config(tmp_path, fake))
         for _ in range(3):  # a start, then two restarts on the same database
             bot.start()
@@ -162,6 +163,7 @@ def test_commands_are_synced_only_when_changed_and_a_server_sync_empties_the_glo
         assert len(fake.calls_to("PUT", COMMANDS)) == 1, "synced once, not at each start"
         assert fake.commands[None]
 
+        clock.advance(24 * 3600)  # (the commands' rate limit of the first sync is long spent by then)
         bot.config = write_config(tmp_path, fake, guild_sync=True)
         for _ in range(2):
             bot.start()

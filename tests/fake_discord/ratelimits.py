@@ -40,7 +40,9 @@ RULES = (
     Rule("DELETE", r"/channels/(?P<major>\d+)/messages/\d+", 5, 1.0, "channel-message-delete"),
     Rule("PUT", r"/channels/(?P<major>\d+)/(messages/)?pins/\d+", 5, 5.0, "channel-pins"),
     Rule("*", r"/webhooks/\d+/(?P<major>[^/]+)(/.*)?", 5, 2.0, "interaction-webhook", global_limit=False),
-    Rule("PUT", r"/applications/(?P<major>\d+)/(guilds/\d+/)?commands", 2, 20.0, "commands-bulk"),
+    # a server's commands are counted per server (guild_id is a top-level resource), the global ones per application
+    Rule("PUT", r"/applications/\d+/guilds/(?P<major>\d+)/commands", 2, 20.0, "guild-commands-bulk"),
+    Rule("PUT", r"/applications/(?P<major>\d+)/commands", 2, 20.0, "commands-bulk"),
 )
 DEFAULT = Rule("*", r"(?P<major>)/.*", 50, 1.0, "default")
 

@@ -251,3 +251,19 @@ def test_an_export_before_the_reveal_holds_no_order_and_after_it_every_one(svc: 
         svc.handle(member, "sb ready", {})
     after = svc.handle(GM, "gm export", {})
     assert "left missile" in after.files[0].data.decode() and keys(after) == ["gm.exported"]
+
+
+def test_the_status_and_the_board_say_the_turn_the_game_is_at(svc: GameService) -> None:
+    """The shared layer asks the game its turn (`turn_number`, a hook of `GameRules`), not a key of
+    its view read by convention (issue 22, point 2)."""
+    for member in PLAYERS:
+        svc.handle(member, "sb ready", {})
+    game = svc.store.game_in_channel(GUILD, CHANNEL)
+    from engine import registry
+
+    rules = registry.get(game.kind)
+    turn = rules.turn_number(rules.from_json(game.state))
+    assert turn >= 1
+    for path in ("game status", "game board"):
+        header = svc.handle(EVE, path, {}).messages[0]
+        assert header.params["turn"] == turn, (path, header)

@@ -56,8 +56,19 @@ def make_sender(store: Store, limiter: RateLimiter, drawn: list[int], sent: list
 
 
 async def settle() -> None:
-    for _ in range(50):  # the lanes' database calls run in threads: give them time to come back
+    """Time for what should not happen to show (the lanes' database calls run in threads)."""
+    for _ in range(50):
         await asyncio.sleep(0.01)
+
+
+async def until(condition: Callable[[], bool], what: str) -> None:
+    """Back as soon as `condition` holds: however loaded the machine, the test waits for the sender,
+    never for a fixed time."""
+    for _ in range(2000):
+        if condition():
+            return
+        await asyncio.sleep(0.005)
+    raise AssertionError(f"still not {what} after 10 s")
 
 
 def test_boards_are_drawn_only_as_the_limiter_lets_each_post_go(sqlite_store: Store, make_game: MakeGame) -> None:
@@ -73,6 +84,7 @@ def test_boards_are_drawn_only_as_the_limiter_lets_each_post_go(sqlite_store: St
         assert drawn == [], "every lane waits for its turn at the limiter before its board is drawn"
         for _ in range(3):
             limiter.tokens.release()
+        await until(lambda: len(sent) == 3, "three posts sent")
         await settle()
         assert len(drawn) == 3 and len(sent) == 3, "three turns: three boards drawn and sent, not all of them"
         for _ in range(CHANNELS - 3):
@@ -93,7 +105,7 @@ def test_status_edits_wait_while_posts_are_sent(sqlite_store: Store, make_game: 
     seen_at_status: list[int] = []
 
     async def run() -> None:
-        limiter = RateLimiter(1000.0, burst=1)
+        limiter = GatedLimiter()
         sender = make_sender(sqlite_store, limiter, drawn, sent, [0, 0])
 
         async def status_edit() -> None:
@@ -101,9 +113,12 @@ def test_status_edits_wait_while_posts_are_sent(sqlite_store: Store, make_game: 
             seen_at_status.append(len(sent))
 
         drain = asyncio.create_task(sender.drain())
-        await asyncio.sleep(0.05)  # the lanes are under way
+        limiter.tokens.release()
+        await until(lambda: len(sent) == 1, "a first post sent")  # the lanes are under way, waiting for turns
         assert limiter._posting > 0
         edit = asyncio.create_task(status_edit())
+        for _ in range(CHANNELS):  # every post's turn, and one for the edit
+            limiter.tokens.release()
         await drain
         await edit
 
