@@ -246,7 +246,8 @@ def _draw_panel(
     words: Mapping[str, str],
 ) -> None:
     """The debris reserve (HA-11: a wreck is left only while the reserve has one), then each side's
-    graveyard of destroyed ships."""
+    graveyard of destroyed ships, under its side's name and its player's (who played the last move
+    is then on the picture, not only their side)."""
     left = layout.panel_left + 14
     right = WIDTH - 14
     top = layout.board_top + 4
@@ -258,15 +259,19 @@ def _draw_panel(
         y = top + 42 + (k // 8) * 28
         s.draw_debris(canvas.draw, (x, y), 12)
     canvas.draw.line((left, top + DEBRIS_BLOCK_H - 6, right, top + DEBRIS_BLOCK_H - 6), fill=c.GRID)
+    players = view.get("players") or {}
     for index, side in enumerate(s.SIDES):
         block = top + DEBRIS_BLOCK_H + index * GRAVE_BLOCK_H
         dead = contents.graveyards[side]
         h.draw_side_token(canvas.draw, (left + 9, block + 12), 8, side)
         title = h.word(words, "graveyard").format(side=h.word(words, side), count=len(dead))
         canvas.text((left + 24, block + 12), c.fit(title, 16, right - left - 24), 16, c.INK, anchor="lm")
+        player = players.get(side)
+        if player:  # under it the side's player, muted, as Arkeon's panel names them
+            canvas.text((left + 24, block + 30), c.fit(str(player), 13, right - left - 24), 13, c.MUTED, anchor="lm")
         for k, ship_type in enumerate(dead[:GRAVE_SHOWN]):
             x = left + 20 + (k % GRAVE_COLUMNS) * 44
-            y = block + 48 + (k // GRAVE_COLUMNS) * 42
+            y = block + 52 + (k // GRAVE_COLUMNS) * 42
             s.draw_ship(canvas.draw, (x, y), 16, ship_type, side, None)
         if len(dead) > GRAVE_SHOWN:
             canvas.text((right, block + 12), f"+{len(dead) - GRAVE_SHOWN}", 14, c.MUTED, anchor="rm")

@@ -144,13 +144,20 @@ def draw_blasts(canvas: c.Canvas, layout: BoardLayout, placed: Sequence[Placed],
 
 def draw_ghosts(canvas: c.Canvas, layout: BoardLayout, placed: Sequence[Placed],
                 styles: Mapping[str, s.ShipStyle]) -> None:
-    """The ships gone this phase, hollow where they stood, as they faced (before the pieces)."""
+    """The ships gone this phase, hollow where they stood, as they faced, with their tag under them
+    as a ship in play has it (on a white box, over an explosion too), so the picture says whose
+    ship it was (before the pieces)."""
     for mark in placed:
         if mark.kind in _GHOSTED and mark.angles and mark.ship:
             found = styles.get(mark.ship)
             colour = found.colour if found is not None else s.GONE
-            s.draw_ghost_ship(canvas.draw, layout.hex_centre(mark.cells[0]), layout.ship_radius, mark.angles[0],
-                              colour)
+            x, y = layout.hex_centre(mark.cells[0])
+            s.draw_ghost_ship(canvas.draw, (x, y), layout.ship_radius, mark.angles[0], colour)
+            if found is not None:  # on a white box: it may lie on the explosion
+                at = (round(x), round(y + 0.58 * layout.hex_size))
+                half_w, half_h = c.font(layout.label_size).getlength(found.tag) / 2 + 3, layout.label_size / 2 + 1
+                canvas.draw.rectangle((at[0] - half_w, at[1] - half_h, at[0] + half_w, at[1] + half_h), fill=c.WHITE)
+                canvas.text(at, found.tag, layout.label_size, c.INK, anchor="mm")
 
 
 def draw_shields(canvas: c.Canvas, layout: BoardLayout, placed: Sequence[Placed]) -> None:

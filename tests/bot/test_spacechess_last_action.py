@@ -8,7 +8,7 @@ import pytest
 
 from bot.games.spacechess import SPACECHESS_PRESENTER
 from bot.games.spacechess.boards import board, marks_for
-from bot.i18n import translate
+from bot.i18n import alt_text, translate
 from bot.service.scene import Scene
 from engine.core.squaregrid import parse_cell
 from engine.spacechess import SPACECHESS
@@ -180,6 +180,13 @@ def test_the_recap_shows_apart_the_ap_lost_to_the_cap_at_a_draw_and_from_a_frien
     said = [translate(m.key, "fr", m.params) for m in reply.messages]
     assert said[-1] == "PA perdus au plafond : Ann 6 PA."
     assert "PA perdus au plafond de PA, tour par tour" in drawn
+    for language, words in (("fr", "PA perdus au plafond tour par tour (Ann 6 PA)"),
+                            ("en", "AP lost to the cap turn by turn (Ann 6 AP)")):  # the alt text has the table too
+        picture = SPACECHESS_PRESENTER.recap(SPACECHESS, Scene("Orion", language, history=history)).files[0]
+        assert words in alt_text(picture.description, language)
+    untouched = _history(state, drew)  # Ann lost 2 AP at the draw: only her
+    picture = SPACECHESS_PRESENTER.recap(SPACECHESS, Scene("Orion", "en", history=untouched)).files[0]
+    assert "(Ann 2 AP)" in alt_text(picture.description, "en")
 
 
 @pytest.mark.parametrize("language", ["fr", "en"])

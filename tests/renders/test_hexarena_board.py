@@ -469,10 +469,12 @@ def test_turn_and_ram_golden_french(golden) -> None:
         png = drawn.render_board(view, labels=picture_labels("fr"), title="Arena — HexArena",
                                  marks=last_marks(events, view), caption=caption(events, "fr"), numbers=numbers)
     assert any(line.startswith("Dernier coup") for line in said)
+    assert {"alice", "bob"} <= set(said), "each side's player is named in the panel: who moved is on the picture"
     from tests.bot.every_game.leaks import leaked_words, missing_lists
 
-    if not missing_lists():  # every word drawn is French (the ships' ids are not drawn, their names are)
-        assert not leaked_words(" ".join(said), "fr", ("Arena",))
+    if not missing_lists():  # every word drawn is French (the ships' ids are not drawn, their names are;
+        # the players' names are theirs)
+        assert not leaked_words(" ".join(said), "fr", ("Arena", *filter(None, view["players"].values())))
     golden("hexarena_turn_ram_fr.png", png)
 
 

@@ -664,10 +664,11 @@ def still_arena(game: str, language: str) -> tuple[Image.Image, Image.Image, tup
     return decode(files[0].data), bare.convert("RGB"), tuple(said), _last_turn(outcome.events, language)[0]
 
 
-@pytest.mark.parametrize("game", ["CLASH", "RAM", "MISSILES", "MOVES"])
+@pytest.mark.parametrize("game", ["CLASH", "RAM", "MISSILES", "MOVES", "TURNS"])
 def test_the_still_arena_draws_and_tells_the_last_turn_golden_french(game: str, golden) -> None:
-    """The arena a player finds two days later: the turn's moves, clashes, missiles, explosions,
-    shields and ships leaving drawn (a close-up, where the marks are well over the tolerance), and
+    """The arena a player finds two days later: the turn's moves, rotations, clashes, missiles,
+    explosions, shields and ships leaving drawn (a close-up, where the marks are well over the
+    tolerance), a rotation's arc round the ship where it ended the turn, not where it turned; and
     told in French under the legend, wrapped inside the margins, never cut (its own golden)."""
     from tests.bot.every_game.leaks import leaked_words, missing_lists
     from tests.renders.conftest import MAX_DIFFERING_RATIO, differing_ratio
@@ -675,7 +676,10 @@ def test_the_still_arena_draws_and_tells_the_last_turn_golden_french(game: str, 
     image, bare, said, marks = still_arena(game, "fr")
     radius = 6
     assert any(mark["kind"] == "move" for mark in marks)
-    assert not any(mark["kind"] == "turn" for mark in marks)  # drawn where the ship no longer is
+    turns = {mark["ship"]: mark["at"] for mark in marks if mark["kind"] == "turn"}
+    assert set(turns) == {"RAM": {"Dee"}, "TURNS": {"Ann", "Bob"}}.get(game, set())  # on the still board too
+    ends = {mark["ship"]: mark["path"][-1] for mark in marks if mark["kind"] == "move"}
+    assert all(turns[ship] == ends[ship] for ship in turns if ship in ends)  # round the ship where it ended
     if not missing_lists():
         typed = {"Nova", "Ann", "Bob", "Cid", "Dee", "Eve"}
         assert not leaked_words(" ".join(w for w in said if w not in typed), "fr", typed)
@@ -697,3 +701,17 @@ def test_the_still_arenas_caption_golden_french(game: str, golden) -> None:
     out = io.BytesIO()
     image.crop((0, bare.height, WIDTH, image.height)).save(out, format="PNG")
     golden(f"spaceblast_still_{game.lower()}_caption_fr.png", out.getvalue())
+
+
+@pytest.mark.parametrize("kind", ["left_arena", "crash", "burst"])
+def test_a_ship_gone_this_turn_keeps_its_tag_on_its_ghost(kind: str) -> None:
+    """Issue 27's done-when: whoever sees only the picture tells whose hollow outline it is (the
+    caption names the ship; the ghost says it where it stood, as a ship in play does)."""
+    labels = picture_labels("en")
+    view = view_of({"Ann": ship("G6", "E"), "Cid": ship(None, "NW")})
+    mark = {"kind": kind, "at": "A1", "ship": "Cid", "facing": "NW"}
+    with common.recording_text() as bare:
+        drawn.board_image(view, 6, labels=labels)
+    with common.recording_text() as said:
+        drawn.board_image(view, 6, labels=labels, marks=[mark])
+    assert said.count("Ci") == bare.count("Ci") + 1

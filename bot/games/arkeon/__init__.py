@@ -79,6 +79,10 @@ def worded(event: Event) -> dict[str, Any]:
         params["kinds"] = Listing(tuple(piece(kind, "kind") for kind in params["kinds"]), conjunction=True)
     if event.kind == "game_over":
         params["why"] = Message(f"ak.reason.{params.get('reason')}")  # `reason` stays the engine's word
+        if params.get("base"):  # a destroyed base says whose, where and from where (AK-15)
+            params["why"] = Message("ak.reason.base_destroyed_at", {
+                "loser": params["loser"], "base": params["base"],
+                "by": Listing(tuple(params.get("by") or ()), conjunction=True)})
         params["result"] = result_words(params["winner"])
     if event.kind == "started" and isinstance(params.get("players"), dict):
         params["players"] = Listing(tuple(Message("ak.player", {"side": Message(f"word.side.{side}"), "name": name})
@@ -118,7 +122,8 @@ def last_marks(events: Iterable[Event]) -> tuple[list[str], list[Mark]]:
     """What the board draws of a move, from its events: the cell placed or swapped (outlined), and
     the marks of what else it did (renders/hexmarks.py): each push an arrow on the piece it moved (a
     base too), each turn the old attack marks beside the new, each attack a tracer
-    from the attacker to the piece it took, each piece removed ghosted where it stood."""
+    from the attacker to the piece it took, each piece removed ghosted where it stood, and the attack
+    on a destroyed base (AK-15) a tracer to that base, which the view still holds."""
     from renders.hexmarks import GHOST, PUSH, SHOT, TURN, Mark
 
     placed: list[str] = []
@@ -134,6 +139,8 @@ def last_marks(events: Iterable[Event]) -> tuple[list[str], list[Mark]]:
         elif event.kind == "destroyed":
             marks += [Mark(SHOT, (attacker, p["at"])) for attacker in p.get("by") or ()]
             marks.append(Mark(GHOST, (p["at"],), side=p["side"], piece=p["kind"]))
+        elif event.kind == "game_over" and p.get("base"):  # the base stays drawn: the attack that won is marked
+            marks += [Mark(SHOT, (attacker, p["base"])) for attacker in p.get("by") or ()]
     return placed, marks
 
 

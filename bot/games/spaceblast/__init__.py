@@ -298,7 +298,8 @@ def _marks(event: Event, ships: Mapping[str, Any], made: list[dict[str, Any]]) -
             return []
         return [{"kind": "move", "ship": p["ship"], "path": [p["from"], p["to"]]}]
     if event.kind == "rotated" and cell(p["ship"]):
-        return [{"kind": "turn", "at": cell(p["ship"]), "from": p["from"], "to": p["to"], "steps": p["steps"]}]
+        return [{"kind": "turn", "at": cell(p["ship"]), "from": p["from"], "to": p["to"], "steps": p["steps"],
+                 "ship": p["ship"]}]
     if event.kind == "mine_laid":
         return [{"kind": "mine_laid", "at": p["at"]}]
     if event.kind in ("collision", "ram"):
@@ -344,20 +345,23 @@ def _revealed(events: Sequence[Event]) -> dict[str, list[str]]:
 
 def _last_turn(events: Sequence[Event], language: str) -> tuple[list[dict[str, Any]], list[str]]:
     """The turn `events` resolved, for the still arena: the marks of its phases (`_marks`: moves,
-    mines laid, collisions and rams, missiles, explosions, shields, ships leaving and ghosts) but
-    the rotations' arcs, drawn where the ships stood before they moved (the dart's heading shows
-    the turn, the caption tells it); and the caption saying them, phase by phase, each ship's move
-    as the cells it went through ("Last turn: Ann moves G5 → G6. …"). The revealed orders are public
-    (the GIF lists them); none of a turn not resolved is here. Nothing without a resolved turn."""
+    rotations, mines laid, collisions and rams, missiles, explosions, shields, ships leaving and
+    ghosts), a rotation's arc round the ship where the turn left it (the rotation phase comes
+    first: its frame has the ship where it stood before it moved, the still board where it ended);
+    and the caption saying them, phase by phase, each ship's move as the cells it went through
+    ("Last turn: Ann moves G5 → G6. …"). The revealed orders are public (the GIF lists them); none
+    of a turn not resolved is here. Nothing without a resolved turn."""
     views = next((event.params["views"] for event in events if event.kind == "frames"), None)
     if not views:
         return [], []
     told = _stories(events, {frame.get("frame"): frame for frame in views}, language)
+    ended = views[-1].get("ships", {})
     marks, said = [], []
     for phase, frame in told.items():
         if phase == "reveal":
             continue
-        marks.extend(mark for mark in frame["marks"] if mark["kind"] != "turn")
+        marks.extend({**mark, "at": ended.get(mark["ship"], {}).get("at") or mark["at"]} if mark["kind"] == "turn"
+                     else mark for mark in frame["marks"])
         said.extend(translate("sb.picture.story.moved", language, {"ship": mark["ship"], "path": " → ".join(mark["path"])})
                     for mark in frame["marks"] if mark["kind"] == "move")
         said.extend(entry["text"] for entry in frame["story"])

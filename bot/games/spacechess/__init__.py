@@ -222,7 +222,8 @@ class SpaceChessPresenter(Presenter):
 
     def recap(self, rules: GameRules, scene: Scene) -> Reply:
         reply = recap_reply(rules, scene)
-        return replace(reply, files=self._shown(reply.files, rules, scene, "alt.shows.recap"))
+        shows = next((f.description for f in reply.files if f.description is not None), Message("alt.shows.recap"))
+        return replace(reply, files=self._shown(reply.files, rules, scene, shows))
 
     def replay(self, rules: GameRules, scene: Scene, progress: Progress | None = None) -> Reply:
         made = boards.replay_gif(rules, scene, self._describer(rules), progress=progress)
@@ -230,12 +231,13 @@ class SpaceChessPresenter(Presenter):
             return Reply((Message("game.replay.empty", {"name": scene.name}),), visibility=Visibility.PRIVATE)
         picture, held = made
         return Reply((Message("game.replay.done", {"name": scene.name, **held}),),
-                     files=self._shown((picture,), rules, scene, "alt.shows.replay"))
+                     files=self._shown((picture,), rules, scene, Message("alt.shows.replay")))
 
-    def _shown(self, files: Sequence[Attachment], rules: GameRules, scene: Scene, shows: str) -> tuple[Attachment, ...]:
+    def _shown(self, files: Sequence[Attachment], rules: GameRules, scene: Scene,
+               shows: Message) -> tuple[Attachment, ...]:
         """Charts or an animation of the history, their alt text saying so, then the game where it stands."""
         steps = scene.history() if scene.history is not None else ()
-        return self.shown_as(files, rules, steps[-1].state if steps else None, scene, Message(shows))
+        return self.shown_as(files, rules, steps[-1].state if steps else None, scene, shows)
 
     def shown_as(self, files: Sequence[Attachment], rules: GameRules, state: Any, scene: Scene,
                  shows: Message) -> tuple[Attachment, ...]:

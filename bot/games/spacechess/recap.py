@@ -143,7 +143,9 @@ def _gm_end(recap: GameRecap, scene: Scene) -> GameRecap:
 
 def recap_reply(rules: GameRules, scene: Scene) -> Reply:
     """`/game recap` and the end-of-game post: the recap's picture, its moments also as text (a
-    picture is not read by everyone), in the scene's language."""
+    picture is not read by everyone), in the scene's language. The picture's description says what
+    its charts are (``alt.shows.*``: the AP-lost table with who lost how much, when drawn); the
+    presenter adds the game where it stands."""
     if scene.history is None:
         return Reply((Message("game.recap.none", {"name": scene.name}),), visibility=Visibility.PRIVATE)
     recap = _gm_end(recap_of(scene.history(), rules.view), scene)
@@ -169,6 +171,9 @@ def recap_reply(rules: GameRules, scene: Scene) -> Reply:
     }
     lines = (Message("game.recap.header", {"name": scene.name, "result": subtitle}), *recap.moments)
     lost = [Message("game.recap.capped_one", {"id": f.id, "ap": sum(f.capped)}) for f in recap.fighters if f.capped]
-    if lost:  # said apart from what the draws gave: AP the cap took away
-        lines = (*lines, Message("game.recap.capped", {"who": Listing(tuple(lost), conjunction=True)}))
-    return Reply(lines, files=(Attachment("recap.png", render_recap(data)),))
+    shows = Message("alt.shows.recap")
+    if lost:  # said apart from what the draws gave: AP the cap took away, in the text and the alt text
+        who = Listing(tuple(lost), conjunction=True)
+        lines = (*lines, Message("game.recap.capped", {"who": who}))
+        shows = Message("alt.shows.recap_capped", {"who": who})
+    return Reply(lines, files=(Attachment("recap.png", render_recap(data), shows),))

@@ -44,7 +44,7 @@ def test_the_french_demo_reads_and_draws_french_only(tmp_path: Path, capsys: pyt
                  "🔄 Le pacificateur en E4 tourne le pion basique de Bleu en E3 : E → O.",
                  "réserve : 9 pions basiques, avancées : pacificateur, tournicoteur horaire · a le trait",
                  "réserve : 3 pions basiques, avancées : aucune",
-                 "🏁 Fin de partie — victoire de Bleu (base détruite)."):
+                 "🏁 Fin de partie — victoire de Bleu (base de Rouge en B6 détruite, attaquée depuis B5)."):
         assert said in text, said
     assert re.search(r"tour 6 · Bleu doit jouer avant", text), "the clock names the side in words"
     assert [line for line in lines if ENGLISH.search(line)] == []

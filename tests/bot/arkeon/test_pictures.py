@@ -84,3 +84,21 @@ def test_a_turn_and_an_attack_are_drawn_by_their_marks() -> None:
     assert last_marks(events) == (["E5"], [
         Mark(TURN, ("D6",), side="red", piece="basic", facings=("NE", "NW")),
         Mark(SHOT, ("E3", "E4")), Mark(SHOT, ("D4", "E4")), Mark(GHOST, ("E4",), side="red", piece="cw")])
+
+
+def test_the_winning_attack_on_a_base_is_drawn_and_told_whose_base_where_and_from_where() -> None:
+    """AK-15: the destroyed base stays in the view; the board marks the attack on it (a tracer and
+    an impact, both cells outlined) and the caption says whose base, where, attacked from where."""
+    setup = {"to_move": "blue", "pieces": [
+        {"side": "blue", "kind": "base", "at": "C2"}, {"side": "blue", "kind": "basic", "at": "C3", "facing": "NE"},
+        {"side": "blue", "kind": "basic", "at": "C4", "facing": "NE"}, {"side": "red", "kind": "base", "at": "C6"},
+        {"side": "red", "kind": "basic", "at": "D6", "facing": "SE"}]}  # fmt: skip
+    outcome = ARKEON.apply_input(ARKEON.setup(setup, 1), "order", "blue", {"text": "place basic C5 E"})
+    with common.recording_text() as drawn:
+        files = presenter_for("arkeon").images_for(ARKEON, outcome.state, outcome.events, Scene("Duel", "fr"))
+    image = decode(files[0].data)
+    assert HIGHLIGHT in colours_near(image, "C6")  # the base's cell is outlined with the attacker's
+    assert common.YELLOW in colours_near(image, "C6", 0.45)  # the impact on the base
+    told = " ".join(drawn)
+    assert "Dernier coup : Bleu pose un pion basique en C5 (vers E)." in told
+    assert "victoire de Bleu (base de Rouge en C6 détruite, attaquée depuis C5)" in told

@@ -15,16 +15,21 @@ which prints the table per source.
 
 from __future__ import annotations
 
+import hashlib
+import importlib
 import io
 import os
 import re
 import tempfile
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
+from unittest.mock import patch
 
 LISTS = {"en": Path("/usr/share/dict/american-english"), "fr": Path("/usr/share/dict/french")}
 PACKAGES = {"en": "wamerican", "fr": "wfrench"}
@@ -132,13 +137,15 @@ def typed_names(lines: Iterable[str]) -> set[str]:
 
 @dataclass
 class Played:
-    """One demo or session played in one language: the console's output and the words drawn."""
+    """One demo or session played in one language: the console's output and the words drawn (all
+    of them, and by the name of the image file they were drawn in: `pictures`)."""
 
     source: str
     language: str
     lines: Sequence[str]
     output: str
     drawn: list[str] = field(default_factory=list)
+    pictures: dict[str, list[str]] = field(default_factory=dict)
 
     def leaks(self) -> dict[str, Counter[str]]:
         forgiven = typed_names(self.lines)
@@ -146,14 +153,46 @@ class Played:
                 "images": leaked_words("\n".join(self.drawn), self.language, forgiven)}
 
 
+#: the functions whose bytes are a finished picture: a PNG, a GIF, SpaceBlast's turn animation
+_ENCODERS = (("renders.common", "encode_png"), ("renders.gif", "_encode"),
+             ("renders.spaceblast.animation", "render_turn_gif"))
+
+
+@contextmanager
+def words_by_picture(drawn: list[str]) -> Iterator[dict[bytes, list[str]]]:
+    """While open, the words `drawn` (a `recording_text()` list) since the last picture was encoded,
+    by the digest of the next picture's bytes (`_ENCODERS`): each picture's own words. A drawing
+    the renders cached (a background, a key) is recorded with the first picture that drew it only,
+    and a GIF encoded again smaller to fit its limit (`renders.gif.bounded_gif`) with its first try."""
+    found: dict[bytes, list[str]] = {}
+    start = [0]
+
+    def ending(encode: Callable[..., bytes]) -> Callable[..., bytes]:
+        def encoded(*args: Any, **kwargs: Any) -> bytes:
+            data = encode(*args, **kwargs)
+            found.setdefault(hashlib.sha256(data).digest(), drawn[start[0]:])
+            start[0] = len(drawn)
+            return data
+        return encoded
+
+    with ExitStack() as patches:
+        for module, name in _ENCODERS:
+            owner = importlib.import_module(module)
+            patches.enter_context(patch.object(owner, name, ending(getattr(owner, name))))
+        yield found
+
+
 def play_demo(game: str, language: str) -> Played:
     from bot.demo import run_demo, script_lines
     from renders.common import recording_text
 
     out = io.StringIO()
-    with tempfile.TemporaryDirectory(prefix="leaks-") as folder, recording_text() as drawn:
+    with tempfile.TemporaryDirectory(prefix="leaks-") as folder, recording_text() as drawn, \
+            words_by_picture(drawn) as by_digest:
         run_demo(Path(folder), language, out, game)
-    return Played(f"demo {game}", language, script_lines(game), out.getvalue(), list(drawn))
+        pictures = {path.name: by_digest.get(hashlib.sha256(path.read_bytes()).digest(), [])
+                    for path in sorted(Path(folder).iterdir()) if path.suffix in (".png", ".gif")}
+    return Played(f"demo {game}", language, script_lines(game), out.getvalue(), list(drawn), pictures)
 
 
 def session_lines(language: str) -> list[str]:

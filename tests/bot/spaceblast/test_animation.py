@@ -66,6 +66,10 @@ MOVES = ({"variants": ["powers"], "ships": [{"id": "Ann", "at": "G5", "facing": 
                                             {"id": "Bob", "at": "J2", "facing": "E", "powers": ["turbo"]}]},
          {"Ann": "left power slip", "Bob": "power turbo"})
 
+#: the turning game: Ann turns left and steps ahead to F5, Bob turns right and steps to C3 (SB-7, SB-9)
+TURNS = ({"ships": [{"id": "Ann", "at": "G5", "facing": "E"}, {"id": "Bob", "at": "D4", "facing": "W"}]},
+         {"Ann": "left", "Bob": "right"})
+
 
 def test_a_ships_move_is_one_arrow_through_its_steps_from_where_it_stood_to_where_it_ended() -> None:
     """SB-9, SB-17: a slip and the step after it, or turbo's two steps, are one move of the ship."""
@@ -82,7 +86,7 @@ def test_each_phase_marks_what_it_did_from_the_engines_events() -> None:
         {"kind": "move", "ship": "Dee", "path": ["K3", "K4"]},  # an arrow from where it stood to where it ended
         {"kind": "crash", "at": "K4", "ship": "Dee", "facing": "E"}]}  # once: the crash, not also destroyed
     assert marks(*RAM) == {
-        "rotation": [{"kind": "turn", "at": "C7", "from": "W", "to": "SW", "steps": -1}],
+        "rotation": [{"kind": "turn", "at": "C7", "from": "W", "to": "SW", "steps": -1, "ship": "Dee"}],
         "mines": [{"kind": "mine_laid", "at": "G6"}],
         "movement": [{"kind": "clash", "at": "G6", "ships": ["G5", "G6"]},  # the rammer and the rammed
                      {"kind": "move", "ship": "Cid", "path": ["C3", "C4"]}],
