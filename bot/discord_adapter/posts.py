@@ -17,9 +17,8 @@ import asyncio
 import datetime as dt
 import io
 import logging
-import multiprocessing
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
 
 import discord
@@ -42,6 +41,7 @@ from bot.service.core import GameService
 from bot.service.dms import dm_language
 from bot.service.replies import Attachment
 from bot.store.outbox import OutboxRecord, recipient
+from bot.worker_processes import spawned_pool
 from engine import registry
 
 log = logging.getLogger("spacechess.discord.posts")
@@ -62,7 +62,7 @@ def drawing_executor(kind: str = "thread", workers: int = DRAWING_WORKERS) -> Ex
         pool: Executor = ThreadPoolExecutor(workers, thread_name_prefix="drawing")
         pool.submit(load_presenters)
         return pool
-    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+    pool = spawned_pool(workers)
     for _ in range(workers):
         pool.submit(load_presenters)
     return pool

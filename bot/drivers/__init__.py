@@ -15,7 +15,7 @@ import importlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from bot.service.effects import Effects
+from bot.service.effects import ChangePost, Effects
 from bot.service.replies import Message, Reply
 
 if TYPE_CHECKING:
@@ -80,6 +80,14 @@ class TurnDriver:
         the bot gives after it (a turn resolved because every seat is ready). Every change comes
         here, the GMs' (pause, resume, undo, kick...) as much as the players'."""
         return Effects()
+
+    def change_post(self, svc: GameService, change: Applied, *, later: bool) -> ChangePost | None:
+        """The channel post of a change this driver words itself (a lottery draw's turn post), made
+        before the commit from the change as it will be committed (its `within` inputs applied);
+        None: the pipeline's (`GameService.describe` and the turn's pings). `later`: the post goes
+        to the outbox with the commit, so its board may be a drawing made when it is sent; else it
+        answers a command now, its pictures drawn now. Its direct messages are committed either way."""
+        return None
 
     def catch_up(self, svc: GameService, applied: Applied) -> list[Reply]:
         """After a committed change: what happened meanwhile that the game gets now (the draws of a

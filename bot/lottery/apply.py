@@ -8,15 +8,20 @@ Which draws a game gets (documented in docs/draws.md):
 - whose expected result time (the draw calendar's time on the draw's date) is after the game started
   to run: its `start` input, or its creation for a game created already running;
 - later than the last draw the game got (a draw never jumps back before one already applied), so a
-  game's draws are applied in order with no gap: a draw that could not be committed (players' orders
-  kept winning the race for the game's version) stops that game's pass, and the game's `DRAW_RETRY`
-  timer (durable, in the database) retries it within minutes, backing off, until it lands;
+  game's draws are applied in order with no gap: a draw the pipeline could not commit (stale even
+  holding the game, or its lock not had in time: `DrawDeferred`) stops that game's pass, and the
+  game's `DRAW_RETRY` timer (durable, in the database) retries it within minutes, backing off,
+  until it lands;
 - only while the game is running: a paused game gets nothing, and its missed draws are applied in
   order by `catch_up` when it resumes.
 
-The claim of (game, evening) and the game commit are one transaction (`Store.commit(claims=...)`), so
-duplicate polls, racing threads or processes and crashes between games can neither skip a game nor
-award one twice: whatever was not committed is simply still pending at the next poll or start.
+Each draw is a change like any other, through the one pipeline (`GameService.apply_input`): the
+engine applies it, the lottery driver plans its effects (`bot.lottery.driver`: at the draw reaching
+the game's time limit, SC-31, the end it causes is an input `within` the same change) and words its
+turn post (`turn_post_of`, with the reads of the applier's pass), and one commit writes the entries,
+the snapshot, the claim of (game, evening) and the posts. So duplicate polls, racing threads or
+processes and crashes between games can neither skip a game nor award one twice: whatever was not
+committed is simply still pending at the next poll or start. Nothing here commits by itself.
 """
 
 from __future__ import annotations
@@ -24,18 +29,24 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import weakref
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.exc import OperationalError
 
 from bot.drivers import TurnHooks
 from bot.lottery import is_lottery_game, lottery_kinds
-from bot.lottery.turn_post import build_turn_post, later_drawing, what_comes_next
-from bot.outbox import Drawing, announce, post_language, post_of
-from bot.service.core import Applied, GameService, derive_status
+from bot.lottery.turn_post import build_turn_post, later_drawing, limit_reached, what_comes_next
+from bot.outbox import announce, post_language
+from bot.service.context import Context
+from bot.service.core import Applied, GameService
 from bot.service.dms import dm_posts
+from bot.service.effects import ChangePost
 from bot.service.pings import muted_members, your_turn
 from bot.service.replaying import Step, public_events
-from bot.service.replies import Message, Reply
+from bot.service.replies import Message, Reply, ServiceError
 from bot.service.scene import scene_of
 from bot.store.draws import (
     applied_evenings,
@@ -45,20 +56,16 @@ from bot.store.draws import (
     started_at_of,
     stored_draws,
 )
-from bot.store.outbox import NewPost
-from bot.store.repo import AlreadyClaimed, GameHead, GameRecord, NewEntry, SeatRecord, StaleWrite, Store
+from bot.store.repo import AlreadyClaimed, GameHead, GameRecord, SeatRecord, Store
 from bot.store.timers import get_timer, set_timer
 from draws import FDJ_LOTO, Draw, DrawSchedule, counts_for_game, game_numbers, manual_source
 from engine import registry
 from engine.core.errors import OrderError
-from engine.core.protocol import Outcome
 
 log = logging.getLogger("spacechess.draws")
 
 #: `Draw.source` of FDJ's results, whether fetched over HTTP or read from a local file.
 AUTO_SOURCE = "fdj"
-#: Commits lost to players' orders landing at the same moment before the draw is deferred (`DRAW_RETRY`).
-MAX_ATTEMPTS = 5
 #: Running games read at once by a pass over every game (memory is this batch, not every game).
 GAMES_PER_BATCH = 100
 #: The timer kind retrying a game's deferred draw: 1 minute after the deferral, doubling at each new one.
@@ -73,11 +80,12 @@ def retry_delay(attempt: int) -> dt.timedelta:
 
 
 class DrawDeferred(Exception):
-    """A draw not committed after `MAX_ATTEMPTS` stale writes: it stays the game's next pending draw."""
+    """A draw the pipeline could not commit (`error.conflict`: still stale holding the game; or the
+    game's lock not had in time): it stays the game's next pending draw."""
 
     def __init__(self, game_id: int, draw: Draw) -> None:
-        super().__init__(f"game {game_id}: draw {draw.date.isoformat()}#{draw.index} still stale "
-                         f"after {MAX_ATTEMPTS} attempts")
+        super().__init__(f"game {game_id}: draw {draw.date.isoformat()}#{draw.index} not committed: "
+                         f"the game stayed busy")
         self.game_id = game_id
         self.draw = draw
 
@@ -87,6 +95,59 @@ class TurnPost:
     game: GameRecord
     draw: Draw
     reply: Reply
+
+
+#: refusals of the pipeline meaning the game takes no draw any more (paused, ended meanwhile)
+_GONE = frozenset({"error.not_running", "error.game_over"})
+
+
+def takes_draws(game: GameRecord) -> None:
+    """A draw's precondition, on the game as the command reads it and as its commit finds it: running
+    (not in its setup before `/gm start`, not paused or ended meanwhile)."""
+    if game.status != "running":
+        raise ServiceError("error.not_running", status=Message(f"status.value.{game.status}"))
+
+
+@dataclass(frozen=True)
+class _Pass:
+    """What the applier applying a draw knows that its post needs: itself (calendar, hooks), the
+    reads of its pass (`DrawFacts`: a batch's seats and members read once) and the answer's language."""
+
+    applier: DrawApplier
+    facts: DrawFacts
+    language: str | None
+
+
+#: the draw being applied on this thread (`DrawApplier.apply_draw`), for its post (`turn_post_of`)
+_PASS: ContextVar[_Pass | None] = ContextVar("draw_pass", default=None)
+
+
+def turn_post_of(svc: GameService, change: Applied, *, later: bool) -> ChangePost | None:
+    """A draw's turn post, as the lottery driver words it (`LotteryDriver.change_post`): made by the
+    applier applying it, with its pass's reads; a draw given otherwise (not by an applier) reads for
+    its game alone. None for a draw whose log entry does not say which it was (a scenario's input):
+    the pipeline's post then."""
+    if not isinstance(change.payload.get("draw"), Mapping):
+        return None
+    current = _PASS.get()
+    if current is None:
+        return applier_for(svc).turn_post(change, draw_of(change.payload), None, later=later)
+    return current.applier.turn_post(change, draw_of(change.payload), current.facts, later=later,
+                                     language=current.language)
+
+
+def limit_payload(turn: int, day: dt.date) -> dict[str, object]:
+    """The `limit_reached` entry's payload (SC-31): the turn and the draw's evening that reached it."""
+    return {"turn": turn, "draw": day.isoformat()}
+
+
+def draw_of(payload: Mapping[str, Any]) -> Draw:
+    """The draw a "draw" input's payload was made of (`draw_payload`), as far as its post reads it; a
+    record given without its index or source (an input typed by hand) is the evening's automatic draw,
+    as `LotteryDriver.claims_of_log` reads it."""
+    record = payload["draw"]
+    return Draw(dt.date.fromisoformat(record["date"]), int(record.get("index", 1)), tuple(payload["numbers"]),
+                payload.get("bonus"), source=str(record.get("source", AUTO_SOURCE)))
 
 
 def draw_payload(draw: Draw) -> dict[str, object]:
@@ -139,132 +200,101 @@ class DrawApplier:
         return sorted((d for d in chosen.values() if last is None or d.key > last), key=lambda d: d.key)
 
     # -- applying ----------------------------------------------------------------------------------
-    def apply_draw(self, game: GameRecord, draw: Draw, *, user_id: int | None = None,
+    def apply_draw(self, game: GameRecord, draw: Draw, *, ctx: Context | None = None,
                    post: bool = False, facts: DrawFacts | None = None, language: str | None = None) -> TurnPost | None:
-        """Apply one draw to one game; None when the game already has it or is not running any more.
+        """Apply one draw to one game through the pipeline (`GameService.apply_input`, claiming the
+        game's evening); None when the game already has it or is not running any more.
 
-        The turn post is made from the outcome before the commit; with `post` it is written to the
-        outbox in the commit's transaction, so the draw and its post are kept or lost together. At
-        the draw that reaches the game's time limit (SC-31) the same commit records the end.
+        The turn post is the lottery driver's (`LotteryDriver.change_post`, made by `turn_post_of`
+        from the outcome before the commit); with `post` it is written to the outbox in the commit's
+        transaction, so the draw and its post are kept or lost together. At the draw that reaches the
+        game's time limit (SC-31) the driver has the same commit record the end (`Effects.within`).
+        `ctx` is the game master's command that entered the draw (`/gm draw`): its member is the
+        log entry's.
 
         `language` is the one the post's text will be read in when it is an answer (`/gm draw`), so
         its board speaks it too; a post sent later is drawn in the language it is sent in.
 
         An `OrderError` (the engine refusing the draw) propagates: nothing was written. `DrawDeferred`
-        when every attempt lost the race for the game's version: the draw is still pending.
+        when the pipeline gave up on the game (still stale holding it, or its lock not had in time):
+        the draw is still pending.
         """
-        rules = registry.get(game.kind)
-        payload = draw_payload(draw)
-        if game.status == "running" and self._settle_limit(game, draw):
+        if game.status != "running":
             return None
-        for _attempt in range(MAX_ATTEMPTS):
-            if game.status != "running":
+        if self._settle_limit(game, draw):
+            return None
+        passing = _PASS.set(_Pass(self, facts if facts is not None else DrawFacts(self.store, self.source), language))
+        try:
+            applied = self.service.apply_input(ctx, game, "draw", None, draw_payload(draw), check=takes_draws,
+                                               claims=[draw_claim_key(game.id, draw.date, draw.index)], post=post)
+        except AlreadyClaimed:  # applied elsewhere (another poller, process or thread)
+            return None
+        except ServiceError as err:
+            if err.key in _GONE:
                 return None
-            outcome = rules.apply_input(rules.from_json(game.state), "draw", None, payload)
-            outcome, entries = self._with_limit(game, outcome, [NewEntry("draw", None, user_id, payload)], draw)
-            reply, drawing, dms = self._post(Applied(game, outcome, rules), draw, facts or DrawFacts(self.store, self.source),
-                                        later=post, language=language)
-            try:
-                committed = self.store.commit(
-                    game.id,
-                    game.version,
-                    state=rules.to_json(outcome.state),
-                    entries=entries,
-                    status=derive_status(rules, outcome.state, game.status),
-                    claims=[draw_claim_key(game.id, draw.date, draw.index)],
-                    outbox=[post_of(game, reply, drawing=drawing), *dms] if post else dms,
-                )
-            except AlreadyClaimed:
-                return None
-            except StaleWrite:  # an order (or another poller) got there first: look again
-                fresh = self.store.get_game(game.id)
-                if fresh is None:
-                    return None
-                game = fresh
-                continue
-            return TurnPost(committed, draw, reply)
-        raise DrawDeferred(game.id, draw)
-
-    def _limit_reached(self, game: GameRecord, turn: int, day: dt.date) -> bool:
-        limit, end = game.options.get("limit_draws"), game.options.get("end_date")
-        return (limit is not None and turn >= limit) or (end is not None and day.isoformat() >= end)
-
-    def _with_limit(self, game: GameRecord, outcome: Outcome, entries: list[NewEntry],
-                    draw: Draw) -> tuple[Outcome, list[NewEntry]]:
-        """SC-31: at the draw that reaches the game's limit (a number of draws, or its end date), the
-        rules end the game on the living characters' HP, in the draw's own commit; the turn post
-        shows the verdict."""
-        rules = registry.get(game.kind)
-        turn = rules.view(outcome.state).get("turn", 0)
-        if derive_status(rules, outcome.state, game.status) != "running" or not self._limit_reached(
-                game, turn, draw.date):
-            return outcome, entries
-        final = rules.apply_input(outcome.state, "limit_reached", None, {})
-        limit = NewEntry("limit_reached", None, None, {"turn": turn, "draw": draw.date.isoformat()})
-        return Outcome(final.state, (*outcome.events, *final.events)), [*entries, limit]
+            if err.key == "error.conflict":
+                raise DrawDeferred(game.id, draw) from None
+            raise
+        except OperationalError as err:  # the game's lock not had in time: a busy game, try again later
+            raise DrawDeferred(game.id, draw) from err
+        finally:
+            _PASS.reset(passing)
+        assert applied.own_post is not None, "a draw's post is the lottery driver's"
+        return TurnPost(applied.game, draw, applied.own_post)
 
     def _settle_limit(self, game: GameRecord, draw: Draw) -> bool:
-        """True when an earlier draw reached the game's limit but its end could not be recorded then: the
-        end is recorded now, and `draw` is not applied (a game never gets a draw beyond its limit)."""
+        """True when an earlier draw reached the game's limit but its end was not recorded with it (a
+        game from before both were one commit, a limit lowered since): the end is recorded now, as
+        that draw's commit would have (`limit_reached`, through the pipeline), and `draw` is not
+        applied (a game never gets a draw beyond its limit)."""
         if "limit_draws" not in game.options and "end_date" not in game.options:
             return False
         applied = applied_evenings(self.store, game.id)
         rules = registry.get(game.kind)
         turn = rules.view(rules.from_json(game.state)).get("turn", 0)
-        if not applied or not self._limit_reached(game, turn, applied[-1][0]):
+        if not applied or not limit_reached(game.options, turn, applied[-1][0]):
             return False
-        if self._record_limit(game, turn, applied[-1][0]) is None:
-            raise DrawDeferred(game.id, draw)
+        try:
+            self.service.apply_input(None, game, "limit_reached", None, limit_payload(turn, applied[-1][0]),
+                                     check=takes_draws)
+        except ServiceError as err:
+            if err.key == "error.conflict":
+                raise DrawDeferred(game.id, draw) from None
+            if err.key not in _GONE:
+                raise
+        except OperationalError as err:
+            raise DrawDeferred(game.id, draw) from err
         return True
 
-    def _record_limit(self, game: GameRecord, turn: int, day: dt.date) -> tuple[GameRecord, Outcome] | None:
-        """The `limit_reached` input committed; None when every attempt was stale."""
-        rules = registry.get(game.kind)
-        for _attempt in range(MAX_ATTEMPTS):
-            if game.status != "running":
-                return None
-            final = rules.apply_input(rules.from_json(game.state), "limit_reached", None, {})
-            try:
-                committed = self.store.commit(
-                    game.id, game.version, state=rules.to_json(final.state),
-                    entries=[NewEntry("limit_reached", None, None, {"turn": turn, "draw": day.isoformat()})],
-                    status=derive_status(rules, final.state, game.status),
-                )
-            except StaleWrite:
-                fresh = self.store.get_game(game.id)
-                if fresh is None:
-                    return None
-                game = fresh
-                continue
-            return committed, final
-        return None
-
-    def _post(self, applied: Applied, draw: Draw, facts: DrawFacts, *, later: bool,
-              language: str | None = None) -> tuple[Reply, Drawing | None, tuple[NewPost, ...]]:
+    def turn_post(self, change: Applied, draw: Draw, facts: DrawFacts | None, *, later: bool,
+                  language: str | None = None) -> ChangePost:
         """The turn post; with `later` (it goes to the outbox) its board as a drawing, drawn when it is
         sent, in the language its text is then read in, when the post allows it (`later_drawing`).
         A board drawn now speaks `language`, else the language its hooks show posts in (the
         console's), else the server's: the language of the post's text. With it, the direct messages of
-        the members it pings who take theirs so (`bot.service.dms`)."""
-        game = applied.game
+        the members it pings who take theirs so (`bot.service.dms`). `facts` are the pass's reads
+        (its batch's seats and members); None: read for this game."""
+        game = change.game
+        facts = facts if facts is not None else DrawFacts(self.store, self.source)
         policy = self.store.guild_settings(game.guild_id).ping_policy if game.guild_id is not None else "players"
-        pending = Step(-1, "draw", None, tuple(public_events(applied.outcome.events)), applied.outcome.state)
-        turn = int(applied.rules.view(applied.outcome.state).get("turn", 0)) if "limit_draws" in game.options else 0
+        pending = Step(-1, "draw", None, tuple(public_events(change.outcome.events)), change.outcome.state)
+        turn = int(change.rules.view(change.outcome.state).get("turn", 0)) if "limit_draws" in game.options else 0
         following = what_comes_next(self.schedule, game.options, turn, self.service.clock())
         scene = scene_of(self.service, game, language or post_language(self.hooks), pending=(pending,),
                          upcoming=following)
-        drawing = later_drawing(applied, scene, following) if later else None
+        drawing = later_drawing(change, scene, following) if later else None
         muted, by_dm = (facts.muted(game.id), facts.by_dm(game.id)) if policy != "none" else (frozenset(), frozenset())
-        reply, written = build_turn_post(applied, draw, seats=facts.seats(game.id), ping_policy=policy, scene=scene,
+        reply, written = build_turn_post(change, draw, seats=facts.seats(game.id), ping_policy=policy, scene=scene,
                                          pictures=drawing is None, muted=muted, by_dm=by_dm)
-        return reply, drawing, dm_posts(game, written, Message("dm.draw"), your_turn)
+        return ChangePost(reply, drawing, dm_posts(game, written, Message("dm.draw"), your_turn))
 
     def apply_pending(
-        self, game: GameRecord, extra: Sequence[Draw] = (), *, deliver: bool = True, user_id: int | None = None,
+        self, game: GameRecord, extra: Sequence[Draw] = (), *, deliver: bool = True, ctx: Context | None = None,
         facts: DrawFacts | None = None, language: str | None = None,
     ) -> list[TurnPost]:
         """Every pending draw of `game` in order; with `deliver` (and hooks) each turn post goes to the
-        outbox with its draw's commit and is announced at once, so no crash loses one.
+        outbox with its draw's commit and is announced at once, so no crash loses one. `ctx` (the
+        command entering the `extra` draws) is theirs only: the draws it found pending are the bot's.
 
         A deferred draw ends the pass for this game: applying a later one would leave a gap that
         `pending` (which looks after the last applied draw) would never fill."""
@@ -273,7 +303,7 @@ class DrawApplier:
         for draw in self.pending(game, extra, facts):
             outboxed = deliver and self.hooks is not None
             try:
-                post = self.apply_draw(game, draw, user_id=user_id if draw in extra else None, post=outboxed,
+                post = self.apply_draw(game, draw, ctx=ctx if draw in extra else None, post=outboxed,
                                        facts=facts, language=language)
             except DrawDeferred as deferred:
                 self._retry_later(deferred)

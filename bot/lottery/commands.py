@@ -17,7 +17,7 @@ from typing import Any
 
 from bot.i18n import Day
 from bot.lottery import is_lottery_game
-from bot.lottery.apply import applier_for
+from bot.lottery.apply import applier_for, takes_draws
 from bot.service.commands import Option, command
 from bot.service.context import Context
 from bot.service.core import GameService
@@ -102,8 +102,7 @@ def gm_draw(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
     if not is_lottery_game(game.kind):
         raise ServiceError("error.wrong_game_kind", kind=game.kind)
     require_running(game)
-    if game.status != "running":  # a game in its setup gets no draw before /gm start
-        raise ServiceError("error.not_running", status=Message(f"status.value.{game.status}"))
+    takes_draws(game)  # a game in its setup gets no draw before /gm start
     applier = applier_for(svc)
     now = svc.clock()  # the bot's time, as the poll's: whether the evening's results are out
     day = parse_date(opts.get("date"), applier.schedule.local_date(now))
@@ -131,7 +130,7 @@ def gm_draw(svc: GameService, ctx: Context, opts: dict[str, Any]) -> Reply:
         raise ServiceError("error.stale_confirmation")
     draw = _evening_draw(svc, entry, applier.source, applier.schedule)
     # the posts come back in this answer: their boards speak its language, as its pictures do
-    posts = applier.apply_pending(game, [draw], deliver=False, user_id=ctx.user_id, language=svc.language(ctx))
+    posts = applier.apply_pending(game, [draw], deliver=False, ctx=ctx, language=svc.language(ctx))
     if not any(post.draw.key == draw.key for post in posts):
         raise ServiceError("error.conflict")  # the game changed meanwhile (paused, another entry): retry
     messages = [Message("gm.draw.done", {"date": Day(day), "numbers": numbers})]

@@ -1,5 +1,6 @@
 """The lottery as a turn driver: its options of a new game (SC-31's time limit, where draws come
-from), its lines of `/game info` and of the status header, and the catch-up of a resumed game."""
+from), its lines of `/game info` and of the status header, what a draw causes (the end at the time
+limit, within the draw's change) and its turn post, and the catch-up of a resumed game."""
 
 from __future__ import annotations
 
@@ -9,10 +10,11 @@ from typing import Any
 
 from bot.drivers import LogFault, TimerHandler, TurnDriver, TurnHooks
 from bot.i18n import Count, Day
-from bot.lottery.apply import DRAW_RETRY, DrawApplier, applier_for
-from bot.lottery.turn_post import what_comes_next
+from bot.lottery.apply import DRAW_RETRY, DrawApplier, applier_for, limit_payload, turn_post_of
+from bot.lottery.turn_post import limit_reached, what_comes_next
 from bot.service.commands import Option
 from bot.service.core import Applied, GameService
+from bot.service.effects import ChangePost, Effects, FollowUp
 from bot.service.replies import Message, Reply, ServiceError
 from bot.store.draws import draw_claim_key
 from bot.store.repo import GameRecord, LogRecord
@@ -93,6 +95,26 @@ class LotteryDriver(TurnDriver):
             rules = registry.get(game.kind)
             turn = int(rules.view(rules.from_json(game.state)).get("turn", 0))
         return what_comes_next(applier_for(svc).schedule, game.options, turn, now)
+
+    def effects(self, svc: GameService, change: Applied) -> Effects:
+        """SC-31: the draw that reaches the game's limit (a number of draws, or its end date) ends it
+        on the living characters' HP in its own change (`Effects.within`): logged as `limit_reached`
+        right after the draw, in the draw's commit, and its turn post shows the verdict. A draw that
+        ended the game by itself needs no end."""
+        if change.kind != "draw" or change.game.status != "running":
+            return Effects()
+        turn = change.rules.view(change.outcome.state).get("turn", 0)
+        record = change.payload.get("draw")
+        day = dt.date.fromisoformat(record["date"]) if isinstance(record, Mapping) else None
+        if not limit_reached(change.game.options, turn, day):
+            return Effects()
+        payload = limit_payload(turn, day) if day is not None else {"turn": turn, "draw": None}
+        return Effects(within=(FollowUp("limit_reached", None, payload),))
+
+    def change_post(self, svc: GameService, change: Applied, *, later: bool) -> ChangePost | None:
+        """A draw's turn post (`bot.lottery.turn_post`): its draw, each character's gains, the pings by
+        the server's policy, what comes next; the pipeline's post for any other change."""
+        return turn_post_of(svc, change, later=later) if change.kind == "draw" else None
 
     def timer_handlers(self, svc: GameService, hooks: TurnHooks) -> dict[str, TimerHandler]:
         """A deferred draw's retry: the game's pending draws, each with its turn post through the outbox.

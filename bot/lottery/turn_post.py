@@ -134,6 +134,13 @@ def what_comes_next(schedule: DrawSchedule, options: Mapping[str, Any], turn: in
     return Message("sc.next.limited", {"next": following, "limit": Message(key, params)})
 
 
+def limit_reached(options: Mapping[str, Any], turn: int, day: dt.date | None) -> bool:
+    """SC-31: whether a game of these options is at its time limit once `turn` draws are played, the
+    last of them on `day`: that many draws, or its end date reached."""
+    limit, end = options.get("limit_draws"), options.get("end_date")
+    return (limit is not None and turn >= limit) or (end is not None and day is not None and day.isoformat() >= end)
+
+
 def later_drawing(applied: Applied, scene: Scene, upcoming: Message | None = None) -> Drawing | None:
     """The turn post's board as a `Drawing`, to draw when the post is sent (in the language it is
     sent in: `upcoming` says what comes next in any); None when the draw ends the game, whose

@@ -14,7 +14,6 @@ from __future__ import annotations
 import datetime as dt
 import importlib
 import logging
-import multiprocessing
 import threading
 import time
 from collections.abc import Callable
@@ -28,6 +27,7 @@ from bot.service.effects import FollowUp
 from bot.service.replies import ServiceError
 from bot.store.repo import AlreadyClaimed
 from bot.store.timer_rows import TimerPlan
+from bot.worker_processes import spawned_pool
 from engine import registry
 from engine.core.drawoffer import ACCEPT, DECLINE
 from engine.core.errors import OrderError
@@ -110,7 +110,7 @@ class ThinkingPool(Executor):
     the first search — a bot whose games have no computer never starts one — and warmed up then, the
     games' rules and computer modules loaded once. A worker that died (killed, out of memory) is
     replaced at the next search; the turn it was thinking fails with `BrokenExecutor` and its timer
-    stays for the runner's next try."""
+    stays for the runner's next try. A bot that dies takes its worker with it (`spawned_pool`)."""
 
     def __init__(self) -> None:
         self._pool: ProcessPoolExecutor | None = None
@@ -128,8 +128,7 @@ class ThinkingPool(Executor):
 
     def _started(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=load_computers)
+            self._pool = spawned_pool(1, initializer=load_computers)
         return self._pool
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:

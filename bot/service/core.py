@@ -36,7 +36,7 @@ from bot.service.commands import (
 )
 from bot.service.computers import computer_timers, computers_of
 from bot.service.context import Context
-from bot.service.effects import Effects
+from bot.service.effects import ChangePost, Effects
 from bot.service.game_over import Announcement, game_over
 from bot.service.permissions import require_channel_permissions
 from bot.service.pings import muted_members, ping_policy, turn_ping
@@ -109,6 +109,9 @@ class Applied:
     #: the actors it handed the turn to, pinged in a channel post written with it (`Effects.turn`,
     #: the driver's call)
     turn: tuple[str, ...] = ()
+    #: its channel post as its driver worded it (`TurnDriver.change_post`: a draw's turn post), for a
+    #: caller answering with it; None for the pipeline's own (`describe`)
+    own_post: Reply | None = None
 
 
 #: seconds a commit whose outcome the database took with it (a restart) waits for the database to be back
@@ -327,11 +330,18 @@ class GameService:
         outcome into effects as data (`TurnDriver.effects`): its timers are written in the change's
         own transaction with the log entry, snapshot, seats, options and `claims` (`AlreadyClaimed`
         when another process did it first), and the inputs that follow (a turn every seat is ready
-        for) are applied after it, one by one, through this same path. A computer's turn is a timer
+        for) are applied after it, one by one, through this same path; the inputs `within` it (the
+        end a lottery draw reaching the time limit causes, SC-31) are applied to its outcome before
+        the commit, each logged as its own entry of that one commit. A computer's turn is a timer
         of the change that makes it due (`computer_timers`): it plays after the commit, in the timer
-        runner, through this path again — never inside the command of the player who moved. With
-        `post` (nobody to answer: a timer fired) every change's public reply is written to the outbox
-        in its own commit; else the follow-ups' replies come back in `Applied.posts` for the caller.
+        runner, through this path again — never inside the command of the player who moved; the
+        runner is woken once the outermost transaction commits (a caller's `Store.locked_game`
+        block's end), when it can read the timer. With `post` (nobody to answer: a timer fired, a
+        draw polled) every change's public reply is written to the outbox in its own commit; else
+        the follow-ups' replies come back in `Applied.posts` for the caller. A driver may word a
+        change's post itself (`TurnDriver.change_post`: a draw's turn post, with its board drawn
+        when it is sent and its direct messages): it comes back in `Applied.own_post` either way.
+        The log entry's `user_id` is `ctx`'s member (None: the bot's own change).
 
         `check` re-validates service-level preconditions on the fresh record at each attempt (the
         game may have been paused or finished by the writer that beat us). An ended game takes no
@@ -342,7 +352,8 @@ class GameService:
         confirmation was shown for the version it read). `reopen` lets an undo take back the input
         that ended the game; `setup` replaces the setup document the log replays from; `channel` moves
         the game to another channel.
-        `error.conflict` is left for a game that vanished or a unique key taken meanwhile.
+        `error.conflict` is left for a game that vanished, a unique key taken meanwhile, or a
+        change still stale while holding the game.
         """
         first = self._commit_change(ctx, game, Change(kind, actor, payload, seats_set, seats_removed, check, claims,
                                                       options, state, status, stale, reopen, setup, channel), post)
@@ -399,16 +410,25 @@ class GameService:
                                       channel_id=current.channel_id if change.channel is None else change.channel),
                               outcome, rules, change.kind, payload=change.payload)
             effects = driver.effects(self, pending)
+            entries = [NewEntry(kind=change.kind, actor=change.actor, user_id=user_id, payload=dict(change.payload))]
+            for inner in effects.within:  # part of the change: the same commit, an entry each
+                more = rules.apply_input(outcome.state, inner.kind, inner.actor, inner.payload)
+                outcome = Outcome(more.state, (*outcome.events, *more.events))
+                entries.append(NewEntry(kind=inner.kind, actor=inner.actor, user_id=None, payload=dict(inner.payload)))
+            if effects.within:
+                new_status = change.status or derive_status(rules, outcome.state, current.status)
+                pending = replace(pending, game=replace(pending.game, status=new_status), outcome=outcome)
             pending = replace(pending, turn=effects.turn)
             timers = effects.timers + computer_timers(pending, self.clock())
             # who is told of the turn: the seats as this change leaves them (a join that starts the game)
             seats = seats_after(self.store.seats(current.id), change.seats_set(current),
                                 change.seats_removed) if effects.turn else ()
+            own = driver.change_post(self, pending, later=post)
             committed = self._committed(
                 interaction, current,
                 current.version,
                 state=rules.to_json(outcome.state),
-                entries=[NewEntry(kind=change.kind, actor=change.actor, user_id=user_id, payload=dict(change.payload))],
+                entries=entries,
                 status=new_status,
                 seats_set=change.seats_set(current),
                 seats_removed=change.seats_removed,
@@ -418,10 +438,11 @@ class GameService:
                 channel_id=change.channel,
                 # a change nobody asked for (a deadline's resolution) posts in the channel, in its
                 # transaction; one that hands the turn over pings those it now waits on, with it
-                outbox=self._posts(current, pending, seats, post),
+                outbox=self._posts(current, pending, seats, post, own),
                 timers=timers,
             )
-            return (Applied(committed, outcome, rules, change.kind, payload=change.payload, turn=effects.turn),
+            return (Applied(committed, outcome, rules, change.kind, payload=change.payload, turn=effects.turn,
+                            own_post=own.reply if own is not None else None),
                     replace(effects, timers=timers))
 
         try:
@@ -442,8 +463,8 @@ class GameService:
                 raise
             except StaleWrite:
                 raise ServiceError("error.conflict") from None
-        if effects.timers:
-            self.timers_changed()
+        if effects.timers:  # the runner reads them on its own connection: once they are there
+            self.store.after_commit(self.timers_changed)
         if interaction:
             _INTERACTION_COMMITS.set(_INTERACTION_COMMITS.get() + 1)
         return applied, effects
@@ -496,18 +517,25 @@ class GameService:
             return Reply(aside, files=files, visibility=Visibility.PRIVATE)
         return Reply(messages, files=files, aside=aside, mentions=tuple(dict.fromkeys(mentions)))
 
-    def _posts(self, game: GameRecord, pending: Applied, seats: Sequence[SeatRecord], post: bool) -> list[NewPost]:
+    def _posts(self, game: GameRecord, pending: Applied, seats: Sequence[SeatRecord], post: bool,
+               own: ChangePost | None = None) -> list[NewPost]:
         """The channel posts a change writes with its commit: its public reply when nobody asked for
-        it (`post`), and the members it hands the turn to told (`Applied.turn`, its driver's call) —
-        in that post, else in one of its own: a ping Discord notifies is a new message (a command's
-        reply edits its "thinking…", and an edit notifies nobody), sent once, after the reply; or by
-        direct message, for the members who chose it (`bot.service.dms`)."""
+        it (`post`) — the one its driver worded (`own`), else `describe`'s — and the members it hands
+        the turn to told (`Applied.turn`, its driver's call) — in that post, else in one of its own:
+        a ping Discord notifies is a new message (a command's reply edits its "thinking…", and an edit
+        notifies nobody), sent once, after the reply; or by direct message, for the members who chose
+        it (`bot.service.dms`), those of `own` too, whether or not its reply is posted."""
         told, users, dms = turn_ping(self.store, pending.game, pending.rules, pending.outcome.state, pending.turn,
                                      seats=seats)
+        if own is not None:
+            dms = (*own.dms, *dms)
         if post:
-            reply = self.describe(pending)
-            return [post_of(game, replace(reply, messages=reply.messages + told,
-                                          mentions=tuple(dict.fromkeys(reply.mentions + users)))), *dms]
+            reply = self.describe(pending) if own is None else own.reply
+            drawing = own.drawing if own is not None else None
+            if told:
+                reply = replace(reply, messages=reply.messages + told,
+                                mentions=tuple(dict.fromkeys(reply.mentions + users)))
+            return [post_of(game, reply, drawing=drawing), *dms]
         return ([post_of(game, Reply(told, mentions=users))] if told else []) + list(dms)
 
     def announce_end(self, applied: Applied) -> Announcement:

@@ -83,9 +83,6 @@ def _offer(svc: GameService, ctx: Context, game: GameRecord) -> tuple[Applied, A
         routed = route(svc.store, applied.game, users, Message("dm.draw_offer"), _ping_line) if users else None
         if routed is not None:
             svc.store.owe_posts(applied.game, routed.dms)
-    # committed now: the runner woken by the commit inside the block may have looked before it, and the
-    # computer asked (its turn, a timer of the offer) must not wait for the next poll to answer
-    svc.timers_changed()
     return applied, Asked(tuple(users), routed.channel) if routed is not None else None
 
 

@@ -272,6 +272,8 @@ class _Scope(threading.local):
     memo: dict[tuple[Any, ...], Any] | None = None
     #: the games the open write transaction changed: told to the listeners once it commits
     changed: tuple[int, ...] = ()
+    #: what waits for the `locked_game()` transaction to commit (`Store.after_commit`)
+    after: tuple[Callable[[], None], ...] = ()
 
 
 #: PostgreSQL's channel of the games' changes: each commit sends the game's id on it, delivered to
@@ -515,10 +517,30 @@ class Store:
             raise Conflict(game_id, expected_version, str(exc.orig)) from exc
         finally:
             changed, scope.changed = scope.changed, ()
+            after, scope.after = scope.after, ()
             if own:
                 connection.close()
         if changed:  # committed: the games it changed are told (a rolled-back one raised above)
             self._tell(changed)
+        for callback in after:
+            self._call_after(callback)
+
+    def after_commit(self, callback: Callable[[], None]) -> None:
+        """Call `callback` once what this thread wrote is committed: at once, unless a `locked_game()`
+        block holds the transaction open, then when the block commits (never, if it rolls back). For
+        what reads the change from elsewhere: the timer runner woken for a new timer reads it on its
+        own connection, and would find nothing before the outermost commit."""
+        if self._scope.locked is None:
+            self._call_after(callback)
+        else:
+            self._scope.after = (*self._scope.after, callback)
+
+    @staticmethod
+    def _call_after(callback: Callable[[], None]) -> None:
+        try:
+            callback()
+        except Exception:  # noqa: BLE001 - a callback's failure must not fail a committed change
+            _log.exception("after-commit callback failed")
 
     @contextmanager
     def locked_game(self, game_id: int) -> Iterator[GameRecord | None]:

@@ -89,3 +89,36 @@ def test_nothing_of_the_bot_imports_its_composition_root() -> None:
 
 def test_a_cycle_is_found_where_there_is_one() -> None:
     assert cycle_through({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == ["a", "b", "c", "a"]
+
+
+def commit_calls(source: str) -> list[str]:
+    """The functions of a module's `source` that call a ``.commit(...)`` (a store's commit: a game change written),
+    by name, ``<module>`` for a call outside any function."""
+    found: list[str] = []
+
+    def visit(node: ast.AST, within: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                visit(child, child.name)
+                continue
+            if isinstance(child, ast.Call) and isinstance(child.func, ast.Attribute) and child.func.attr == "commit":
+                found.append(within)
+            visit(child, within)
+
+    visit(ast.parse(source), "<module>")
+    return found
+
+
+def test_only_the_pipeline_commits_a_game_change() -> None:
+    """Issue 22's one pipeline: a change reaches the store through `GameService.apply_input` only, whose
+    `_committed` is the one caller of `Store.commit` outside the store itself. A module committing on
+    its own (the draws once did, with their own retries, posts and time-limit end) re-implements
+    part of the pipeline and misses the rest."""
+    callers = {f"{name}.{function}" for name, path in modules().items() if not name.startswith("bot.store")
+               for function in commit_calls(path.read_text(encoding="utf-8"))}
+    assert callers == {"bot.service.core._committed"}
+
+
+def test_a_commit_outside_the_pipeline_is_found() -> None:
+    source = "class Applier:\n    def apply(self):\n        return self.store.commit(1, 2, state={}, entries=[])\n"
+    assert commit_calls(source) == ["apply"]

@@ -11,7 +11,7 @@ import pytest
 
 from bot.cli import main
 from bot.drivers import timer_handlers
-from bot.lottery.apply import DRAW_RETRY, MAX_ATTEMPTS, DrawApplier, retry_delay
+from bot.lottery.apply import DRAW_RETRY, DrawApplier, retry_delay
 from bot.lottery.poll import PollReport
 from bot.service import GameService, Reply
 from bot.store import GameRecord, Store
@@ -20,7 +20,7 @@ from bot.store.timers import TimerRecord, game_timers
 from bot.timers import TimerRunner
 from draws import FetchMemo, FetchResult
 from tests.bot.draws.games import RecordingHooks, draw, make_running_game
-from tests.bot.draws.test_apply import interfere
+from tests.bot.draws.test_apply import ATTEMPTS, interfere
 from tests.bot.draws.test_cli import database, stored  # noqa: F401 — the CLI tests' database fixture
 from tests.bot.draws.test_poll_and_scheduler import poller
 from tests.draws.test_sources import Drip, Loopback, loopback  # noqa: F401 — the loopback HTTP server
@@ -139,7 +139,7 @@ def test_a_draw_deferred_by_a_busy_game_is_retried_with_back_off_until_it_lands(
     save_draws(store, [draw("2024-03-06")])
     polled = dt.datetime(2024, 3, 6, 20, 0, tzinfo=dt.UTC)
     # players' orders win every race of the poll's pass and of the first two retries
-    interfere(store, monkeypatch, "draw", times=3 * MAX_ATTEMPTS)
+    interfere(store, monkeypatch, "draw", times=3 * ATTEMPTS)
     hooks = RecordingHooks()
     assert DrawApplier(GameService(store, clock=lambda: polled), hooks=hooks).apply_all() == []
     moments, due = [], polled
@@ -167,7 +167,7 @@ def test_a_retry_finding_the_game_paused_leaves_it_to_the_resume(sqlite_store: S
     game = make_running_game(store)
     save_draws(store, [draw("2024-03-06")])
     polled = dt.datetime(2024, 3, 6, 20, 0, tzinfo=dt.UTC)
-    interfere(store, monkeypatch, "draw", times=MAX_ATTEMPTS)
+    interfere(store, monkeypatch, "draw", times=ATTEMPTS)
     DrawApplier(GameService(store, clock=lambda: polled)).apply_all()
     [timer] = game_timers(store, game.id)
     paused = store.get_game(game.id)

@@ -73,13 +73,19 @@ def test_the_computer_accepts_once_it_stands_worse(svc: GameService) -> None:
 
 
 def test_the_timer_runner_is_woken_once_the_offer_to_the_computer_is_committed(svc: GameService) -> None:
-    """The offer commits in a transaction held for its direct messages (`bot.service.draw_offers`):
-    the runner its commit wakes may look before that transaction ends, so the service wakes it again
-    after — a wake that finds the computer's turn, not one that leaves it to the next poll."""
+    """The offer commits in a transaction held for its direct messages (`bot.service.draw_offers`): the
+    runner must be woken after that transaction ends (`Store.after_commit`), not at the inner commit —
+    a runner reading the timers then, on its own connection as it does, would find no computer's turn
+    and leave it to the next poll. Every wake here reads them as the runner does."""
+    from bot.store import Store
     from bot.store.timers import game_timers
 
     against_the_computer(svc)
+    runner = Store(svc.store.engine.url.render_as_string(hide_password=False), migrate=False)
     seen: list[list[str]] = []
-    svc.timer_listeners.append(lambda: seen.append([t.kind for t in game_timers(svc.store, game(svc).id)]))
-    assert svc.handle(ANN, "game offer-draw", {}).ok
-    assert seen and "computer" in seen[-1], seen
+    svc.timer_listeners.append(lambda: seen.append([t.kind for t in game_timers(runner, game(svc).id)]))
+    try:
+        assert svc.handle(ANN, "game offer-draw", {}).ok
+    finally:
+        runner.close()
+    assert seen and all("computer" in kinds for kinds in seen), seen
