@@ -612,8 +612,18 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     return args
 
 
+def compiled_as_deployed() -> None:
+    """The bots start as a deployed bot does, from compiled modules (a pip install compiles them, a
+    checkout's first run writes them): a machine's ``PYTHONDONTWRITEBYTECODE=1`` would have each bot
+    process compile the project again (about 0.35 s of each start, which a restart's fan-out waits)."""
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", *(str(ROOT / p) for p in ("bot", "engine", "draws", "renders"))],
+                   check=True)
+
+
 def main(argv: Sequence[str]) -> int:
     args = parse(argv)
+    compiled_as_deployed()
     report(run(args))
     return 0
 

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, and_, delete, insert, or_, select, update
+from sqlalchemy import Connection, and_, case, delete, insert, or_, select, update
 
 from bot.store.db import writer
 from bot.store.models import OUTBOX_KINDS, OutboxRow
@@ -127,6 +127,9 @@ def recipient(post: OutboxRecord) -> int | None:
     return int(post.payload[RECIPIENT]) if post.kind == DM else None
 
 
+#: the kind of a game's channel post (`bot.outbox.TURN_POST`): never a direct message nor an alert
+#: about a refused post
+_TURN_POST = "turn_post"
 #: the payload key of a GM alert telling of a refused post: such an alert does not wait behind the
 #: refused post it is about (it goes in a lane of its own in its channel), and its own refusal is logged
 ABOUT_REFUSAL = "about_refusal"
@@ -155,10 +158,11 @@ def heads(store: Store, *, limit: int = 500) -> list[OutboxRecord]:
     A head's payload holds only what places it in its lane (`lane_of`): a draw's fan-out reads the
     heads again and again, and its posts' payloads carry each game's whole state to draw; `lease`
     reads the whole post that is sent."""
-    payload = _OUTBOX.c.payload
+    payload, plain = _OUTBOX.c.payload, _OUTBOX.c.kind == _TURN_POST
     columns = [column for column in _OUTBOX.c if column.name != "payload"]
-    query = (select(*columns, payload[RECIPIENT].as_string().label("recipient"),
-                    payload[ABOUT_REFUSAL].as_string().label("about_refusal"))
+    # a turn post (a fan-out's thousand) has neither key: its payload is not parsed at each read
+    query = (select(*columns, case((plain, None), else_=payload[RECIPIENT].as_string()).label("recipient"),
+                    case((plain, None), else_=payload[ABOUT_REFUSAL].as_string()).label("about_refusal"))
              .where(_OUTBOX.c.sent_at.is_(None)).order_by(_OUTBOX.c.id).limit(limit))
     seen: dict[tuple[Any, ...], OutboxRecord] = {}
     with store.engine.connect() as connection:
@@ -313,7 +317,7 @@ def give_up(store: Store, post: OutboxRecord, error: str, *, cause: str | None =
 def fall_back(store: Store, post: OutboxRecord, error: str) -> None:
     """Discord refused a direct message (the member takes none from the bot): done with, and the channel
     ping it replaces written instead, in the same transaction, so the member is pinged once either way."""
-    fallback = NewPost(channel_id=post.channel_id, kind="turn_post", payload=post.payload[FALLBACK],
+    fallback = NewPost(channel_id=post.channel_id, kind=_TURN_POST, payload=post.payload[FALLBACK],
                        game_id=post.game_id, guild_id=post.guild_id)
     with writer(store.engine).begin() as connection:
         insert_posts(connection, [fallback], owed_by=post.owed_by)  # the same owed post, by another way
