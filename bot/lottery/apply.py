@@ -251,7 +251,7 @@ class DrawApplier:
             return False
         applied = applied_evenings(self.store, game.id)
         rules = registry.get(game.kind)
-        turn = rules.view(rules.from_json(game.state)).get("turn", 0)
+        turn = rules.turn_number(rules.from_json(game.state))
         if not applied or not limit_reached(game.options, turn, applied[-1][0]):
             return False
         try:
@@ -278,7 +278,7 @@ class DrawApplier:
         facts = facts if facts is not None else DrawFacts(self.store, self.source)
         policy = self.store.guild_settings(game.guild_id).ping_policy if game.guild_id is not None else "players"
         pending = Step(-1, "draw", None, tuple(public_events(change.outcome.events)), change.outcome.state)
-        turn = int(change.rules.view(change.outcome.state).get("turn", 0)) if "limit_draws" in game.options else 0
+        turn = change.rules.turn_number(change.outcome.state) if "limit_draws" in game.options else 0
         following = what_comes_next(self.schedule, game.options, turn, self.service.clock())
         scene = scene_of(self.service, game, language or post_language(self.hooks), pending=(pending,),
                          upcoming=following)

@@ -93,7 +93,7 @@ class LotteryDriver(TurnDriver):
         turn = 0
         if "limit_draws" in game.options:  # the progress towards it needs the draws played so far
             rules = registry.get(game.kind)
-            turn = int(rules.view(rules.from_json(game.state)).get("turn", 0))
+            turn = rules.turn_number(rules.from_json(game.state))
         return what_comes_next(applier_for(svc).schedule, game.options, turn, now)
 
     def effects(self, svc: GameService, change: Applied) -> Effects:
@@ -103,7 +103,7 @@ class LotteryDriver(TurnDriver):
         ended the game by itself needs no end."""
         if change.kind != "draw" or change.game.status != "running":
             return Effects()
-        turn = change.rules.view(change.outcome.state).get("turn", 0)
+        turn = change.rules.turn_number(change.outcome.state)
         record = change.payload.get("draw")
         day = dt.date.fromisoformat(record["date"]) if isinstance(record, Mapping) else None
         if not limit_reached(change.game.options, turn, day):

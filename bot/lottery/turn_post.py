@@ -81,7 +81,7 @@ def build_turn_post(
     (`by_dm`: `bot.service.dms`), left out of the post's pings."""
     game = applied.game
     presenter = presenter_for(game.kind)
-    messages = [Message("turn.title", {"name": game.name, "turn": applied.rules.view(applied.outcome.state)["turn"]}),
+    messages = [Message("turn.title", {"name": game.name, "turn": applied.rules.turn_number(applied.outcome.state)}),
                 draw_header(draw)]
     if draw.manual:
         messages.append(Message("turn.manual"))
