@@ -38,6 +38,7 @@ import asyncio
 import dataclasses
 import io
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -194,12 +195,17 @@ Batch = Callable[[], Awaitable[list[Played]]]
 
 def measure(fake: LoadFake, pid: int, bot: str, scenario: str, batch: Batch) -> Row:
     """One batch of interactions against the bot process `pid`: its rate, latencies and CPU."""
+    with fake._cond:
+        first = len(fake.requests)
     cpu, started = cpu_seconds(pid), time.perf_counter()
     outcomes = asyncio.run(batch())
     seconds, cpu = time.perf_counter() - started, cpu_seconds(pid) - cpu
     with fake._cond:
         deferred = sum(1 for o in outcomes if fake.interactions[o.answer.interaction_id].callback_type == 5)
-    return Row(bot, scenario, outcomes, seconds, cpu, deferred)
+        made = Counter(f"{r.method} {re.sub(r'/[^/]*[0-9][^/]*', '/…', r.path)}"
+                       for r in fake.requests[first:])
+    spread = ", ".join(f"{route} {count / max(1, len(outcomes)):.2f}" for route, count in made.most_common(6))
+    return Row(bot, scenario, outcomes, seconds, cpu, deferred, notes=[f"requests an interaction: {spread}"])
 
 
 def order_batch(fake: LoadFake, players: list[Seated], orders: int, clients: int) -> Batch:
@@ -513,7 +519,7 @@ def run(args: argparse.Namespace) -> list[Row]:
             process.start()  # first: its command sync is the fake's, which the bare bots answer too
             assert process.proc is not None
             rows.append(measure(fake, process.proc.pid, "this bot", scenario, batch()))
-            rows[-1].notes = reply_note(replies)
+            rows[-1].notes += reply_note(replies)
             replies.clear()
             wait_settled(store, [process], args.games)  # its status edits done before the next bot runs
             process.stop()
@@ -531,7 +537,7 @@ def run(args: argparse.Namespace) -> list[Row]:
                 bot.stop()
         if args.fanout_games:
             rows.append(fan_out_row(fake, store, process, fdj, args, batch()))
-            rows[-1].notes = reply_note(replies)
+            rows[-1].notes += reply_note(replies)
     return rows
 
 

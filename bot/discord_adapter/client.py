@@ -58,7 +58,7 @@ from bot.service import (
 from bot.service.commands import Option, pack_options, table, unpack_options
 from bot.service.computers import ThinkingPool
 from bot.service.progress import PROGRESS_SECONDS
-from bot.store.outbox import OutboxRecord, enqueue
+from bot.store.outbox import OutboxRecord, enqueue, noting_posts
 from bot.store.repo import GameRecord
 from bot.timers import TimerRunner, TimerScheduler
 
@@ -418,7 +418,8 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
                 return
             deferred = True
         try:
-            task = asyncio.ensure_future(self._prepared(ctx, path, options, shown_to))
+            with noting_posts() as written:  # the task's context, copied now, notes the posts it writes
+                task = asyncio.ensure_future(self._prepared(ctx, path, options, shown_to))
             if not deferred:
                 try:
                     reply, rendered = await asyncio.wait_for(
@@ -443,14 +444,15 @@ class GameBot(PlaceEvents, discord.AutoShardedClient):
             error_id = new_error_id()
             log.error("the answer to %r by user %s failed [error %s]: %s", path, ctx.user_id, error_id, error,
                       exc_info=error)
+            if written.posts:  # its change stands, and so do the posts it owes
+                self.poster.sender.wake()
             language = await self.serve(self.service.language, ctx)
             await tell_failure(interaction, language, changed=reply is not None and reply.ok, error_id=error_id)
             return
-        if reply.ok:
-            # what the command wrote to the outbox (a turn handed over, pinged) goes out after its reply
+        if written.posts:  # what the command wrote to the outbox (a turn handed over, pinged) goes out after its reply
             self.poster.sender.wake()
-            if reply.channel_game is not None:  # read by the service with the command's own reads
-                self.status_board.touch(reply.channel_game)
+        if reply.ok and reply.channel_game is not None:  # read by the service with the command's own reads
+            self.status_board.touch(reply.channel_game)
 
     async def _prepared(self, ctx: Context, path: str, options: dict[str, Any], shown_to: int | None
                         ) -> tuple[Reply, Rendered]:

@@ -15,7 +15,9 @@ so `repo.py` can import `NewPost` and `insert_posts` without a cycle.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -92,12 +94,43 @@ def commit_cause(version: int) -> str:
     return f"v{version}"
 
 
+@dataclass
+class Written:
+    """Whether the work run under `noting_posts` wrote any post (committed or not: a post rolled back
+    costs its reader one look at the outbox for nothing, a post missed would wait for its next look)."""
+
+    posts: bool = False
+
+
+_WRITTEN: ContextVar[Written | None] = ContextVar("outbox_written", default=None)
+
+
+@contextmanager
+def noting_posts() -> Iterator[Written]:
+    """Note whether what runs inside — on this thread, or on another one given a copy of this context
+    (`asyncio.to_thread`) — writes outbox rows: an adapter wakes its sender after a command's answer
+    only when the command owes a post, instead of reading every lane's head after every answer."""
+    written = Written()
+    token = _WRITTEN.set(written)
+    try:
+        yield written
+    finally:
+        _WRITTEN.reset(token)
+
+
+def _note_written() -> None:
+    written = _WRITTEN.get()
+    if written is not None:
+        written.posts = True
+
+
 def insert_posts(connection: Connection, posts: Sequence[NewPost], now: dt.datetime | None = None, *,
                  owed_by: str | None = None) -> None:
     """Write `posts` in the caller's transaction (a commit, a claim): all of them or, with it, none;
     `owed_by` names the change that owes them (`commit_cause`, a claim key)."""
     if not posts:
         return
+    _note_written()
     for post in posts:
         if post.kind not in OUTBOX_KINDS:
             raise ValueError(f"unknown outbox kind {post.kind!r} (one of {', '.join(OUTBOX_KINDS)})")
@@ -252,6 +285,7 @@ def move_posts(connection: Connection, game_id: int, old_channel: int | None, ne
     """A game moved to `new_channel` (`/gm move`), in the move's transaction: the posts it still owes in
     its old channel go to the new one, whole (a part posted there is gone with it) and due now; those
     owed elsewhere (its GMs' alerts in their log channel) stay where they are."""
+    _note_written()  # due in a lane of their own now
     connection.execute(update(_OUTBOX).where(
         _OUTBOX.c.game_id == game_id, _OUTBOX.c.sent_at.is_(None),
         _OUTBOX.c.channel_id.is_(None) if old_channel is None else _OUTBOX.c.channel_id == old_channel,

@@ -7,10 +7,14 @@ import asyncio
 import threading
 from collections.abc import Callable
 
-from bot.outbox import RateLimiter
+import pytest
+
+import bot.outbox
+from bot.outbox import RateLimiter, post_of
 from bot.service import Context, GameService, Message, Reply
+from bot.store import outbox as rows
 from tests.bot.discord.harness import PNG_SIGNATURE, BotHarness, Call, DiscordRecorder
-from tests.bot.discord.lobby import GM, run, running
+from tests.bot.discord.lobby import ANN, GM, accepted, run, running
 from tests.bot.discord.payloads import CHANNEL_ID, GUILD_ID
 
 GM_CONTEXT = Context(user_id=GM.id, user_name=GM.name, guild_id=GUILD_ID, channel_id=CHANNEL_ID, manage_server=True)
@@ -119,3 +123,44 @@ async def test_every_status_request_waits_its_turn_at_the_boards_rate_limiter(
     pins = channel_calls(recorder, "PUT", "/pins/")
     assert len(made) == 1 and len(pins) == 1
     assert counting.taken == len(made) + len(edits) + len(pins)
+
+
+async def test_a_command_wakes_the_outbox_after_its_answer_only_when_it_wrote_a_post(
+    harness: BotHarness, recorder: DiscordRecorder, service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Reading every lane's head after every answer cost a third of an order's CPU (issue 28): the
+    sender looks only when the command wrote a post — in the service's thread, seen through the
+    context the adapter gave it — and then at once, the post after the answer."""
+    await running(harness)
+    await harness.bot.on_connect()
+    sender = harness.bot.poster.sender
+    await until(lambda: rows.unsent(service.store) == [])
+    looks: list[int] = []
+    read_heads = rows.heads
+    monkeypatch.setattr(rows, "heads", lambda store, **kw: looks.append(1) or read_heads(store, **kw))
+    monkeypatch.setattr(bot.outbox, "IDLE_LOOK_SECONDS", 3600.0)  # from now on only a wake-up looks
+    await sender.close()
+    sender.start()
+    await until(lambda: len(looks) >= 2)  # its first pass: nothing due, then asleep
+    await asyncio.sleep(0.1)
+    settled = len(looks)
+    accepted(await run(harness, ANN, "game board"))
+    assert (await run(harness, ANN, "sc order", text="move Z99")).refused
+    await asyncio.sleep(0.2)
+    assert len(looks) == settled, "a command that wrote no post made the sender read the outbox"
+
+    handle, game = service.handle, service.store.game_in_channel(GUILD_ID, CHANNEL_ID)
+
+    def handle_and_post(*args: object, **kwargs: object) -> Reply:
+        reply = handle(*args, **kwargs)  # type: ignore[arg-type]
+        rows.enqueue(service.store, [post_of(game, Reply.say("game.info.no_players"))])
+        return reply
+
+    monkeypatch.setattr(service, "handle", handle_and_post)
+    before = len(recorder.calls)
+    exchange = accepted(await run(harness, ANN, "game board"))
+    await until(lambda: channel_calls(recorder, "POST", "/messages")[-1:] != []
+                and recorder.calls.index(channel_calls(recorder, "POST", "/messages")[-1]) >= before)
+    answer = recorder.calls.index(exchange.messages[0])
+    assert recorder.calls.index(channel_calls(recorder, "POST", "/messages")[-1]) > answer, "the post went first"
+    assert rows.unsent(service.store) == []
