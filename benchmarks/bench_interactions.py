@@ -146,6 +146,17 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def settled(pid: int, *, quiet: float = 0.05, timeout: float = 60.0) -> None:
+    """Wait until process `pid` is done starting (its command sync, status resume, presenters'
+    warm-up): under `quiet` of a core over half a second, twice in a row. An idle row measures orders,
+    not the start, which the restart row measures."""
+    deadline, calm = time.monotonic() + timeout, 0
+    while calm < 2 and time.monotonic() < deadline:
+        before = cpu_seconds(pid)
+        time.sleep(0.5)
+        calm = calm + 1 if cpu_seconds(pid) - before < quiet * 0.5 else 0
+
+
 def board_sized_png(folder: Path, size: int) -> Path:
     """A PNG of about a board's bytes (noise does not compress: its size is its pixels')."""
     from PIL import Image
@@ -518,6 +529,7 @@ def run(args: argparse.Namespace) -> list[Row]:
         for _ in range(args.rounds):
             process.start()  # first: its command sync is the fake's, which the bare bots answer too
             assert process.proc is not None
+            settled(process.proc.pid)
             rows.append(measure(fake, process.proc.pid, "this bot", scenario, batch()))
             rows[-1].notes += reply_note(replies)
             replies.clear()
@@ -532,6 +544,7 @@ def run(args: argparse.Namespace) -> list[Row]:
             for name, bot in bare.items():
                 bot.start()
                 assert bot.proc is not None
+                settled(bot.proc.pid)
                 rows.append(measure(fake, bot.proc.pid, name, "idle", order_batch(fake, strangers, args.orders,
                                                                                   args.clients)))
                 bot.stop()
