@@ -141,9 +141,24 @@ class Row:
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of process `pid` so far (Linux: /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """User + system CPU time of process `pid` so far and of the processes it started (its drawing and
+    thinking processes: what it costs, wherever it runs), from Linux's /proc."""
+    ticks, parents = {}, {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (FileNotFoundError, ProcessLookupError):
+            continue  # ended meanwhile
+        child = int(stat.parent.name)
+        parents[child] = int(fields[1])
+        ticks[child] = sum(int(f) for f in fields[11:15])  # its own user + system, and its ended children's
+
+    def descends(process: int) -> bool:
+        while process not in (pid, 0, 1):
+            process = parents.get(process, 0)
+        return process == pid
+
+    return sum(count for process, count in ticks.items() if descends(process)) / os.sysconf("SC_CLK_TCK")
 
 
 def settled(pid: int, *, quiet: float = 0.05, timeout: float = 60.0) -> None:

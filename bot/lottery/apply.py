@@ -346,6 +346,7 @@ class DrawApplier:
                 owed = self.store.games_by_id([head.id for head in heads if self.pending(head, facts=facts)])
                 facts.preload_seats(list(owed))
                 for game in owed.values():
+                    self.service.players.give_way()  # a member's command first (`bot.service.players_first`)
                     try:
                         posts = self.apply_pending(game, facts=facts)
                     except OrderError as err:  # one broken game must not keep the others from their draw

@@ -40,6 +40,7 @@ from bot.service.effects import ChangePost, Effects
 from bot.service.game_over import Announcement, game_over
 from bot.service.permissions import require_channel_permissions
 from bot.service.pings import muted_members, ping_policy, turn_ping
+from bot.service.players_first import PlayersFirst
 from bot.service.refusals import names_in, order_refusal, service_refusal, setup_refusal, with_closest_name
 from bot.service.replaying import effective_inputs, public_events, replay_inputs
 from bot.service.replies import Message, Reply, ServiceError, Visibility
@@ -142,6 +143,8 @@ class GameService:
         #: where the computers search (`bot.service.computers.ThinkingPool`, set by the Discord
         #: adapter); None: in the timer runner's thread
         self.thinking: Executor | None = None
+        #: the members' commands being served, which background passes give way to
+        self.players = PlayersFirst()
 
     def timers_changed(self) -> None:
         for listener in self.timer_listeners:
@@ -161,7 +164,7 @@ class GameService:
         kind: str | None = None
         commits = _INTERACTION_COMMITS.set(0)
         try:
-            with self.store.request():  # one connection for the whole command, each record read once
+            with self.players.serving(), self.store.request():  # one connection for the whole command, each record read once
                 reply, game_id, kind = self._handle(ctx, path, raw_options, shown_to)
             # its readers' language, decided here with what the command read (the member's settings
             # among them): the adapter renders it without reading them again (`Reply.language`)
