@@ -11,7 +11,7 @@ a fan-out at once, the worst minute of an evening).
 
 Printed, a row per bot and scenario: orders a second, the initial answer's p50 and p99 (from the
 interaction's creation to the callback the fake recorded: what Discord's 3 s are about), the final
-answer's p99, deferrals, and the bot process's CPU per order (user + system time over the orders);
+answer's p99, deferrals, and the bot's CPU per order (user + system time over the orders, its drawing processes' included);
 for this bot, its accepted moves (which carry the board) and refusals apart; the ratios to the bare
 bot with the PNG; for the fan-out, its last turn post against Discord's floor. Not a test: nothing
 is asserted on times.
