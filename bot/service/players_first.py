@@ -44,5 +44,5 @@ class PlayersFirst:
 
     def give_way(self) -> None:
         """Between two games of a background pass: a pause while members' commands are being served."""
-        if self._serving > 0:
+        if self.busy:
             self._sleep(self.pause)

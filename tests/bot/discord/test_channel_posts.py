@@ -128,7 +128,7 @@ async def test_every_status_request_waits_its_turn_at_the_boards_rate_limiter(
 async def test_a_command_wakes_the_outbox_after_its_answer_only_when_it_wrote_a_post(
     harness: BotHarness, recorder: DiscordRecorder, service: GameService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Reading every lane's head after every answer cost a third of an order's CPU (issue 28): the
+    """Reading every lane's head after every answer cost a quarter of an order's CPU (issue 28): the
     sender looks only when the command wrote a post — in the service's thread, seen through the
     context the adapter gave it — and then at once, the post after the answer."""
     await running(harness)
